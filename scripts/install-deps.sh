@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ptxray needs to build, test, fuzz and benchmark.
+# Idempotent: packages already present are skipped, so a second run does nothing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config   # toolchain (g++ 12, CMake >= 3.25)
+  libcli11-dev nlohmann-json3-dev libfmt-dev     # CLI, JSON output, formatting
+  libgtest-dev libgmock-dev libbenchmark-dev     # tests and benchmarks
+  librapidcheck-dev                              # property tests
+  clang libclang-rt-14-dev                       # libFuzzer target for the parser
+  clang-format                                   # the code style in .clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,15 @@
+// The ptxray subcommands. Each registers its options on the CLI11 app and returns an exit status.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace ptxray::cli {
+
+using CommandRunner = std::function<int()>;
+
+CommandRunner addParseCommand(CLI::App &app);
+CommandRunner addFmtCommand(CLI::App &app);
+
+} // namespace ptxray::cli

@@ -1,0 +1,36 @@
+// `ptxray fmt FILE.ptx`: canonical PTX on standard output.
+#include "cli/Commands.h"
+#include "cli/Input.h"
+#include "ptx/Parser.h"
+#include "ptx/Printer.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+namespace ptxray::cli {
+
+CommandRunner addFmtCommand(CLI::App &app) {
+  auto path = std::make_shared<std::string>();
+  CLI::App *cmd = app.add_subcommand("fmt", "Print a PTX module in canonical form");
+  cmd->add_option("file", *path, "PTX file, or - for standard input")->required();
+  return [cmd, path]() -> int {
+    if (!cmd->parsed())
+      return -1;
+    auto input = readInput(*path);
+    if (!input)
+      return 2;
+    ptx::ParseResult result = ptx::parseModule(input->name, std::move(input->text));
+    if (!result.ok()) {
+      std::cerr << result.diagnostics.render(result.module->sources);
+      std::cerr << fmt::format("{} error{} generated.\n", result.diagnostics.errorCount(),
+                               result.diagnostics.errorCount() == 1 ? "" : "s");
+      return 1;
+    }
+    std::cout << ptx::printModule(*result.module);
+    return 0;
+  };
+}
+
+} // namespace ptxray::cli

@@ -1,0 +1,21 @@
+// ptxray: run PTX kernels against a modeled GPU and explain their performance.
+#include "cli/Commands.h"
+
+#include <vector>
+
+int main(int argc, char **argv) {
+  CLI::App app{"ptxray: PTX front end, virtual GPU and performance advisor"};
+  app.set_version_flag("--version", "ptxray 0.1.0");
+  app.require_subcommand(1);
+  std::vector<ptxray::cli::CommandRunner> commands = {
+      ptxray::cli::addParseCommand(app),
+      ptxray::cli::addFmtCommand(app),
+  };
+  CLI11_PARSE(app, argc, argv);
+  for (auto &run : commands) {
+    int status = run();
+    if (status >= 0)
+      return status;
+  }
+  return 0;
+}

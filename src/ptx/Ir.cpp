@@ -1,0 +1,87 @@
+#include "ptx/Ir.h"
+
+#include <fmt/format.h>
+
+namespace ptxray::ptx {
+
+std::string_view spelling(StateSpace space) {
+  switch (space) {
+  case StateSpace::None: return "";
+  case StateSpace::Reg: return ".reg";
+  case StateSpace::SReg: return ".sreg";
+  case StateSpace::Const: return ".const";
+  case StateSpace::Global: return ".global";
+  case StateSpace::Local: return ".local";
+  case StateSpace::Param: return ".param";
+  case StateSpace::Shared: return ".shared";
+  case StateSpace::Tex: return ".tex";
+  case StateSpace::Generic: return "generic";
+  }
+  return "";
+}
+
+std::string_view spelling(PerfDirectiveKind kind) {
+  switch (kind) {
+  case PerfDirectiveKind::MaxNTid: return ".maxntid";
+  case PerfDirectiveKind::ReqNTid: return ".reqntid";
+  case PerfDirectiveKind::MinNCtaPerSm: return ".minnctapersm";
+  case PerfDirectiveKind::MaxNCtaPerSm: return ".maxnctapersm";
+  case PerfDirectiveKind::MaxNReg: return ".maxnreg";
+  case PerfDirectiveKind::NoReturn: return ".noreturn";
+  case PerfDirectiveKind::ExplicitCluster: return ".explicitcluster";
+  case PerfDirectiveKind::ReqNCtaPerCluster: return ".reqnctapercluster";
+  case PerfDirectiveKind::MaxClusterRank: return ".maxclusterrank";
+  case PerfDirectiveKind::BlocksAreClusters: return ".blocksareclusters";
+  case PerfDirectiveKind::AbiPreserve: return ".abi_preserve";
+  case PerfDirectiveKind::AbiPreserveControl: return ".abi_preserve_control";
+  }
+  return "";
+}
+
+bool Instruction::has(Mod mod) const {
+  for (int i = 0; i < numMods; ++i)
+    if (mods[i] == mod)
+      return true;
+  return false;
+}
+
+std::string Register::displayName() const {
+  if (rangeIndex < 0)
+    return std::string(name);
+  return fmt::format("{}{}", name, rangeIndex);
+}
+
+uint64_t Variable::elementCount() const {
+  uint64_t n = 1;
+  for (uint64_t d : dims)
+    n *= d;
+  return n;
+}
+
+uint64_t Variable::sizeInBytes() const {
+  TypeInfo t = typeInfo(type);
+  uint64_t bytes = t.kind == TypeKind::Pred ? 1 : (t.bits + 7) / 8;
+  return bytes * vectorWidth * elementCount();
+}
+
+uint32_t Variable::naturalAlign() const {
+  TypeInfo t = typeInfo(type);
+  uint32_t bytes = t.kind == TypeKind::Pred ? 1 : (t.bits + 7) / 8;
+  return bytes * vectorWidth;
+}
+
+const SourceFile *Module::findFile(uint32_t index) const {
+  for (const SourceFile &f : files)
+    if (f.index == index)
+      return &f;
+  return nullptr;
+}
+
+bool Module::sameIr(const Module &o) const {
+  return versionMajor == o.versionMajor && versionMinor == o.versionMinor && target == o.target &&
+         addressSize == o.addressSize && hasAddressSize == o.hasAddressSize && items == o.items &&
+         functions == o.functions && variables == o.variables && symbols == o.symbols && files == o.files &&
+         sections == o.sections && aliases == o.aliases && pragmas == o.pragmas && lines == o.lines;
+}
+
+} // namespace ptxray::ptx

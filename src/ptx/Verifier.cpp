@@ -1,0 +1,356 @@
+#include "ptx/Verifier.h"
+
+#include <fmt/format.h>
+
+namespace ptxray::ptx {
+namespace {
+
+std::string versionText(uint32_t v) { return fmt::format("{}.{}", v / 10, v % 10); }
+
+/// Whether a register of type `reg` may be the operand of an instruction of type `inst`
+/// (PTX ISA, "Operand type checking"). `relaxed` applies the widening rules of ld/st/cvt.
+bool typeCompatible(Mod inst, Mod reg, bool relaxed) {
+  TypeInfo it = typeInfo(inst), rt = typeInfo(reg);
+  if (it.kind == TypeKind::None || rt.kind == TypeKind::None)
+    return true;
+  if (it.kind == TypeKind::Pred || rt.kind == TypeKind::Pred)
+    return it.kind == rt.kind;
+  if (it.kind == TypeKind::Opaque || rt.kind == TypeKind::Opaque)
+    return true;
+  bool sameSize = it.bits == rt.bits;
+  bool wider = rt.bits >= it.bits;
+  switch (it.kind) {
+  case TypeKind::Bits: return sameSize || (relaxed && wider);
+  case TypeKind::Signed:
+  case TypeKind::Unsigned:
+    if (rt.kind == TypeKind::Float)
+      return sameSize && relaxed;
+    return sameSize || (relaxed && wider);
+  case TypeKind::Float:
+    if (relaxed && it.bits == 16)
+      return wider; // f16 values live in .b16 or wider .b32 registers
+    return sameSize && (rt.kind == TypeKind::Float || rt.kind == TypeKind::Bits);
+  default: return true;
+  }
+}
+
+Mod doubleWidth(Mod t) {
+  TypeInfo ti = typeInfo(t);
+  if (ti.bits == 16)
+    return ti.kind == TypeKind::Signed ? Mod::s32 : ti.kind == TypeKind::Unsigned ? Mod::u32 : Mod::b32;
+  if (ti.bits == 32)
+    return ti.kind == TypeKind::Signed ? Mod::s64 : ti.kind == TypeKind::Unsigned ? Mod::u64 : Mod::b64;
+  return t;
+}
+
+class Verifier {
+public:
+  Verifier(const Module &m, Diagnostics &d) : m_(m), diags_(d) {}
+
+  void run() {
+    if (m_.versionMajor == 0)
+      return;
+    for (const Function &fn : m_.functions)
+      verifyFunction(fn);
+    for (const Function &fn : m_.functions)
+      for (uint32_t line : fn.locs)
+        if (!m_.findFile(m_.lines[line].file))
+          error(m_.lines[line].loc, fmt::format(".loc refers to file {} which no .file directive declares",
+                                                 m_.lines[line].file));
+    for (size_t i = 0; i < m_.variables.size(); ++i)
+      verifyVariable(m_.variables[i]);
+  }
+
+private:
+  void error(SourceLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
+
+  void requireIsa(SourceLoc loc, std::string_view what, IsaRequirement req) {
+    if (req.minPtx != 0 && m_.ptxVersion() < req.minPtx)
+      error(loc, fmt::format("{} requires PTX ISA {} or later (module is {})", what, versionText(req.minPtx),
+                             versionText(m_.ptxVersion())));
+    if (req.minSm != 0 && m_.target.sm != 0 && m_.target.sm < req.minSm)
+      error(loc, fmt::format("{} requires sm_{} or higher (target is sm_{})", what, req.minSm, m_.target.sm));
+  }
+
+  void verifyVariable(const Variable &var) {
+    if (var.space == StateSpace::Param || var.space == StateSpace::Reg)
+      return;
+    uint64_t elems = 1;
+    for (uint64_t d : var.dims)
+      elems *= d == 0 ? 1 : d;
+    (void)elems;
+  }
+
+  void checkRegisterType(const Function &fn, const Instruction &inst, const Operand &op, Mod want, bool relaxed,
+                         int position) {
+    if (want == Mod::None)
+      return;
+    if (op.kind == OperandKind::Vector || op.kind == OperandKind::Pair || op.kind == OperandKind::List) {
+      for (const Operand &child : fn.children(op))
+        checkRegisterType(fn, inst, child, want, relaxed, position);
+      return;
+    }
+    if (op.kind == OperandKind::Float32 || op.kind == OperandKind::Float64) {
+      TypeKind k = typeInfo(want).kind;
+      if (k == TypeKind::Signed || k == TypeKind::Unsigned || k == TypeKind::Pred)
+        error(inst.loc, fmt::format("operand {} of '{}': floating-point immediate for an integer type {}", position,
+                                    spelling(inst.opcode), spelling(want)));
+      return;
+    }
+    if (op.kind != OperandKind::Register || op.selector != 0)
+      return;
+    const Register &reg = fn.registers[op.id];
+    if (reg.vectorWidth != 1)
+      return;
+    if (!typeCompatible(want, reg.type, relaxed))
+      error(inst.loc, fmt::format("operand {} of '{}': register '{}' of type {} does not match instruction type {}",
+                                  position, spelling(inst.opcode), reg.displayName(), spelling(reg.type),
+                                  spelling(want)));
+  }
+
+  void checkOperandTypes(const Function &fn, const Instruction &inst, std::span<const Operand> ops) {
+    Mod t = inst.type(0);
+    if (t == Mod::None)
+      return;
+    auto check = [&](size_t i, Mod want, bool relaxed = false) {
+      if (i < ops.size())
+        checkRegisterType(fn, inst, ops[i], want, relaxed, static_cast<int>(i) + 1);
+    };
+    auto uniform = [&](size_t count) {
+      for (size_t i = 0; i < count && i < ops.size(); ++i)
+        check(i, t);
+    };
+    bool wide = inst.has(Mod::wide);
+    switch (inst.opcode) {
+    case Opcode::add:
+    case Opcode::sub:
+    case Opcode::min:
+    case Opcode::max:
+    case Opcode::div:
+    case Opcode::rem:
+    case Opcode::and_:
+    case Opcode::or_:
+    case Opcode::xor_:
+    case Opcode::copysign:
+      if (inst.numTypes == 1)
+        uniform(3);
+      break;
+    case Opcode::mul:
+      if (inst.numTypes != 1)
+        break;
+      check(0, wide ? doubleWidth(t) : t);
+      check(1, t);
+      check(2, t);
+      break;
+    case Opcode::mad:
+      if (inst.numTypes != 1)
+        break;
+      check(0, wide ? doubleWidth(t) : t);
+      check(1, t);
+      check(2, t);
+      check(3, wide ? doubleWidth(t) : t);
+      break;
+    case Opcode::fma:
+    case Opcode::mul24:
+    case Opcode::mad24:
+    case Opcode::sad:
+      if (inst.numTypes == 1)
+        uniform(inst.opcode == Opcode::mul24 ? 3 : 4);
+      break;
+    case Opcode::abs:
+    case Opcode::neg:
+    case Opcode::not_:
+    case Opcode::cnot:
+    case Opcode::sqrt:
+    case Opcode::rcp:
+    case Opcode::rsqrt:
+    case Opcode::sin:
+    case Opcode::cos:
+    case Opcode::lg2:
+    case Opcode::ex2:
+    case Opcode::brev:
+      if (inst.numTypes == 1)
+        uniform(2);
+      break;
+    case Opcode::shl:
+    case Opcode::shr:
+      check(0, t);
+      check(1, t);
+      check(2, Mod::u32);
+      break;
+    case Opcode::popc:
+    case Opcode::clz:
+      check(0, Mod::u32);
+      check(1, t);
+      break;
+    case Opcode::bfe:
+      check(0, t);
+      check(1, t);
+      check(2, Mod::u32);
+      check(3, Mod::u32);
+      break;
+    case Opcode::bfi:
+      check(0, t);
+      check(1, t);
+      check(2, t);
+      check(3, Mod::u32);
+      check(4, Mod::u32);
+      break;
+    case Opcode::setp:
+      if (inst.numTypes != 1)
+        break;
+      check(0, Mod::pred);
+      check(1, t);
+      check(2, t);
+      check(3, Mod::pred);
+      break;
+    case Opcode::selp:
+      check(0, t);
+      check(1, t);
+      check(2, t);
+      check(3, Mod::pred);
+      break;
+    case Opcode::mov:
+      if (ops.size() == 2 && ops[1].kind != OperandKind::Vector && ops[0].kind != OperandKind::Vector &&
+          ops[1].kind != OperandKind::SpecialReg)
+        uniform(2);
+      break;
+    case Opcode::cvt:
+      if (inst.numTypes == 2) {
+        check(0, inst.types[0], true);
+        check(1, inst.types[1], true);
+      }
+      break;
+    case Opcode::ld:
+    case Opcode::ldu:
+      if (inst.numTypes == 1)
+        check(0, t, true);
+      break;
+    case Opcode::st:
+      if (inst.numTypes == 1)
+        check(1, t, true);
+      break;
+    default: break;
+    }
+  }
+
+  void checkAddressSize(const Function &fn, const Instruction &inst, std::span<const Operand> ops) {
+    if (!m_.hasAddressSize)
+      return;
+    uint32_t bits = m_.pointerBits();
+    bool memory = inst.opcode == Opcode::ld || inst.opcode == Opcode::st || inst.opcode == Opcode::atom ||
+                  inst.opcode == Opcode::red || inst.opcode == Opcode::ldu || inst.opcode == Opcode::prefetch;
+    if (memory && (inst.space == StateSpace::Global || inst.space == StateSpace::None)) {
+      for (const Operand &op : ops) {
+        if (op.kind != OperandKind::Address || op.count == 0)
+          continue;
+        const Operand &base = fn.operands[op.first];
+        if (base.kind != OperandKind::Register)
+          continue;
+        const Register &reg = fn.registers[base.id];
+        uint16_t regBits = typeInfo(reg.type).bits;
+        if (regBits != 0 && regBits != bits)
+          error(inst.loc, fmt::format("{}-bit address register '{}' in a module with .address_size {}", regBits,
+                                      reg.displayName(), bits));
+      }
+    }
+    if (inst.opcode == Opcode::cvta || inst.opcode == Opcode::isspacep) {
+      Mod t = inst.type(0);
+      if (t != Mod::None && typeInfo(t).bits != bits && !(bits == 64 && inst.space == StateSpace::Shared &&
+                                                          typeInfo(t).bits == 32))
+        error(inst.loc, fmt::format("'{}{}' does not match .address_size {}", spelling(inst.opcode), spelling(t), bits));
+    }
+  }
+
+  void checkTargets(const Function &fn, const Instruction &inst, std::span<const Operand> ops) {
+    auto symbolKind = [&](const Operand &op) {
+      return op.id == kNone ? SymbolKind::Variable : m_.symbols[op.id].kind;
+    };
+    if (inst.opcode == Opcode::bra && !ops.empty()) {
+      const Operand &t = ops[0];
+      if (t.kind != OperandKind::Symbol || symbolKind(t) != SymbolKind::Label)
+        error(inst.loc, "branch target must be a label");
+      else if (m_.symbols[t.id].function != kNone && &m_.functions[m_.symbols[t.id].function] != &fn)
+        error(inst.loc, "branch target is a label of another function");
+    }
+    if (inst.opcode == Opcode::call) {
+      size_t i = 0;
+      if (i < ops.size() && ops[i].kind == OperandKind::List)
+        ++i;
+      if (i >= ops.size()) {
+        error(inst.loc, "call needs a target");
+        return;
+      }
+      const Operand &target = ops[i];
+      if (target.kind == OperandKind::Symbol) {
+        if (symbolKind(target) != SymbolKind::Function)
+          error(inst.loc, fmt::format("call target '{}' is not a function", m_.symbols[target.id].name));
+      } else if (target.kind != OperandKind::Register) {
+        error(inst.loc, "call target must be a function or a register");
+      } else {
+        // Indirect calls name a .callprototype or .calltargets as their last operand.
+        const Operand &last = ops.back();
+        if (&last == &target || last.kind != OperandKind::Symbol ||
+            (symbolKind(last) != SymbolKind::Prototype && symbolKind(last) != SymbolKind::CallTargets))
+          error(inst.loc, "indirect call needs a .callprototype or .calltargets operand");
+      }
+      if (m_.ptxVersion() < 20)
+        error(inst.loc, "function calls with parameters require PTX ISA 2.0 or later");
+    }
+  }
+
+  void verifyInstruction(const Function &fn, const Instruction &inst) {
+    auto ops = fn.operandsOf(inst);
+    std::string_view name = spelling(inst.opcode);
+    requireIsa(inst.loc, fmt::format("'{}'", name), requirement(inst.opcode));
+    for (int i = 0; i < inst.numMods; ++i)
+      if (auto req = featureRequirement(inst.opcode, inst.mods[i]))
+        requireIsa(inst.loc, fmt::format("'{}{}'", name, spelling(inst.mods[i])), *req);
+    if (inst.opcode != Opcode::call) {
+      int n = static_cast<int>(ops.size());
+      int lo = minOperands(inst.opcode), hi = maxOperands(inst.opcode);
+      if (n < lo || n > hi)
+        error(inst.loc, lo == hi ? fmt::format("'{}' takes {} operand{}, found {}", name, lo, lo == 1 ? "" : "s", n)
+                                 : fmt::format("'{}' takes {} to {} operands, found {}", name, lo, hi, n));
+    }
+    for (const Operand &op : ops)
+      verifyOperand(fn, inst, op);
+    checkOperandTypes(fn, inst, ops);
+    checkAddressSize(fn, inst, ops);
+    checkTargets(fn, inst, ops);
+  }
+
+  void verifyOperand(const Function &fn, const Instruction &inst, const Operand &op) {
+    switch (op.kind) {
+    case OperandKind::SpecialReg: {
+      auto sreg = static_cast<SpecialReg>(op.id);
+      requireIsa(inst.loc, fmt::format("'{}'", spelling(sreg)), requirement(sreg));
+      break;
+    }
+    case OperandKind::Address:
+    case OperandKind::Vector:
+    case OperandKind::List:
+    case OperandKind::Pair:
+      for (const Operand &child : fn.children(op))
+        verifyOperand(fn, inst, child);
+      break;
+    default: break;
+    }
+  }
+
+  void verifyFunction(const Function &fn) {
+    if (fn.isEntry && !fn.returns.empty())
+      error(fn.loc, "a kernel (.entry) cannot return values");
+    for (const Instruction &inst : fn.instructions)
+      verifyInstruction(fn, inst);
+  }
+
+  const Module &m_;
+  Diagnostics &diags_;
+};
+
+} // namespace
+
+void verifyModule(const Module &module, Diagnostics &diags) { Verifier(module, diags).run(); }
+
+} // namespace ptxray::ptx
