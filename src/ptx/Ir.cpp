@@ -71,10 +71,8 @@ uint32_t Variable::naturalAlign() const {
 }
 
 const SourceFile *Module::findFile(uint32_t index) const {
-  for (const SourceFile &f : files)
-    if (f.index == index)
-      return &f;
-  return nullptr;
+  auto it = fileByIndex.find(index);
+  return it == fileByIndex.end() ? nullptr : &files[it->second];
 }
 
 bool Module::sameIr(const Module &o) const {

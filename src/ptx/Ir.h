@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxray::ptx {
@@ -259,20 +260,23 @@ struct SourceFile {
   bool operator==(const SourceFile &) const = default;
 };
 
-/// `.section name { ... }`: DWARF data kept as written.
+/// `.section name { ... }`: DWARF data kept as written. Values of all data lines live in one array
+/// per section (a line of `.b8 95` would otherwise cost an allocation per byte).
+struct SectionValue {
+  uint32_t symbol = kNone;      ///< label or section referenced, kNone for plain numbers
+  int64_t value = 0;            ///< number, or offset added to the symbol
+  uint32_t minusSymbol = kNone; ///< label difference `a - b`
+  bool operator==(const SectionValue &) const = default;
+};
+
 struct SectionItem {
   enum class Kind : uint8_t { Label, Data, String };
   Kind kind = Kind::Data;
-  Mod type = Mod::None; ///< .b8/.b16/.b32/.b64 for Data
-  struct Value {
-    uint32_t symbol = kNone; ///< label or section referenced, kNone for plain numbers
-    int64_t value = 0;       ///< number, or offset added to the symbol
-    uint32_t minusSymbol = kNone; ///< label difference `a - b`
-    bool operator==(const Value &) const = default;
-  };
-  std::vector<Value> values;
-  uint32_t label = kNone; ///< symbol for Label items
-  std::string_view text;  ///< String items, with quotes
+  Mod type = Mod::None;    ///< .b8/.b16/.b32/.b64 for Data
+  uint32_t label = kNone;  ///< symbol for Label items
+  std::string_view text;   ///< String items, with quotes
+  uint32_t firstValue = 0; ///< Data: into Section::values
+  uint32_t numValues = 0;
   bool operator==(const SectionItem &) const = default;
 };
 
@@ -280,7 +284,11 @@ struct Section {
   std::string_view name;
   uint32_t symbol = kNone;
   std::vector<SectionItem> items;
+  std::vector<SectionValue> values;
   bool operator==(const Section &) const = default;
+  std::span<const SectionValue> valuesOf(const SectionItem &item) const {
+    return {values.data() + item.firstValue, item.numValues};
+  }
 };
 
 struct Alias {
@@ -327,6 +335,7 @@ public:
   std::vector<LineEntry> lines;
 
   SourceManager sources;
+  std::unordered_map<uint32_t, uint32_t> fileByIndex; ///< .file index -> position in `files`
 
   uint32_t ptxVersion() const { return versionMajor * 10 + versionMinor; }
   uint32_t pointerBits() const { return addressSize == 64 ? 64 : 32; }

@@ -151,6 +151,8 @@ TypeInfo computeTypeInfo(std::string_view s) {
 struct Tables {
   NameTable opcodes, mods, sregs;
   std::vector<std::bitset<kNumMods>> allowed;
+  std::vector<std::bitset<kNumMods>> hasFeature; ///< fast reject before scanning the opcode's rows
+  std::vector<std::vector<FeatureRow>> features;  ///< per opcode
   std::array<TypeInfo, kNumMods> types{};
 
   Tables() {
@@ -161,6 +163,12 @@ struct Tables {
       if (kMods[i].category == ModCategory::Type)
         types[i] = computeTypeInfo(kMods[i].name.substr(1));
     allowed.resize(kNumOpcodes);
+    hasFeature.resize(kNumOpcodes);
+    features.resize(kNumOpcodes);
+    for (const FeatureRow &row : kFeatures) {
+      hasFeature[static_cast<size_t>(row.op)].set(static_cast<size_t>(row.mod));
+      features[static_cast<size_t>(row.op)].push_back(row);
+    }
     for (size_t op = 0; op < kNumOpcodes; ++op) {
       std::string_view list = kOpcodes[op].allowed;
       while (!list.empty()) {
@@ -231,10 +239,17 @@ IsaRequirement requirement(Opcode op) {
 }
 
 std::optional<IsaRequirement> featureRequirement(Opcode op, Mod mod) {
-  for (const FeatureRow &row : kFeatures)
-    if (row.op == op && row.mod == mod)
-      return IsaRequirement{row.minPtx, row.minSm};
-  return std::nullopt;
+  const Tables &t = tables();
+  if (!t.hasFeature[static_cast<size_t>(op)].test(static_cast<size_t>(mod)))
+    return std::nullopt;
+  // Several rows may name the same pair (one per note of the reference); the least demanding wins,
+  // since the table cannot tell which combination the instruction uses.
+  std::optional<IsaRequirement> best;
+  for (const FeatureRow &row : t.features[static_cast<size_t>(op)])
+    if (row.mod == mod && (!best || row.minPtx < best->minPtx ||
+                           (row.minPtx == best->minPtx && row.minSm < best->minSm)))
+      best = IsaRequirement{row.minPtx, row.minSm};
+  return best;
 }
 
 int minOperands(Opcode op) { return kOpcodes[static_cast<size_t>(op)].minOps; }

@@ -273,6 +273,17 @@ bool parseIntegerLiteral(std::string_view text, uint64_t &value, bool &isUnsigne
     base = 8;
     text.remove_prefix(1);
   }
+  if (base == 10 && text.size() <= 18) {
+    // Fast path for the common short decimal (cannot overflow in 18 digits).
+    uint64_t v = 0;
+    for (char c : text) {
+      if (c < '0' || c > '9')
+        return false;
+      v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    value = v;
+    return true;
+  }
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
   return ec == std::errc() && ptr == text.data() + text.size();
 }

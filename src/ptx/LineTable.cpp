@@ -73,7 +73,7 @@ std::string LineTable::debugString(uint32_t symbol, int64_t offset) const {
     if (item.kind != SectionItem::Kind::Data)
       continue;
     uint32_t width = (typeInfo(item.type).bits + 7) / 8;
-    for (const SectionItem::Value &v : item.values) {
+    for (const SectionValue &v : sec->valuesOf(item)) {
       for (uint32_t b = 0; b < width; ++b) {
         char c = static_cast<char>((static_cast<uint64_t>(v.value) >> (8 * b)) & 0xff);
         if (skip > 0) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <deque>
 #include <unordered_map>
 
 namespace ptxray::ptx {
@@ -68,6 +69,33 @@ struct Scope {
   std::vector<Range> ranges;
   std::unordered_map<std::string_view, uint32_t> registers;
   std::unordered_map<std::string_view, uint32_t> symbols;
+};
+
+/// The `{ }` scopes of the function being parsed. Scopes are cleared and reused rather than
+/// destroyed, so their hash tables keep their buckets from one function to the next.
+class ScopeStack {
+public:
+  void reset(size_t depth = 1) {
+    depth_ = 0;
+    for (size_t i = 0; i < depth; ++i)
+      push();
+  }
+  void push() {
+    if (depth_ == scopes_.size())
+      scopes_.emplace_back();
+    Scope &s = scopes_[depth_++];
+    s.ranges.clear();
+    s.registers.clear();
+    s.symbols.clear();
+  }
+  void pop() { --depth_; }
+  size_t depth() const { return depth_; }
+  Scope &back() { return scopes_[depth_ - 1]; }
+  const Scope &operator[](size_t i) const { return scopes_[i]; }
+
+private:
+  std::vector<Scope> scopes_;
+  size_t depth_ = 0;
 };
 
 /// A name used before it could be resolved; patched when the function or module ends.
@@ -174,6 +202,7 @@ private:
   // ---- constant expressions ----------------------------------------------------------------
   bool parseConstExpr(int64_t &value, int minPrec = 0);
   bool parseConstPrimary(int64_t &value);
+  bool parseConstExprRest(int64_t &value, int minPrec); ///< the operators after a parsed primary
 
   // ---- module level -------------------------------------------------------------------------
   void parseTopLevel();
@@ -217,6 +246,27 @@ private:
   bool patch(const PendingRef &ref, uint32_t symbol);
   void finishFunction(uint32_t fnIndex);
 
+  /// Operand lists under construction, one per nesting level, reused so parsing allocates only
+  /// when the IR grows.
+  class ScratchOperands {
+  public:
+    explicit ScratchOperands(Parser &p) : p_(p) {
+      if (p_.scratchDepth_ == p_.scratch_.size())
+        p_.scratch_.emplace_back();
+      list_ = &p_.scratch_[p_.scratchDepth_++];
+      list_->clear();
+    }
+    ~ScratchOperands() { --p_.scratchDepth_; }
+    std::vector<Operand> &operator*() { return *list_; }
+    std::vector<Operand> *operator->() { return list_; }
+
+  private:
+    Parser &p_;
+    std::vector<Operand> *list_;
+  };
+  std::deque<std::vector<Operand>> scratch_;
+  size_t scratchDepth_ = 0;
+
   Module &m_;
   Diagnostics &diags_;
   uint32_t file_;
@@ -227,7 +277,7 @@ private:
 
   std::unordered_map<std::string_view, uint32_t> globals_;
   std::unordered_map<std::string_view, uint32_t> anySymbol_; ///< DWARF data may name any label or param
-  std::vector<Scope> scopes_;
+  ScopeStack scopes_;
   std::unordered_map<std::string_view, uint32_t> labels_; ///< of the current function
   std::vector<PendingRef> pendingFunction_, pendingModule_;
   std::unordered_map<uint64_t, uint32_t> locByPosition_; ///< .loc positions of the current function
@@ -306,6 +356,10 @@ bool Parser::parseConstPrimary(int64_t &value) {
 bool Parser::parseConstExpr(int64_t &value, int minPrec) {
   if (!parseConstPrimary(value))
     return false;
+  return parseConstExprRest(value, minPrec);
+}
+
+bool Parser::parseConstExprRest(int64_t &value, int minPrec) {
   for (;;) {
     int prec = precedence(tok_.kind);
     if (at(TokenKind::Question) && minPrec == 0) {
@@ -366,9 +420,7 @@ uint32_t Parser::addSymbol(SymbolKind kind, std::string_view name, uint32_t func
   sym.index = index;
   sym.loc = loc;
   m_.symbols.push_back(sym);
-  uint32_t id = static_cast<uint32_t>(m_.symbols.size() - 1);
-  anySymbol_.try_emplace(name, id);
-  return id;
+  return static_cast<uint32_t>(m_.symbols.size() - 1);
 }
 
 bool Parser::declareGlobal(std::string_view name, uint32_t symbol, SourceLoc loc, bool isDefinition) {
@@ -409,9 +461,12 @@ bool Parser::declareLocal(std::string_view name, uint32_t symbol, SourceLoc loc)
 }
 
 std::optional<uint32_t> Parser::findLocalSymbol(std::string_view name) const {
-  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-    auto found = it->symbols.find(name);
-    if (found != it->symbols.end())
+  for (size_t d = scopes_.depth(); d-- > 0;) {
+    const Scope &scope = scopes_[d];
+    if (scope.symbols.empty())
+      continue;
+    auto found = scope.symbols.find(name);
+    if (found != scope.symbols.end())
       return found->second;
   }
   return std::nullopt;
@@ -428,14 +483,15 @@ std::optional<uint32_t> Parser::findRegister(std::string_view name) const {
   if (canBeRange)
     for (size_t i = prefix.size(); i < name.size(); ++i)
       index = index * 10 + static_cast<uint32_t>(name[i] - '0');
-  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+  for (size_t d = scopes_.depth(); d-- > 0;) {
+    const Scope &scope = scopes_[d];
     if (canBeRange)
-      for (const Scope::Range &r : it->ranges)
+      for (const Scope::Range &r : scope.ranges)
         if (r.prefix == prefix && index < r.count)
           return r.first + index;
-    if (!it->registers.empty()) {
-      auto found = it->registers.find(name);
-      if (found != it->registers.end())
+    if (!scope.registers.empty()) {
+      auto found = scope.registers.find(name);
+      if (found != scope.registers.end())
         return found->second;
     }
   }
@@ -443,20 +499,34 @@ std::optional<uint32_t> Parser::findRegister(std::string_view name) const {
 }
 
 bool Parser::patch(const PendingRef &ref, uint32_t symbol) {
-  switch (ref.slot) {
-  case PendingRef::Slot::Operand: m_.functions[ref.a].operands[ref.b].id = symbol; return true;
-  case PendingRef::Slot::Init: m_.variables[ref.a].init[ref.b].symbol = symbol; return true;
-  case PendingRef::Slot::SectionValue: m_.sections[ref.a].items[ref.b].values[ref.c].symbol = symbol; return true;
-  case PendingRef::Slot::SectionMinus:
-    m_.sections[ref.a].items[ref.b].values[ref.c].minusSymbol = symbol;
+  // A statement that failed to parse may leave a reference to a slot it never filled: check bounds.
+  auto set = [&](auto &vec, uint32_t index, auto member) {
+    if (index >= vec.size())
+      return false;
+    vec[index].*member = symbol;
     return true;
-  case PendingRef::Slot::LineFunctionName: m_.lines[ref.a].functionName = symbol; return true;
-  case PendingRef::Slot::TargetList: m_.functions[ref.a].targetLists[ref.b].symbols[ref.c] = symbol; return true;
+  };
+  switch (ref.slot) {
+  case PendingRef::Slot::Operand:
+    return ref.a < m_.functions.size() && set(m_.functions[ref.a].operands, ref.b, &Operand::id);
+  case PendingRef::Slot::Init:
+    return ref.a < m_.variables.size() && set(m_.variables[ref.a].init, ref.b, &InitItem::symbol);
+  case PendingRef::Slot::SectionValue:
+    return ref.a < m_.sections.size() && set(m_.sections[ref.a].values, ref.b, &SectionValue::symbol);
+  case PendingRef::Slot::SectionMinus:
+    return ref.a < m_.sections.size() && set(m_.sections[ref.a].values, ref.b, &SectionValue::minusSymbol);
+  case PendingRef::Slot::LineFunctionName: return set(m_.lines, ref.a, &LineEntry::functionName);
+  case PendingRef::Slot::TargetList:
+    if (ref.a >= m_.functions.size() || ref.b >= m_.functions[ref.a].targetLists.size())
+      return false;
+    if (ref.c >= m_.functions[ref.a].targetLists[ref.b].symbols.size())
+      return false;
+    m_.functions[ref.a].targetLists[ref.b].symbols[ref.c] = symbol;
+    return true;
   case PendingRef::Slot::Alias:
-    if (ref.b == 0)
-      m_.aliases[ref.a].alias = symbol;
-    else
-      m_.aliases[ref.a].aliasee = symbol;
+    if (ref.a >= m_.aliases.size())
+      return false;
+    (ref.b == 0 ? m_.aliases[ref.a].alias : m_.aliases[ref.a].aliasee) = symbol;
     return true;
   }
   return false;
@@ -482,6 +552,9 @@ void Parser::resolvePending(std::vector<PendingRef> &refs, bool moduleEnd) {
     bool dwarf = ref.slot == PendingRef::Slot::SectionValue || ref.slot == PendingRef::Slot::SectionMinus ||
                  ref.slot == PendingRef::Slot::LineFunctionName;
     if (dwarf) {
+      if (anySymbol_.empty()) // built once, only for modules whose DWARF names local symbols
+        for (uint32_t id = 0; id < m_.symbols.size(); ++id)
+          anySymbol_.try_emplace(m_.symbols[id].name, id);
       auto any = anySymbol_.find(ref.name);
       if (any != anySymbol_.end()) {
         patch(ref, any->second);
@@ -492,6 +565,7 @@ void Parser::resolvePending(std::vector<PendingRef> &refs, bool moduleEnd) {
       if (ref.name.starts_with(".debug_")) {
         uint32_t sym = addSymbol(SymbolKind::Section, ref.name, kNone, kNone, ref.loc);
         globals_.emplace(ref.name, sym);
+        anySymbol_.emplace(ref.name, sym);
         patch(ref, sym);
         continue;
       }
@@ -712,6 +786,7 @@ void Parser::parseFile() {
   }
   if (m_.findFile(f.index))
     error(loc, fmt::format("duplicate .file index {}", f.index));
+  m_.fileByIndex.emplace(f.index, static_cast<uint32_t>(m_.files.size()));
   m_.files.push_back(f);
   m_.items.push_back({TopLevelKind::File, static_cast<uint32_t>(m_.files.size() - 1)});
 }
@@ -728,7 +803,10 @@ void Parser::parseSection() {
   advance();
   uint32_t secIndex = static_cast<uint32_t>(m_.sections.size());
   sec.symbol = addSymbol(SymbolKind::Section, sec.name, kNone, secIndex, nameLoc);
-  declareGlobal(sec.name, sec.symbol, nameLoc, true);
+  // A section may be opened several times (its blocks are concatenated); references name the first.
+  auto existing = globals_.find(sec.name);
+  if (existing == globals_.end() || m_.symbols[existing->second].kind != SymbolKind::Section)
+    declareGlobal(sec.name, sec.symbol, nameLoc, true);
   m_.sections.push_back(std::move(sec));
   m_.items.push_back({TopLevelKind::Section, secIndex});
   if (!expect(TokenKind::LBrace, "'{'"))
@@ -757,18 +835,17 @@ void Parser::parseSection() {
         s.items.push_back(item);
         continue;
       }
-      uint32_t itemIndex = static_cast<uint32_t>(s.items.size());
-      s.items.push_back(item);
+      item.kind = SectionItem::Kind::Data;
+      item.firstValue = static_cast<uint32_t>(s.values.size());
       for (;;) {
-        SectionItem::Value v;
-        uint32_t valueIndex = static_cast<uint32_t>(m_.sections[secIndex].items[itemIndex].values.size());
+        SectionValue v;
+        uint32_t valueIndex = static_cast<uint32_t>(m_.sections[secIndex].values.size());
         if (at(TokenKind::Identifier) || at(TokenKind::DotWord)) {
-          pendingModule_.push_back({PendingRef::Slot::SectionValue, tok_.text, here(), secIndex, itemIndex, valueIndex});
+          pendingModule_.push_back({PendingRef::Slot::SectionValue, tok_.text, here(), secIndex, valueIndex});
           advance();
           if (at(TokenKind::Minus) && (peek().kind == TokenKind::Identifier || peek().kind == TokenKind::DotWord)) {
             advance();
-            pendingModule_.push_back(
-                {PendingRef::Slot::SectionMinus, tok_.text, here(), secIndex, itemIndex, valueIndex});
+            pendingModule_.push_back({PendingRef::Slot::SectionMinus, tok_.text, here(), secIndex, valueIndex});
             advance();
           }
           if ((at(TokenKind::Plus) || at(TokenKind::Minus)) && !parseOffset(v.value))
@@ -776,11 +853,13 @@ void Parser::parseSection() {
         } else if (!parseConstExpr(v.value)) {
           return skipStatement();
         }
-        m_.sections[secIndex].items[itemIndex].values.push_back(v);
+        m_.sections[secIndex].values.push_back(v);
         if (!at(TokenKind::Comma))
           break;
         advance();
       }
+      item.numValues = static_cast<uint32_t>(m_.sections[secIndex].values.size()) - item.firstValue;
+      m_.sections[secIndex].items.push_back(item);
       if (at(TokenKind::Semicolon))
         advance();
       continue;
@@ -995,8 +1074,7 @@ void Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLoc) {
     fn.linkage = linkage;
     fn.loc = startLoc;
   }
-  scopes_.clear();
-  scopes_.emplace_back();
+  scopes_.reset();
   labels_.clear();
   locByPosition_.clear();
   currentLine_ = kNone;
@@ -1012,6 +1090,7 @@ void Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLoc) {
   if (!at(TokenKind::Identifier)) {
     unexpected("a function name");
     m_.functions.pop_back();
+    pendingFunction_.clear();
     return skipStatement();
   }
   std::string_view name = tok_.text;
@@ -1058,7 +1137,7 @@ void Parser::finishFunction(uint32_t fnIndex) {
   resolvePending(pendingFunction_, false);
   (void)fnIndex;
   currentFunction_ = kNone;
-  scopes_.clear();
+  scopes_.reset(0);
 }
 
 void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel) {
@@ -1284,13 +1363,13 @@ void Parser::parseBody(uint32_t fnIndex) {
       if (depth == 0)
         return;
       --depth;
-      scopes_.pop_back();
+      scopes_.pop();
       fn.statements.push_back({StatementKind::BlockEnd, 0});
       continue;
     case TokenKind::LBrace:
       advance();
       ++depth;
-      scopes_.emplace_back();
+      scopes_.push();
       fn.statements.push_back({StatementKind::BlockBegin, 0});
       continue;
     case TokenKind::Semicolon:
@@ -1646,9 +1725,9 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
     }
     TokenKind close = isList ? TokenKind::RParen : TokenKind::RBrace;
     advance();
-    // Children are appended contiguously after their own children: parse into the pool directly by
-    // reserving the block first.
-    std::vector<Operand> items;
+    // Children are appended contiguously after their own children.
+    ScratchOperands scratch(*this);
+    std::vector<Operand> &items = *scratch;
     size_t pendingBefore = pendingFunction_.size();
     if (!at(close)) {
       for (;;) {
@@ -1750,13 +1829,21 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
   case TokenKind::Tilde:
   case TokenKind::Plus: {
     bool isUnsigned = false;
-    if (at(TokenKind::Integer)) {
-      uint64_t v = 0;
-      parseIntegerLiteral(tok_.text, v, isUnsigned);
-    }
     int64_t v = 0;
-    if (!parseConstExpr(v))
+    if (at(TokenKind::Integer)) {
+      uint64_t literal = 0;
+      if (!parseIntegerLiteral(tok_.text, literal, isUnsigned)) {
+        errorHere(fmt::format("invalid integer literal {}", tokenText(tok_)));
+        advance();
+        return false;
+      }
+      advance();
+      v = static_cast<int64_t>(literal);
+      if (!parseConstExprRest(v, 0))
+        return false;
+    } else if (!parseConstExpr(v)) {
       return false;
+    }
     out.kind = OperandKind::Immediate;
     out.value = v;
     if (isUnsigned)
@@ -1777,7 +1864,9 @@ bool Parser::parseOperand(uint32_t fnIndex, Operand &out, bool inCall) {
     return true;
   advance();
   Operand second;
-  std::vector<Operand> items{out};
+  ScratchOperands scratch(*this);
+  std::vector<Operand> &items = *scratch;
+  items.push_back(out);
   size_t secondMark = pendingFunction_.size();
   if (!parseOperandPrimary(fnIndex, second, false))
     return false;
@@ -1821,7 +1910,8 @@ bool Parser::parseAddressElement(uint32_t fnIndex, Operand &out) {
 
 bool Parser::parseAddress(uint32_t fnIndex, Operand &out) {
   advance(); // '['
-  std::vector<Operand> items;
+  ScratchOperands scratch(*this);
+  std::vector<Operand> &items = *scratch;
   size_t pendingBefore = pendingFunction_.size();
   for (;;) {
     Operand child;
@@ -1961,14 +2051,17 @@ void Parser::parseInstruction(uint32_t fnIndex) {
   deriveTypedFields(inst);
 
   bool inCall = inst.opcode == Opcode::call;
-  std::vector<Operand> top;
+  ScratchOperands scratch(*this);
+  std::vector<Operand> &top = *scratch;
   size_t pendingBefore = pendingFunction_.size();
   if (!at(TokenKind::Semicolon)) {
     for (;;) {
       Operand operand;
       size_t mark = pendingFunction_.size();
-      if (!parseOperand(fnIndex, operand, inCall))
+      if (!parseOperand(fnIndex, operand, inCall)) {
+        pendingFunction_.resize(pendingBefore); // the statement is dropped, and so are its references
         return skipStatement();
+      }
       for (size_t i = mark; i < pendingFunction_.size(); ++i)
         if (pendingFunction_[i].b == kNone - 1)
           pendingFunction_[i].b = kNone - 2 - static_cast<uint32_t>(top.size());
@@ -1980,8 +2073,10 @@ void Parser::parseInstruction(uint32_t fnIndex) {
   }
   // `ld.global.nc.u32 %r, [a], cache_policy` etc. are all comma-separated; `.unified` after the
   // address of call-like instructions is rare; anything else before ';' is an error.
-  if (!expectSemicolon())
+  if (!expectSemicolon()) {
+    pendingFunction_.resize(pendingBefore);
     return;
+  }
   Function &f = m_.functions[fnIndex];
   inst.firstOperand = static_cast<uint32_t>(f.operands.size());
   inst.numOperands = static_cast<uint16_t>(top.size());

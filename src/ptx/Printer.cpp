@@ -88,23 +88,39 @@ public:
     std::string s = (op.flags & Operand::Negated) ? "!" : (op.flags & Operand::Minus) ? "-" : "";
     switch (op.kind) {
     case OperandKind::Register:
-      s += fn.registers[op.id].displayName() + selectorText(op.selector) + offsetText(op.value);
+      s += fn.registers[op.id].displayName();
+      s += selectorText(op.selector);
+      s += offsetText(op.value);
       break;
     case OperandKind::SpecialReg:
-      s += std::string(spelling(static_cast<SpecialReg>(op.id))) + selectorText(op.selector);
+      s += spelling(static_cast<SpecialReg>(op.id));
+      s += selectorText(op.selector);
       break;
     case OperandKind::Immediate: s += integerText(op.value, op.flags & Operand::Unsigned); break;
     case OperandKind::Float32: s += fmt::format("0f{:08X}", static_cast<uint32_t>(op.value)); break;
     case OperandKind::Float64: s += fmt::format("0d{:016X}", static_cast<uint64_t>(op.value)); break;
-    case OperandKind::Symbol: s += std::string(name(op.id)) + offsetText(op.value); break;
+    case OperandKind::Symbol:
+      s += name(op.id);
+      s += offsetText(op.value);
+      break;
     case OperandKind::Sink: s += "_"; break;
     case OperandKind::Address:
-      s += "[" + join(fn, op, ", ") + "]";
+      s += '[';
+      s += join(fn, op, ", ");
+      s += ']';
       if (op.flags & Operand::Unified)
         s += ".unified";
       break;
-    case OperandKind::Vector: s += "{" + join(fn, op, ", ") + "}"; break;
-    case OperandKind::List: s += "(" + join(fn, op, ", ") + ")"; break;
+    case OperandKind::Vector:
+      s += '{';
+      s += join(fn, op, ", ");
+      s += '}';
+      break;
+    case OperandKind::List:
+      s += '(';
+      s += join(fn, op, ", ");
+      s += ')';
+      break;
     case OperandKind::Pair: s += join(fn, op, "|"); break;
     }
     return s;
@@ -118,8 +134,10 @@ public:
     for (int i = 0; i < inst.numMods; ++i)
       s += spelling(inst.mods[i]);
     auto ops = fn.operandsOf(inst);
-    for (size_t i = 0; i < ops.size(); ++i)
-      s += (i ? ", " : " \t") + operand(fn, ops[i]);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      s += i ? ", " : " \t";
+      s += operand(fn, ops[i]);
+    }
     s += ";";
     return s;
   }
@@ -362,8 +380,9 @@ private:
       case SectionItem::Kind::String: out_ += fmt::format("\t{} {}\n", spelling(item.type), item.text); break;
       case SectionItem::Kind::Data:
         out_ += fmt::format("\t{} ", spelling(item.type));
-        for (size_t i = 0; i < item.values.size(); ++i) {
-          const SectionItem::Value &v = item.values[i];
+        auto values = sec.valuesOf(item);
+        for (size_t i = 0; i < values.size(); ++i) {
+          const SectionValue &v = values[i];
           if (i)
             out_ += ", ";
           if (v.symbol == kNone) {

@@ -64,12 +64,13 @@ public:
 private:
   void error(SourceLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
 
-  void requireIsa(SourceLoc loc, std::string_view what, IsaRequirement req) {
+  /// `describe` names the feature; it is only called when there is an error to report.
+  template <typename Describe> void requireIsa(SourceLoc loc, Describe &&describe, IsaRequirement req) {
     if (req.minPtx != 0 && m_.ptxVersion() < req.minPtx)
-      error(loc, fmt::format("{} requires PTX ISA {} or later (module is {})", what, versionText(req.minPtx),
+      error(loc, fmt::format("{} requires PTX ISA {} or later (module is {})", describe(), versionText(req.minPtx),
                              versionText(m_.ptxVersion())));
     if (req.minSm != 0 && m_.target.sm != 0 && m_.target.sm < req.minSm)
-      error(loc, fmt::format("{} requires sm_{} or higher (target is sm_{})", what, req.minSm, m_.target.sm));
+      error(loc, fmt::format("{} requires sm_{} or higher (target is sm_{})", describe(), req.minSm, m_.target.sm));
   }
 
   void verifyVariable(const Variable &var) {
@@ -263,9 +264,11 @@ private:
   }
 
   void checkTargets(const Function &fn, const Instruction &inst, std::span<const Operand> ops) {
-    auto symbolKind = [&](const Operand &op) {
-      return op.id == kNone ? SymbolKind::Variable : m_.symbols[op.id].kind;
-    };
+    // Unresolved names were reported by the parser; there is nothing more to say about them.
+    for (const Operand &op : ops)
+      if (op.kind == OperandKind::Symbol && op.id == kNone)
+        return;
+    auto symbolKind = [&](const Operand &op) { return m_.symbols[op.id].kind; };
     if (inst.opcode == Opcode::bra && !ops.empty()) {
       const Operand &t = ops[0];
       if (t.kind != OperandKind::Symbol || symbolKind(t) != SymbolKind::Label)
@@ -302,10 +305,10 @@ private:
   void verifyInstruction(const Function &fn, const Instruction &inst) {
     auto ops = fn.operandsOf(inst);
     std::string_view name = spelling(inst.opcode);
-    requireIsa(inst.loc, fmt::format("'{}'", name), requirement(inst.opcode));
+    requireIsa(inst.loc, [&] { return fmt::format("'{}'", name); }, requirement(inst.opcode));
     for (int i = 0; i < inst.numMods; ++i)
       if (auto req = featureRequirement(inst.opcode, inst.mods[i]))
-        requireIsa(inst.loc, fmt::format("'{}{}'", name, spelling(inst.mods[i])), *req);
+        requireIsa(inst.loc, [&] { return fmt::format("'{}{}'", name, spelling(inst.mods[i])); }, *req);
     if (inst.opcode != Opcode::call) {
       int n = static_cast<int>(ops.size());
       int lo = minOperands(inst.opcode), hi = maxOperands(inst.opcode);
@@ -324,7 +327,7 @@ private:
     switch (op.kind) {
     case OperandKind::SpecialReg: {
       auto sreg = static_cast<SpecialReg>(op.id);
-      requireIsa(inst.loc, fmt::format("'{}'", spelling(sreg)), requirement(sreg));
+      requireIsa(inst.loc, [&] { return fmt::format("'{}'", spelling(sreg)); }, requirement(sreg));
       break;
     }
     case OperandKind::Address:

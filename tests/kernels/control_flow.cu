@@ -1,7 +1,9 @@
 // ptxray test corpus: control flow and divergence.
 // if/else divergence, nested loops with break/continue, do-while, goto,
-// dense switch (jump table -> brx.idx) and sparse switch (compare chain),
-// loop unrolling pragmas, predicated early returns, uniform branches.
+// dense switch (NVVM turns it into a lookup table or a compare chain; it does
+// not emit jump tables, so brx.idx + .branchtargets is written in inline PTX),
+// sparse switch, loop unrolling pragmas (.pragma "nounroll"), predicated early
+// returns, uniform branches, exit.
 
 __device__ __noinline__ int classify(int v) {
   switch (v & 15) {  // dense: jump table
@@ -70,7 +72,7 @@ __global__ void divergence(const float *in, float *out, int n) {
     for (int a = 0; a < 8; ++a) {
       for (int b = 0; b < 8; ++b) {
         if (a * b > (int)v) goto done;  // break out of a nested loop
-        acc += a - b;
+        acc += in[(a * 8 + b + i) % n];
       }
     }
   done:

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# From a fresh clone: install the build dependencies, build ptxray, and run it on the bundled example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/install-deps.sh
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTXRAY_TESTS=OFF
+cmake --build build/release
+echo
+echo "\$ ptxray parse examples/saxpy.ptx"
+./build/release/src/cli/ptxray parse examples/saxpy.ptx
