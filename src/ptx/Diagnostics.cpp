@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ptxray::ptx {
 
 void Diagnostics::error(SourceLoc loc, std::string message) {
@@ -43,9 +45,22 @@ std::string Diagnostics::render(const SourceManager &sources, const Diagnostic &
 }
 
 std::string Diagnostics::render(const SourceManager &sources) const {
+  // Source order, as a compiler prints them; a note stays with the diagnostic it explains.
+  std::vector<std::pair<size_t, size_t>> groups; // [begin, end) into diags_
+  for (size_t i = 0; i < diags_.size(); ++i) {
+    if (diags_[i].severity == Severity::Note && !groups.empty())
+      groups.back().second = i + 1;
+    else
+      groups.emplace_back(i, i + 1);
+  }
+  std::stable_sort(groups.begin(), groups.end(), [&](const auto &a, const auto &b) {
+    const SourceLoc &x = diags_[a.first].loc, &y = diags_[b.first].loc;
+    return x.file != y.file ? x.file < y.file : x.offset < y.offset;
+  });
   std::string out;
-  for (const Diagnostic &diag : diags_)
-    out += render(sources, diag);
+  for (const auto &[begin, end] : groups)
+    for (size_t i = begin; i < end; ++i)
+      out += render(sources, diags_[i]);
   return out;
 }
 

@@ -128,6 +128,7 @@ struct Variable {
   bool isPointer = false;
   StateSpace pointeeSpace = StateSpace::None;
   uint32_t pointeeAlign = 0;
+  SourceLoc loc; ///< of the name
   bool operator==(const Variable &) const = default;
 
   uint64_t elementCount() const; ///< product of dims (unsized counts as 0)
@@ -308,6 +309,8 @@ struct TopLevel {
 struct Target {
   std::vector<std::string_view> names; ///< as written: sm_90a, debug, texmode_independent...
   uint32_t sm = 0;                      ///< the sm_XX number, 0 when absent
+  char smSuffix = 0;                    ///< 'a' (sm_90a) or 'f' (sm_100f), 0 for none
+  SourceLoc loc;                        ///< of the .target directive
   bool debug = false;
   bool mapF64ToF32 = false;
   bool operator==(const Target &) const = default;

@@ -1,5 +1,6 @@
 #include "ptx/Isa.h"
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <cstring>
@@ -254,6 +255,29 @@ std::optional<IsaRequirement> featureRequirement(Opcode op, Mod mod) {
 
 int minOperands(Opcode op) { return kOpcodes[static_cast<size_t>(op)].minOps; }
 int maxOperands(Opcode op) { return kOpcodes[static_cast<size_t>(op)].maxOps; }
+
+std::optional<uint16_t> targetMinPtx(uint32_t sm, char suffix) {
+  struct TargetRow {
+    uint32_t sm;
+    uint16_t minPtx;
+  };
+  static constexpr TargetRow kTargets[] = {
+#define PTX_TARGET(SM, PTX) {SM, PTX},
+#include "isa/targets.def"
+#undef PTX_TARGET
+  };
+  for (const TargetRow &row : kTargets) {
+    if (row.sm != sm)
+      continue;
+    uint16_t v = row.minPtx;
+    if (suffix == 'a')
+      v = std::max<uint16_t>(v, 80);
+    if (suffix == 'f')
+      v = std::max<uint16_t>(v, 88);
+    return v;
+  }
+  return std::nullopt;
+}
 
 bool specialRegIsVector(SpecialReg reg) { return kSregs[static_cast<size_t>(reg)].vector; }
 IsaRequirement requirement(SpecialReg reg) {

@@ -66,6 +66,10 @@ std::optional<IsaRequirement> featureRequirement(Opcode op, Mod mod);
 int minOperands(Opcode op);
 int maxOperands(Opcode op);
 
+/// The PTX version that introduced `.target sm_<sm>` (with an `a`/`f` suffix when given), or
+/// nullopt for an unknown target.
+std::optional<uint16_t> targetMinPtx(uint32_t sm, char suffix);
+
 bool specialRegIsVector(SpecialReg reg);
 IsaRequirement requirement(SpecialReg reg);
 Mod specialRegType(SpecialReg reg);

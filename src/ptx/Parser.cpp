@@ -713,6 +713,7 @@ void Parser::parseTarget() {
   if (sawTarget_)
     error(loc, "duplicate .target directive");
   sawTarget_ = true;
+  m_.target.loc = loc;
   for (;;) {
     if (!at(TokenKind::Identifier)) {
       unexpected("a target name such as sm_90");
@@ -732,6 +733,9 @@ void Parser::parseTarget() {
         if (m_.target.sm != 0)
           errorHere("more than one sm_XX target");
         m_.target.sm = sm;
+        m_.target.smSuffix = suffix.empty() ? 0 : suffix[0];
+        if (!targetMinPtx(sm, m_.target.smSuffix))
+          errorHere(fmt::format("unknown target '{}'", name));
       }
     } else if (name == "debug") {
       m_.target.debug = true;
@@ -974,6 +978,7 @@ bool Parser::parseParam(uint32_t &varIndex, uint32_t function, bool allowUnnamed
   }
   std::string_view name = tok_.text;
   SourceLoc loc = here();
+  var.loc = loc;
   advance();
   while (at(TokenKind::LBracket)) {
     advance();
@@ -1215,6 +1220,7 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
     Variable var = proto;
     std::string_view name = tok_.text;
     SourceLoc loc = here();
+    var.loc = loc;
     advance();
     // `.local .b32 x<4>` declares x0..x3 like registers; rare, but legal for .reg-like spaces.
     while (at(TokenKind::LBracket)) {

@@ -50,6 +50,7 @@ public:
   void run() {
     if (m_.versionMajor == 0)
       return;
+    verifyTarget();
     for (const Function &fn : m_.functions)
       verifyFunction(fn);
     for (const Function &fn : m_.functions)
@@ -73,13 +74,37 @@ private:
       error(loc, fmt::format("{} requires sm_{} or higher (target is sm_{})", describe(), req.minSm, m_.target.sm));
   }
 
+  void verifyTarget() {
+    const Target &t = m_.target;
+    if (t.sm != 0)
+      if (auto minPtx = targetMinPtx(t.sm, t.smSuffix))
+        requireIsa(t.loc, [&] { return fmt::format("target sm_{}{}", t.sm, t.smSuffix ? std::string(1, t.smSuffix) : ""); },
+                   {*minPtx, 0});
+    if (t.debug)
+      requireIsa(t.loc, [] { return std::string("target option 'debug'"); }, {30, 0});
+    for (std::string_view name : t.names)
+      if (name.starts_with("texmode_"))
+        requireIsa(t.loc, [&] { return fmt::format("target option '{}'", name); }, {15, 0});
+  }
+
+  /// Initializers may not hold more elements than the variable.
   void verifyVariable(const Variable &var) {
-    if (var.space == StateSpace::Param || var.space == StateSpace::Reg)
+    if (var.init.empty() || var.dims.empty() || var.dims.front() == 0)
       return;
-    uint64_t elems = 1;
-    for (uint64_t d : var.dims)
-      elems *= d == 0 ? 1 : d;
-    (void)elems;
+    size_t depth = 0, topLevel = 0;
+    for (const InitItem &item : var.init) {
+      if (item.kind == InitItem::Kind::Open) {
+        if (depth == 1)
+          ++topLevel;
+        ++depth;
+      } else if (item.kind == InitItem::Kind::Close) {
+        --depth;
+      } else if (depth == 1 && item.kind != InitItem::Kind::Property) {
+        ++topLevel;
+      }
+    }
+    if (topLevel > var.dims.front())
+      error(var.loc, fmt::format("too many initializers: {} for an array of {}", topLevel, var.dims.front()));
   }
 
   void checkRegisterType(const Function &fn, const Instruction &inst, const Operand &op, Mod want, bool relaxed,
@@ -250,9 +275,10 @@ private:
           continue;
         const Register &reg = fn.registers[base.id];
         uint16_t regBits = typeInfo(reg.type).bits;
+        // ptxas warns here (and then falls back to 32-bit addressing), so this is a warning too.
         if (regBits != 0 && regBits != bits)
-          error(inst.loc, fmt::format("{}-bit address register '{}' in a module with .address_size {}", regBits,
-                                      reg.displayName(), bits));
+          diags_.warning(inst.loc, fmt::format("{}-bit address register '{}' in a module with .address_size {}",
+                                               regBits, reg.displayName(), bits));
       }
     }
     if (inst.opcode == Opcode::cvta || inst.opcode == Opcode::isspacep) {

@@ -29,7 +29,7 @@ constexpr const char *kModule = R"(.version 8.0
   mov.u32 %r1, 2;
   .loc 2 30 7, function_name $L__info_string1, inlined_at 2 20 3
   mov.u32 %r1, 3;
-  .loc 1 40 2, function_name $L__info_string0+2, inlined_at 1 39 1
+  .loc 1 40 2, function_name $L__info_string0+2, inlined_at 1 10 5
   mov.u32 %r1, 4;
   .loc 1 11 1
   ret;
@@ -102,8 +102,8 @@ TEST_F(LineTableTest, LineEntries) {
 
   EXPECT_EQ(m().lines[2].inlinedAt, 1u);
   EXPECT_EQ(m().lines[2].functionName, symbol("$L__info_string1"));
-  // No earlier .loc is at 1 39 1: the call site is known only by its position.
-  EXPECT_EQ(m().lines[3].inlinedAt, kNone);
+  // Call sites are found by position among the earlier .loc lines of the function.
+  EXPECT_EQ(m().lines[3].inlinedAt, 0u);
   EXPECT_EQ(m().lines[3].functionNameOffset, 2);
 }
 
@@ -146,10 +146,10 @@ TEST_F(LineTableTest, ThreeLevelChain) {
   EXPECT_EQ(table.chain(2u).size(), 3u);
 }
 
-TEST_F(LineTableTest, CallSiteWithoutItsOwnLoc) {
+TEST_F(LineTableTest, FunctionNameWithOffset) {
   LineTable table(m());
   // function_name $L__info_string0+2 names "ter", the tail of "outer".
-  EXPECT_EQ(chainOf(table, inst(5)), (std::vector<Pos>{{"main.cu", 1, 40, 2, "ter"}, {"main.cu", 1, 39, 1, ""}}));
+  EXPECT_EQ(chainOf(table, inst(5)), (std::vector<Pos>{{"main.cu", 1, 40, 2, "ter"}, {"main.cu", 1, 10, 5, ""}}));
 }
 
 TEST_F(LineTableTest, DebugStrings) {
@@ -161,6 +161,23 @@ TEST_F(LineTableTest, DebugStrings) {
   EXPECT_EQ(table.debugString(symbol(".debug_str"), 0), "outer");
   EXPECT_EQ(table.debugString(symbol(".debug_str"), 6), "inner");
   EXPECT_EQ(table.debugString(kNone, 0), "");
+}
+
+TEST(LineTableRobustness, CallSiteWithoutAnEarlierLoc) {
+  // The ISA wants the inlined_at position to appear in an earlier .loc; when it does not, the chain
+  // still ends with the call site as written (whether or not the parser also reports it).
+  ParseResult r = parseModule("dangling.ptx", ".version 8.0\n.target sm_90\n.file 1 \"a.cu\"\n"
+                                              ".visible .entry k()\n{\n"
+                                              "  .loc 1 40 2, function_name $s, inlined_at 1 39 1\n  ret;\n}\n"
+                                              ".section .debug_str\n{\n$s:\n.b8 102,0\n}\n");
+  const Module &m = *r.module;
+  ASSERT_EQ(m.lines.size(), 1u);
+  EXPECT_EQ(m.lines[0].inlinedAt, kNone);
+  ASSERT_EQ(m.functions.size(), 1u);
+  ASSERT_EQ(m.functions[0].instructions.size(), 1u);
+  LineTable table(m);
+  EXPECT_EQ(chainOf(table, m.functions[0].instructions[0]),
+            (std::vector<Pos>{{"a.cu", 1, 40, 2, "f"}, {"a.cu", 1, 39, 1, ""}}));
 }
 
 TEST(LineTableWide, MultiByteDataItems) {

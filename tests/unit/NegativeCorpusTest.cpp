@@ -5,12 +5,14 @@
 //
 // (1-based line:column, then a substring of the message). A file passes when parsing fails, every
 // expected error is reported at exactly that position with that text, and no other error is reported.
-// Notes and warnings are not errors and are not counted.
+// Notes are not errors and are not counted. `// expect-warning: L:C: text` states a warning that must
+// be reported the same way; warnings nobody annotated do not fail a file.
 #include "ptx/Parser.h"
 #include "support/TestFiles.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -22,26 +24,34 @@ using test::readFile;
 using test::sourceDir;
 
 struct Expectation {
+  ptx::Severity severity = ptx::Severity::Error;
   uint32_t line = 0;
   uint32_t column = 0;
   std::string message;
   int annotationLine = 0; ///< where the annotation itself is, for failure messages
 };
 
-/// Reads `// expect-error: L:C: text` annotations; malformed annotations are reported as failures.
+/// Reads `// expect-error: L:C: text` and `// expect-warning: L:C: text` annotations; malformed
+/// annotations are reported as problems.
 std::vector<Expectation> readExpectations(const std::string &text, std::vector<std::string> &problems) {
-  static constexpr std::string_view kTag = "// expect-error:";
+  static constexpr std::string_view kError = "// expect-error:", kWarning = "// expect-warning:";
   std::vector<Expectation> out;
   std::istringstream in(text);
   std::string line;
   int lineNo = 0;
   while (std::getline(in, line)) {
     ++lineNo;
-    size_t at = line.find(kTag);
+    Expectation e;
+    size_t at = line.find(kError);
+    size_t tagSize = kError.size();
+    if (at == std::string::npos) {
+      at = line.find(kWarning);
+      tagSize = kWarning.size();
+      e.severity = ptx::Severity::Warning;
+    }
     if (at == std::string::npos)
       continue;
-    std::string rest = line.substr(at + kTag.size());
-    Expectation e;
+    std::string rest = line.substr(at + tagSize);
     e.annotationLine = lineNo;
     unsigned l = 0, c = 0;
     int consumed = 0;
@@ -81,7 +91,9 @@ TEST_P(NegativeCorpusTest, ReportsExactlyTheAnnotatedErrors) {
   std::vector<Expectation> expected = readExpectations(text, problems);
   for (const std::string &p : problems)
     ADD_FAILURE() << name << ": " << p;
-  ASSERT_FALSE(expected.empty()) << name << " has no // expect-error: annotation";
+  size_t expectedErrors = std::count_if(expected.begin(), expected.end(),
+                                        [](const Expectation &e) { return e.severity == ptx::Severity::Error; });
+  ASSERT_GT(expectedErrors, 0u) << name << " has no // expect-error: annotation";
 
   ptx::ParseResult result = ptx::parseModule(name, text);
   const ptx::SourceManager &sources = result.module->sources;
@@ -89,32 +101,38 @@ TEST_P(NegativeCorpusTest, ReportsExactlyTheAnnotatedErrors) {
   EXPECT_FALSE(result.ok()) << name << " parsed without errors";
 
   struct Actual {
+    ptx::Severity severity;
     ptx::LineColumn lc;
     std::string message;
     bool matched = false;
   };
   std::vector<Actual> actual;
   for (const ptx::Diagnostic &d : result.diagnostics.all())
-    if (d.severity == ptx::Severity::Error)
-      actual.push_back({sources.lineColumn(d.loc), d.message});
+    if (d.severity != ptx::Severity::Note)
+      actual.push_back({d.severity, sources.lineColumn(d.loc), d.message});
 
   for (const Expectation &e : expected) {
     bool found = false;
     for (Actual &a : actual) {
-      if (a.matched || a.lc.line != e.line || a.lc.column != e.column || a.message.find(e.message) == std::string::npos)
+      if (a.matched || a.severity != e.severity || a.lc.line != e.line || a.lc.column != e.column ||
+          a.message.find(e.message) == std::string::npos)
         continue;
       a.matched = found = true;
       break;
     }
-    EXPECT_TRUE(found) << name << ": expected error at " << e.line << ":" << e.column << " containing '" << e.message
-                       << "' (annotation on line " << e.annotationLine << ")\nactual diagnostics:\n"
+    EXPECT_TRUE(found) << name << ": expected " << (e.severity == ptx::Severity::Error ? "error" : "warning") << " at "
+                       << e.line << ":" << e.column << " containing '" << e.message << "' (annotation on line "
+                       << e.annotationLine << ")\nactual diagnostics:\n"
                        << rendered;
   }
-  for (const Actual &a : actual)
+  for (const Actual &a : actual) {
+    if (a.severity != ptx::Severity::Error)
+      continue;
     EXPECT_TRUE(a.matched) << name << ": unexpected error " << a.lc.line << ":" << a.lc.column << ": " << a.message
                            << "\nactual diagnostics:\n"
                            << rendered;
-  EXPECT_EQ(result.diagnostics.errorCount(), expected.size()) << name << "\n" << rendered;
+  }
+  EXPECT_EQ(result.diagnostics.errorCount(), expectedErrors) << name << "\n" << rendered;
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string> &info) {
@@ -135,10 +153,11 @@ TEST(NegativeCorpusHarness, ReadsAnnotations) {
   std::vector<std::string> problems;
   auto e = readExpectations("// expect-error: 7:3: unknown instruction 'addd'\n"
                             "x\n"
-                            "  // expect-error: 12:40:   trailing space  \n",
+                            "  // expect-error: 12:40:   trailing space  \n"
+                            "// expect-warning: 3:1: a warning\n",
                             problems);
   EXPECT_TRUE(problems.empty());
-  ASSERT_EQ(e.size(), 2u);
+  ASSERT_EQ(e.size(), 3u);
   EXPECT_EQ(e[0].line, 7u);
   EXPECT_EQ(e[0].column, 3u);
   EXPECT_EQ(e[0].message, "unknown instruction 'addd'");
@@ -147,6 +166,10 @@ TEST(NegativeCorpusHarness, ReadsAnnotations) {
   EXPECT_EQ(e[1].column, 40u);
   EXPECT_EQ(e[1].message, "trailing space");
   EXPECT_EQ(e[1].annotationLine, 3);
+  EXPECT_EQ(e[0].severity, ptx::Severity::Error);
+  EXPECT_EQ(e[2].severity, ptx::Severity::Warning);
+  EXPECT_EQ(e[2].line, 3u);
+  EXPECT_EQ(e[2].message, "a warning");
 
   readExpectations("// expect-error: seven:3: x\n// expect-error: 1:2:\n", problems);
   EXPECT_EQ(problems.size(), 2u);

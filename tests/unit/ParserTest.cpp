@@ -55,9 +55,9 @@ TEST(ParserTest, ModuleHeader) {
   EXPECT_EQ(p.m().addressSize, 64u);
   EXPECT_TRUE(p.m().hasAddressSize);
 
-  ParseResult r = parseModule("t.ptx", ".version 7.8\n.target sm_90a, debug\n");
+  ParseResult r = parseModule("t.ptx", ".version 8.1\n.target sm_90a, debug\n");
   ASSERT_TRUE(r.ok()) << r.diagnostics.render(r.module->sources);
-  EXPECT_EQ(r.module->ptxVersion(), 78u);
+  EXPECT_EQ(r.module->ptxVersion(), 81u);
   EXPECT_EQ(r.module->target.sm, 90u);
   EXPECT_TRUE(r.module->target.debug);
   EXPECT_EQ(r.module->target.names, (std::vector<std::string_view>{"sm_90a", "debug"}));
