@@ -53,8 +53,23 @@ std::string Register::displayName() const {
 
 uint64_t Variable::elementCount() const {
   uint64_t n = 1;
-  for (uint64_t d : dims)
+  for (size_t i = 0; i < dims.size(); ++i) {
+    uint64_t d = dims[i];
+    if (d == 0 && i == 0 && !init.empty()) {
+      // `.global .u32 a[] = {1, 2, 3}`: the outer dimension is the number of initializers.
+      d = 0;
+      int depth = 0;
+      for (const InitItem &item : init) {
+        if (item.kind == InitItem::Kind::Open)
+          d += depth++ == 1;
+        else if (item.kind == InitItem::Kind::Close)
+          --depth;
+        else if (depth == 1)
+          ++d;
+      }
+    }
     n *= d;
+  }
   return n;
 }
 

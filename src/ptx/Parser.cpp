@@ -142,11 +142,25 @@ private:
   std::string tokenText(const Token &t) const {
     if (t.kind == TokenKind::End)
       return "end of file";
-    return fmt::format("'{}'", t.text);
+    std::string_view text = t.text.substr(0, t.text.find('\n'));
+    if (text.size() > 40)
+      return fmt::format("'{}...'", text.substr(0, 40));
+    return fmt::format("'{}'", text);
+  }
+  /// The lexer's error tokens say what is wrong with them, whatever the parser expected there.
+  bool reportBadToken() {
+    switch (tok_.kind) {
+    case TokenKind::Invalid: errorHere(fmt::format("invalid character {}", tokenText(tok_))); return true;
+    case TokenKind::UnterminatedString: error({file_, tok_.offset, 1}, "unterminated string"); return true;
+    case TokenKind::UnterminatedComment: error({file_, tok_.offset, 2}, "unterminated comment"); return true;
+    default: return false;
+    }
   }
   void error(SourceLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
   void errorHere(std::string msg) { error(here(), std::move(msg)); }
   void unexpected(std::string_view expected) {
+    if (reportBadToken())
+      return;
     errorHere(fmt::format("expected {}, found {}", expected, tokenText(tok_)));
   }
   bool expect(TokenKind k, std::string_view what) {
@@ -164,14 +178,39 @@ private:
       if (at(TokenKind::LBrace) || at(TokenKind::LParen) || at(TokenKind::LBracket))
         ++depth;
       if (at(TokenKind::RBrace) || at(TokenKind::RParen) || at(TokenKind::RBracket)) {
-        if (depth == 0)
+        if (depth == 0 && at(TokenKind::RBrace))
           return; // leave a closing brace for the enclosing block
-        --depth;
+        if (depth > 0)
+          --depth;
       }
       if (at(TokenKind::Semicolon) && depth <= 0) {
         advance();
         return;
       }
+      advance();
+    }
+  }
+  /// Recovery for line-oriented directives (.version, .file, .loc...): drop the rest of the line.
+  void skipLineRest(uint32_t from) {
+    size_t nl = lex_.text().find('\n', from);
+    while (!at(TokenKind::End) && (nl == std::string_view::npos || tok_.offset < nl))
+      advance();
+  }
+  /// Recovery inside a `{ }`, `( )` or `[ ]` that failed: skip to its matching close (consumed) but
+  /// never past the end of the statement.
+  void skipToClose(TokenKind close) {
+    int depth = 0;
+    while (!at(TokenKind::End) && !at(TokenKind::Semicolon)) {
+      if (at(TokenKind::LBrace) || at(TokenKind::LParen) || at(TokenKind::LBracket))
+        ++depth;
+      bool closing = at(TokenKind::RBrace) || at(TokenKind::RParen) || at(TokenKind::RBracket);
+      if (closing && depth == 0) {
+        if (at(close))
+          advance();
+        return;
+      }
+      if (closing)
+        --depth;
       advance();
     }
   }
@@ -274,6 +313,7 @@ private:
   Token tok_, peek_;
   bool hasPeek_ = false;
   bool sawVersion_ = false, sawTarget_ = false;
+  std::string_view previousDirective_; ///< the last module-level directive word
 
   std::unordered_map<std::string_view, uint32_t> globals_;
   std::unordered_map<std::string_view, uint32_t> anySymbol_; ///< DWARF data may name any label or param
@@ -622,7 +662,12 @@ void Parser::parseTopLevel() {
   if (d != ".version" && !sawVersion_) {
     errorHere(".version must be the first directive of a module");
     sawVersion_ = true; // report once
+  } else if (d == ".target" && !sawTarget_ && previousDirective_ != ".version") {
+    errorHere(".target must immediately follow .version");
+  } else if (d == ".address_size" && sawTarget_ && previousDirective_ != ".target" && !m_.hasAddressSize) {
+    errorHere(".address_size must immediately follow .target");
   }
+  previousDirective_ = d;
   if (d == ".version")
     return parseVersion();
   if (d == ".target")
@@ -676,6 +721,7 @@ void Parser::parseTopLevel() {
 
 void Parser::parseVersion() {
   SourceLoc loc = here();
+  uint32_t directiveOffset = tok_.offset;
   advance();
   if (sawVersion_ && m_.versionMajor != 0)
     error(loc, "duplicate .version directive");
@@ -683,7 +729,7 @@ void Parser::parseVersion() {
   // `9.0` lexes as one float token.
   if (!at(TokenKind::Float) && !at(TokenKind::Integer)) {
     unexpected("a version number like 9.0");
-    return skipStatement();
+    return skipLineRest(directiveOffset);
   }
   std::string_view t = tok_.text;
   size_t dot = t.find('.');
@@ -698,7 +744,7 @@ void Parser::parseVersion() {
     for (size_t i = dot + 1; i < t.size(); ++i)
       minor = minor * 10 + static_cast<uint32_t>(t[i] - '0');
   }
-  if (!okParse || major == 0 || major > 99 || minor > 9) {
+  if (!okParse || major == 0 || major > 99 || t.size() - dot != 2) {
     errorHere(fmt::format("invalid PTX version {}", tokenText(tok_)));
   } else {
     m_.versionMajor = major;
@@ -709,15 +755,17 @@ void Parser::parseVersion() {
 
 void Parser::parseTarget() {
   SourceLoc loc = here();
+  uint32_t directiveOffset = tok_.offset;
   advance();
-  if (sawTarget_)
-    error(loc, "duplicate .target directive");
+  // Later .target directives add features; the module needs the highest architecture named.
+  if (!sawTarget_)
+    m_.target.loc = loc;
   sawTarget_ = true;
-  m_.target.loc = loc;
+  bool namedArch = false;
   for (;;) {
     if (!at(TokenKind::Identifier)) {
       unexpected("a target name such as sm_90");
-      return skipStatement();
+      return skipLineRest(directiveOffset);
     }
     std::string_view name = tok_.text;
     if (name.starts_with("sm_") || name.starts_with("compute_")) {
@@ -730,10 +778,13 @@ void Parser::parseTarget() {
       if (i == 0 || !(suffix.empty() || suffix == "a" || suffix == "f")) {
         errorHere(fmt::format("unknown target '{}'", name));
       } else {
-        if (m_.target.sm != 0)
-          errorHere("more than one sm_XX target");
-        m_.target.sm = sm;
-        m_.target.smSuffix = suffix.empty() ? 0 : suffix[0];
+        if (namedArch)
+          errorHere("a .target directive names one architecture; use another .target for more");
+        namedArch = true;
+        if (sm >= m_.target.sm) {
+          m_.target.sm = sm;
+          m_.target.smSuffix = suffix.empty() ? 0 : suffix[0];
+        }
         if (!targetMinPtx(sm, m_.target.smSuffix))
           errorHere(fmt::format("unknown target '{}'", name));
       }
@@ -754,12 +805,13 @@ void Parser::parseTarget() {
 
 void Parser::parseAddressSize() {
   SourceLoc loc = here();
+  uint32_t directiveOffset = tok_.offset;
   advance();
   uint64_t v = 0;
   if (!parseUnsigned(v, "32 or 64"))
-    return skipStatement();
-  if (m_.hasAddressSize && m_.addressSize != v)
-    error(loc, "conflicting .address_size directives");
+    return skipLineRest(directiveOffset);
+  if (m_.hasAddressSize)
+    error(loc, ".address_size may not be redefined");
   if (v != 32 && v != 64)
     error(loc, fmt::format(".address_size must be 32 or 64, not {}", v));
   m_.addressSize = static_cast<uint32_t>(v);
@@ -767,26 +819,27 @@ void Parser::parseAddressSize() {
 }
 
 void Parser::parseFile() {
+  uint32_t directiveOffset = tok_.offset;
   advance();
   SourceFile f;
   uint64_t idx = 0;
   SourceLoc loc = here();
   if (!parseUnsigned(idx, "a file index"))
-    return skipStatement();
+    return skipLineRest(directiveOffset);
   f.index = static_cast<uint32_t>(idx);
   if (!at(TokenKind::String)) {
     unexpected("a file name string");
-    return skipStatement();
+    return skipLineRest(directiveOffset);
   }
   f.name = tok_.text.substr(1, tok_.text.size() - 2);
   advance();
   if (at(TokenKind::Comma)) {
     advance();
     if (!parseUnsigned(f.timestamp, "a timestamp"))
-      return skipStatement();
+      return skipLineRest(directiveOffset);
     f.hasTimestamp = true;
     if (!expect(TokenKind::Comma, "','") || !parseUnsigned(f.size, "a file size"))
-      return skipStatement();
+      return skipLineRest(directiveOffset);
   }
   if (m_.findFile(f.index))
     error(loc, fmt::format("duplicate .file index {}", f.index));
@@ -934,8 +987,11 @@ bool Parser::parseParam(uint32_t &varIndex, uint32_t function, bool allowUnnamed
     if (d == ".align") {
       advance();
       uint64_t a = 0;
+      SourceLoc valueLoc = here();
       if (!parseUnsigned(a, "an alignment"))
         return false;
+      if (a == 0 || (a & (a - 1)) != 0)
+        error(valueLoc, fmt::format("alignment {} is not a power of two", a));
       if (var.isPointer)
         var.pointeeAlign = static_cast<uint32_t>(a);
       else
@@ -986,8 +1042,11 @@ bool Parser::parseParam(uint32_t &varIndex, uint32_t function, bool allowUnnamed
     if (at(TokenKind::RBracket)) {
       var.dims.push_back(0);
     } else {
+      SourceLoc sizeLoc = here();
       if (!parseUnsigned(n, "an array size"))
         return false;
+      if (n == 0)
+        error(sizeLoc, "array size must be positive, not 0");
       var.dims.push_back(n);
     }
     if (!expect(TokenKind::RBracket, "']'"))
@@ -1046,6 +1105,8 @@ void Parser::parsePerfDirective(Function &fn) {
   if (!found) {
     errorHere(fmt::format("unknown directive {} in function declaration", tokenText(tok_)));
     advance();
+    while (at(TokenKind::Integer) || at(TokenKind::Comma))
+      advance();
     return;
   }
   SourceLoc loc = here();
@@ -1085,7 +1146,7 @@ void Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLoc) {
   currentLine_ = kNone;
   currentFunction_ = fnIndex;
 
-  if (!isEntry && at(TokenKind::LParen)) {
+  if (at(TokenKind::LParen)) { // for .entry too: the verifier says kernels cannot return values
     std::vector<uint32_t> rets;
     m_.functions[fnIndex].hasReturnList = true;
     if (!parseParamList(rets, fnIndex, false))
@@ -1123,6 +1184,13 @@ void Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLoc) {
     }
     parsePerfDirective(m_.functions[fnIndex]);
   }
+  if (!at(TokenKind::LBrace) && !at(TokenKind::Semicolon)) {
+    unexpected("'{' or ';' after the function declaration");
+    // Resynchronize on the body or the end of the declaration, whichever comes first.
+    while (!at(TokenKind::End) && !at(TokenKind::LBrace) && !at(TokenKind::Semicolon) &&
+           !(at(TokenKind::DotWord) && (tok_.text == ".entry" || tok_.text == ".func" || tok_.text == ".visible")))
+      advance();
+  }
   bool hasBody = at(TokenKind::LBrace);
   m_.functions[fnIndex].hasBody = hasBody;
   if (hasBody && linkage == Linkage::Extern)
@@ -1130,7 +1198,8 @@ void Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLoc) {
   declareGlobal(name, m_.functions[fnIndex].symbol, nameLoc, hasBody);
   m_.items.push_back({TopLevelKind::Function, fnIndex});
   if (!hasBody) {
-    expectSemicolon();
+    if (at(TokenKind::Semicolon))
+      advance();
     return;
   }
   advance();
@@ -1148,16 +1217,16 @@ void Parser::finishFunction(uint32_t fnIndex) {
 void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel) {
   Variable proto;
   proto.linkage = linkage;
-  SourceLoc start = here();
   while (at(TokenKind::DotWord)) {
     std::string_view d = tok_.text;
     if (d == ".align") {
       advance();
       uint64_t a = 0;
+      SourceLoc valueLoc = here();
       if (!parseUnsigned(a, "an alignment"))
         return skipStatement();
       if (a == 0 || (a & (a - 1)) != 0)
-        error(start, fmt::format("alignment {} is not a power of two", a));
+        error(valueLoc, fmt::format("alignment {} is not a power of two", a));
       proto.align = static_cast<uint32_t>(a);
       continue;
     }
@@ -1270,8 +1339,10 @@ bool Parser::parseInitializer(Variable &var, uint32_t varIndex) {
   advance();
   if (!at(TokenKind::RBrace)) {
     for (;;) {
-      if (!parseInitializer(m_.variables[varIndex], varIndex))
+      if (!parseInitializer(m_.variables[varIndex], varIndex)) {
+        skipToClose(TokenKind::RBrace);
         return false;
+      }
       if (!at(TokenKind::Comma))
         break;
       advance();
@@ -1490,6 +1561,14 @@ void Parser::parseRegisterDecl(uint32_t fnIndex) {
       for (const Scope::Range &r : scope.ranges)
         if (r.prefix == item.name)
           error(loc, fmt::format("redefinition of register range '{}<...>'", item.name));
+      for (const auto &[existing, reg] : scope.registers) {
+        std::string_view rest = existing.substr(std::min(existing.size(), item.name.size()));
+        if (!existing.starts_with(item.name) || rest.empty() || rest.size() > 9 || (rest.size() > 1 && rest[0] == '0') ||
+            rest.find_first_not_of("0123456789") != std::string_view::npos)
+          continue;
+        if (std::stoul(std::string(rest)) < n)
+          error(loc, fmt::format("register range '{}<{}>' redefines register '{}'", item.name, n, existing));
+      }
       scope.ranges.push_back({item.name, static_cast<uint32_t>(n), item.firstRegister});
       for (uint32_t i = 0; i < n; ++i)
         fn.registers.push_back({item.name, static_cast<int32_t>(i), decl.type, decl.vectorWidth});
@@ -1531,12 +1610,13 @@ void Parser::parseRegisterDecl(uint32_t fnIndex) {
 
 void Parser::parseLoc(uint32_t fnIndex) {
   SourceLoc locLoc = here();
+  uint32_t directiveOffset = tok_.offset;
   advance();
   LineEntry entry;
   uint64_t file = 0, line = 0, col = 0;
   if (!parseUnsigned(file, "a file index") || !parseUnsigned(line, "a line number") ||
       !parseUnsigned(col, "a column"))
-    return skipStatement();
+    return skipLineRest(directiveOffset);
   entry.file = static_cast<uint32_t>(file);
   entry.line = static_cast<uint32_t>(line);
   entry.column = static_cast<uint32_t>(col);
@@ -1548,12 +1628,12 @@ void Parser::parseLoc(uint32_t fnIndex) {
       advance();
       if (!at(TokenKind::Identifier) && !at(TokenKind::DotWord)) {
         unexpected("a .debug_str label");
-        return skipStatement();
+        return skipLineRest(directiveOffset);
       }
       pendingModule_.push_back({PendingRef::Slot::LineFunctionName, tok_.text, here(), index});
       advance();
       if ((at(TokenKind::Plus) || at(TokenKind::Minus)) && !parseOffset(entry.functionNameOffset))
-        return skipStatement();
+        return skipLineRest(directiveOffset);
       continue;
     }
     if (at(TokenKind::Identifier) && tok_.text == "inlined_at") {
@@ -1561,7 +1641,7 @@ void Parser::parseLoc(uint32_t fnIndex) {
       uint64_t f2 = 0, l2 = 0, c2 = 0;
       if (!parseUnsigned(f2, "a file index") || !parseUnsigned(l2, "a line number") ||
           !parseUnsigned(c2, "a column"))
-        return skipStatement();
+        return skipLineRest(directiveOffset);
       entry.hasInlinedAt = true;
       entry.atFile = static_cast<uint32_t>(f2);
       entry.atLine = static_cast<uint32_t>(l2);
@@ -1572,10 +1652,12 @@ void Parser::parseLoc(uint32_t fnIndex) {
       auto it = locByPosition_.find(key);
       if (it != locByPosition_.end())
         entry.inlinedAt = it->second;
+      else
+        error(locLoc, fmt::format("inlined_at {} {} {} names no earlier .loc of this function", f2, l2, c2));
       continue;
     }
     unexpected("'function_name' or 'inlined_at'");
-    return skipStatement();
+    return skipLineRest(directiveOffset);
   }
   if (entry.hasInlinedAt != (entry.functionName != kNone ||
                              (!pendingModule_.empty() && pendingModule_.back().slot == PendingRef::Slot::LineFunctionName &&
@@ -1740,8 +1822,10 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
         Operand child;
         // Pending references inside children are recorded against a scratch index; fix below.
         size_t mark = pendingFunction_.size();
-        if (!parseOperand(fnIndex, child, false))
+        if (!parseOperand(fnIndex, child, false)) {
+          skipToClose(close);
           return false;
+        }
         for (size_t i = mark; i < pendingFunction_.size(); ++i)
           if (pendingFunction_[i].b == kNone - 1)
             pendingFunction_[i].b = kNone - 2 - static_cast<uint32_t>(items.size());
@@ -1778,9 +1862,9 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
     }
     if (tok_.text == "WARP_SZ") {
       out.kind = OperandKind::Immediate;
-      out.value = 32;
+      out.value = 32; // the one predefined constant of PTX
       advance();
-      return true;
+      return parseConstExprRest(out.value, 0);
     }
     Token name = tok_;
     advance();
@@ -1922,8 +2006,10 @@ bool Parser::parseAddress(uint32_t fnIndex, Operand &out) {
   for (;;) {
     Operand child;
     size_t mark = pendingFunction_.size();
-    if (!parseAddressElement(fnIndex, child))
+    if (!parseAddressElement(fnIndex, child)) {
+      skipToClose(TokenKind::RBracket);
       return false;
+    }
     for (size_t i = mark; i < pendingFunction_.size(); ++i)
       if (pendingFunction_[i].b == kNone - 1)
         pendingFunction_[i].b = kNone - 2 - static_cast<uint32_t>(items.size());

@@ -193,14 +193,20 @@ private:
   /// Declaration text without the trailing ';'. `symbolName` null means: find it by index.
   void variable(const Variable &var, const std::string_view *symbolName) {
     out_ += linkageText(var.linkage);
-    if (!var.attribute.empty())
-      out_ += fmt::format("{} ", var.attribute);
     if (var.space == StateSpace::Reg)
       out_ += ".reg";
     else if (var.spaceMod != Mod::None)
       out_ += spelling(var.spaceMod);
     else
       out_ += spelling(var.space);
+    if (!var.attribute.empty())
+      out_ += fmt::format(" {}", var.attribute);
+    if (var.align)
+      out_ += fmt::format(" .align {}", var.align);
+    if (var.vectorWidth > 1)
+      out_ += fmt::format(" .v{}", var.vectorWidth);
+    out_ += fmt::format(" {}", spelling(var.type));
+    // `.param .u64 .ptr .global .align 16 p`: the order nvcc and clang write.
     if (var.isPointer) {
       out_ += " .ptr";
       if (var.pointeeSpace != StateSpace::None)
@@ -208,11 +214,7 @@ private:
       if (var.pointeeAlign)
         out_ += fmt::format(" .align {}", var.pointeeAlign);
     }
-    if (var.align)
-      out_ += fmt::format(" .align {}", var.align);
-    if (var.vectorWidth > 1)
-      out_ += fmt::format(" .v{}", var.vectorWidth);
-    out_ += fmt::format(" {} ", spelling(var.type));
+    out_ += ' ';
     out_ += symbolName ? *symbolName : variableName(var);
     for (uint64_t d : var.dims)
       out_ += d ? fmt::format("[{}]", d) : std::string("[]");

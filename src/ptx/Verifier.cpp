@@ -7,6 +7,12 @@ namespace {
 
 std::string versionText(uint32_t v) { return fmt::format("{}.{}", v / 10, v % 10); }
 
+/// Instructions of the architecture-accelerated feature sets (PTX ISA, `.target`: sm_90a adds
+/// wgmma and setmaxnreg; tcgen05 belongs to sm_100a/sm_100f).
+bool needsArchSpecificTarget(Opcode op) {
+  return op == Opcode::wgmma || op == Opcode::setmaxnreg || op == Opcode::tcgen05;
+}
+
 /// Whether a register of type `reg` may be the operand of an instruction of type `inst`
 /// (PTX ISA, "Operand type checking"). `relaxed` applies the widening rules of ld/st/cvt.
 bool typeCompatible(Mod inst, Mod reg, bool relaxed) {
@@ -54,6 +60,12 @@ public:
     for (const Function &fn : m_.functions)
       verifyFunction(fn);
     for (const Function &fn : m_.functions)
+      for (uint32_t line : fn.locs) {
+        const LineEntry &e = m_.lines[line];
+        if (e.hasInlinedAt || e.functionName != kNone)
+          requireIsa(e.loc, [] { return std::string(".loc with function_name and inlined_at"); }, {72, 0});
+      }
+    for (const Function &fn : m_.functions)
       for (uint32_t line : fn.locs)
         if (!m_.findFile(m_.lines[line].file))
           error(m_.lines[line].loc, fmt::format(".loc refers to file {} which no .file directive declares",
@@ -87,24 +99,31 @@ private:
         requireIsa(t.loc, [&] { return fmt::format("target option '{}'", name); }, {15, 0});
   }
 
-  /// Initializers may not hold more elements than the variable.
+  /// Initializers may not hold more elements than the dimension they initialize, at every level
+  /// of braces (`{{1,2,3}}` overflows `[2][2]` in its inner braces).
   void verifyVariable(const Variable &var) {
-    if (var.init.empty() || var.dims.empty() || var.dims.front() == 0)
+    if (var.init.empty() || var.dims.empty() || var.init.front().kind != InitItem::Kind::Open)
       return;
-    size_t depth = 0, topLevel = 0;
+    std::vector<uint64_t> counts; // items seen in each open brace level
+    bool reported = false;
     for (const InitItem &item : var.init) {
-      if (item.kind == InitItem::Kind::Open) {
-        if (depth == 1)
-          ++topLevel;
-        ++depth;
-      } else if (item.kind == InitItem::Kind::Close) {
-        --depth;
-      } else if (depth == 1 && item.kind != InitItem::Kind::Property) {
-        ++topLevel;
+      if (item.kind == InitItem::Kind::Property)
+        return; // sampler/texture properties, not array elements
+      if (item.kind == InitItem::Kind::Close) {
+        size_t level = counts.size() - 1;
+        uint64_t limit = level < var.dims.size() ? var.dims[level] : 1;
+        if (!reported && limit != 0 && counts.back() > limit) {
+          error(var.loc, fmt::format("too many initializers: {} for an array of {}", counts.back(), limit));
+          reported = true;
+        }
+        counts.pop_back();
+        continue;
       }
+      if (!counts.empty())
+        ++counts.back();
+      if (item.kind == InitItem::Kind::Open)
+        counts.push_back(0);
     }
-    if (topLevel > var.dims.front())
-      error(var.loc, fmt::format("too many initializers: {} for an array of {}", topLevel, var.dims.front()));
   }
 
   void checkRegisterType(const Function &fn, const Instruction &inst, const Operand &op, Mod want, bool relaxed,
@@ -342,6 +361,18 @@ private:
         error(inst.loc, lo == hi ? fmt::format("'{}' takes {} operand{}, found {}", name, lo, lo == 1 ? "" : "s", n)
                                  : fmt::format("'{}' takes {} to {} operands, found {}", name, lo, hi, n));
     }
+    if (needsArchSpecificTarget(inst.opcode) && m_.target.sm != 0 && m_.target.smSuffix == 0)
+      error(inst.loc, fmt::format("'{}' requires an architecture-specific target such as sm_{}a", name,
+                                  std::max<uint32_t>(m_.target.sm, requirement(inst.opcode).minSm)));
+    if (inst.opcode == Opcode::setp || inst.opcode == Opcode::set) {
+      // The optional fourth operand is the predicate combined by .and/.or/.xor, and only then.
+      size_t expected = inst.boolOp != Mod::None ? 4 : 3;
+      if (ops.size() != expected)
+        error(inst.loc, inst.boolOp != Mod::None
+                            ? fmt::format("'{}{}' needs a fourth operand, the predicate it combines", name,
+                                          spelling(inst.boolOp))
+                            : fmt::format("'{}' takes a fourth operand only with .and, .or or .xor", name));
+    }
     for (const Operand &op : ops)
       verifyOperand(fn, inst, op);
     checkOperandTypes(fn, inst, ops);
@@ -354,8 +385,17 @@ private:
     case OperandKind::SpecialReg: {
       auto sreg = static_cast<SpecialReg>(op.id);
       requireIsa(inst.loc, [&] { return fmt::format("'{}'", spelling(sreg)); }, requirement(sreg));
+      // `%tid` alone is a 4-vector: only a vector move may read it whole.
+      if (specialRegIsVector(sreg) && op.selector == 0 && inst.vectorWidth == 1)
+        error(inst.loc, fmt::format("special register '{}' needs a component (.x, .y or .z)", spelling(sreg)));
       break;
     }
+    case OperandKind::Symbol:
+      if (op.id != kNone && m_.symbols[op.id].kind == SymbolKind::Label && inst.opcode != Opcode::bra &&
+          inst.opcode != Opcode::brx)
+        error(inst.loc, fmt::format("label '{}' used as a value; only branches take labels",
+                                    m_.symbols[op.id].name));
+      break;
     case OperandKind::Address:
     case OperandKind::Vector:
     case OperandKind::List:
