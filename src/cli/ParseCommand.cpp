@@ -74,7 +74,8 @@ void printParams(std::string &out, std::string_view label, const std::vector<ptx
   for (const auto &p : params) {
     out += fmt::format("      {:<28} {:<14} size {:>4}  align {:>3}", p.name, p.type, p.size, p.align);
     if (p.isPointer)
-      out += fmt::format("  -> {} pointer{}", p.pointeeSpace, p.pointeeAlign ? fmt::format(", align {}", p.pointeeAlign) : "");
+      out += fmt::format("  -> {} pointer{}", p.pointeeSpace,
+                         p.pointeeAlign ? fmt::format(", align {}", p.pointeeAlign) : "");
     out += "\n";
   }
 }
@@ -85,8 +86,8 @@ std::string summaryText(const std::string &file, const ptx::ModuleSummary &s) {
                      s.addressSize);
   out += fmt::format("  {} function{}, {} instructions", s.functions.size(), s.functions.size() == 1 ? "" : "s",
                      s.instructions);
-  out += fmt::format(", module data: {} B global, {} B const, {} B shared\n", s.globalBytes, s.constBytes,
-                     s.sharedBytes);
+  out +=
+      fmt::format(", module data: {} B global, {} B const, {} B shared\n", s.globalBytes, s.constBytes, s.sharedBytes);
   if (!s.files.empty()) {
     out += "  source files:\n";
     for (const auto &[index, name] : s.files)

@@ -74,7 +74,7 @@ struct Instruction {
   uint8_t numMods = 0;
   uint8_t numTypes = 0;
   bool guardNegated = false;
-  uint32_t guard = kNone; ///< predicate register guarding the instruction (@p / @!p)
+  uint32_t guard = kNone;           ///< predicate register guarding the instruction (@p / @!p)
   std::array<Mod, kMaxMods> mods{}; ///< every modifier in source order; the printer writes these
 
   // Typed views of the modifiers (derived at parse time from `mods`).
@@ -82,8 +82,8 @@ struct Instruction {
   StateSpace space = StateSpace::None;
   Mod spaceMod = Mod::None; ///< exact state-space spelling, e.g. .shared::cluster
   Mod rounding = Mod::None;
-  Mod compare = Mod::None;  ///< setp/set comparison
-  Mod boolOp = Mod::None;   ///< setp/set combining operation (.and/.or/.xor)
+  Mod compare = Mod::None; ///< setp/set comparison
+  Mod boolOp = Mod::None;  ///< setp/set combining operation (.and/.or/.xor)
   Mod cache = Mod::None;
   Mod scope = Mod::None;
   Mod semantics = Mod::None;
@@ -108,7 +108,7 @@ struct InitItem {
   enum class Kind : uint8_t { Int, Float32, Float64, Symbol, GenericSymbol, Open, Close, Property };
   Kind kind = Kind::Int;
   uint32_t symbol = kNone;
-  int64_t value = 0; ///< value, float bits, or offset added to the symbol's address
+  int64_t value = 0;     ///< value, float bits, or offset added to the symbol's address
   std::string_view key;  ///< Property: sampler/texture property name (filter_mode, addr_mode_0...)
   std::string_view word; ///< Property: symbolic value (linear, wrap...), empty for a number
   bool operator==(const InitItem &) const = default;
@@ -118,7 +118,7 @@ struct Variable {
   StateSpace space = StateSpace::None;
   Mod spaceMod = Mod::None;
   Linkage linkage = Linkage::None;
-  Mod type = Mod::None;       ///< data type, or texref/samplerref/surfref
+  Mod type = Mod::None; ///< data type, or texref/samplerref/surfref
   uint8_t vectorWidth = 1;
   uint32_t align = 0;         ///< explicit .align, 0 when absent
   std::string_view attribute; ///< `.attribute(...)` as written, empty when absent
@@ -144,11 +144,13 @@ struct Symbol {
   uint32_t function = kNone; ///< owning function for function-scope symbols
   uint32_t index = kNone;    ///< into Module::variables/functions, Function::statements (labels)...
   SourceLoc loc;
-  bool operator==(const Symbol &o) const { return kind == o.kind && name == o.name && function == o.function && index == o.index; }
+  bool operator==(const Symbol &o) const {
+    return kind == o.kind && name == o.name && function == o.function && index == o.index;
+  }
 };
 
 struct Register {
-  std::string_view name; ///< full name; for ranges the prefix (`%r` of %r<10>)
+  std::string_view name;   ///< full name; for ranges the prefix (`%r` of %r<10>)
   int32_t rangeIndex = -1; ///< index within a %r<N> range, -1 for a plain name
   Mod type = Mod::None;
   uint8_t vectorWidth = 1;
@@ -170,8 +172,18 @@ struct RegisterDecl {
 };
 
 enum class PerfDirectiveKind : uint8_t {
-  MaxNTid, ReqNTid, MinNCtaPerSm, MaxNCtaPerSm, MaxNReg, NoReturn, ExplicitCluster, ReqNCtaPerCluster,
-  MaxClusterRank, BlocksAreClusters, AbiPreserve, AbiPreserveControl
+  MaxNTid,
+  ReqNTid,
+  MinNCtaPerSm,
+  MaxNCtaPerSm,
+  MaxNReg,
+  NoReturn,
+  ExplicitCluster,
+  ReqNCtaPerCluster,
+  MaxClusterRank,
+  BlocksAreClusters,
+  AbiPreserve,
+  AbiPreserveControl
 };
 std::string_view spelling(PerfDirectiveKind kind);
 
@@ -195,7 +207,16 @@ struct TargetList {
 };
 
 enum class StatementKind : uint8_t {
-  Instruction, Label, RegisterDecl, Variable, Loc, Pragma, BlockBegin, BlockEnd, Prototype, BranchTargets,
+  Instruction,
+  Label,
+  RegisterDecl,
+  Variable,
+  Loc,
+  Pragma,
+  BlockBegin,
+  BlockEnd,
+  Prototype,
+  BranchTargets,
   CallTargets
 };
 
@@ -211,9 +232,9 @@ struct Function {
   bool isEntry = false;
   bool hasBody = false;
   Linkage linkage = Linkage::None;
-  bool hasReturnList = false;          ///< `.func (...) name` even when empty
-  std::vector<uint32_t> returns;        ///< Variable indices
-  std::vector<uint32_t> params;         ///< Variable indices
+  bool hasReturnList = false;    ///< `.func (...) name` even when empty
+  std::vector<uint32_t> returns; ///< Variable indices
+  std::vector<uint32_t> params;  ///< Variable indices
   bool hasParamList = false;
   std::vector<PerfDirective> directives;
   std::vector<std::string_view> pragmas; ///< pragmas between the signature and the body
@@ -242,7 +263,7 @@ struct LineEntry {
   uint32_t file = 0;
   uint32_t line = 0;
   uint32_t column = 0;
-  uint32_t inlinedAt = kNone; ///< LineEntry of the call site, kNone when not inlined
+  uint32_t inlinedAt = kNone;    ///< LineEntry of the call site, kNone when not inlined
   uint32_t functionName = kNone; ///< symbol of a .debug_str label naming the inlined function
   int64_t functionNameOffset = 0;
   bool hasInlinedAt = false;
@@ -308,9 +329,9 @@ struct TopLevel {
 
 struct Target {
   std::vector<std::string_view> names; ///< as written: sm_90a, debug, texmode_independent...
-  uint32_t sm = 0;                      ///< the sm_XX number, 0 when absent
-  char smSuffix = 0;                    ///< 'a' (sm_90a) or 'f' (sm_100f), 0 for none
-  SourceLoc loc;                        ///< of the .target directive
+  uint32_t sm = 0;                     ///< the sm_XX number, 0 when absent
+  char smSuffix = 0;                   ///< 'a' (sm_90a) or 'f' (sm_100f), 0 for none
+  SourceLoc loc;                       ///< of the .target directive
   bool debug = false;
   bool mapF64ToF32 = false;
   bool operator==(const Target &) const = default;

@@ -125,7 +125,7 @@ TypeInfo computeTypeInfo(std::string_view s) {
     }
     int bits = number(rest);
     if (bits > 0 && lanes > 0) {
-      TypeKind kind = s[0] == 'b' ? TypeKind::Bits
+      TypeKind kind = s[0] == 'b'   ? TypeKind::Bits
                       : s[0] == 'u' ? TypeKind::Unsigned
                       : s[0] == 's' ? TypeKind::Signed
                                     : TypeKind::Float;
@@ -153,7 +153,7 @@ struct Tables {
   NameTable opcodes, mods, sregs;
   std::vector<std::bitset<kNumMods>> allowed;
   std::vector<std::bitset<kNumMods>> hasFeature; ///< fast reject before scanning the opcode's rows
-  std::vector<std::vector<FeatureRow>> features;  ///< per opcode
+  std::vector<std::vector<FeatureRow>> features; ///< per opcode
   std::array<TypeInfo, kNumMods> types{};
 
   Tables() {
@@ -193,11 +193,15 @@ const Tables &tables() {
 
 } // namespace
 
-std::string_view spelling(Opcode op) { return kOpcodes[static_cast<size_t>(op)].name; }
+std::string_view spelling(Opcode op) {
+  return kOpcodes[static_cast<size_t>(op)].name;
+}
 std::string_view spelling(Mod mod) {
   return mod == Mod::None ? std::string_view{} : kMods[static_cast<size_t>(mod)].name;
 }
-std::string_view spelling(SpecialReg reg) { return kSregs[static_cast<size_t>(reg)].name; }
+std::string_view spelling(SpecialReg reg) {
+  return kSregs[static_cast<size_t>(reg)].name;
+}
 
 std::optional<Opcode> lookupOpcode(std::string_view name) {
   int i = tables().opcodes.find(name);
@@ -220,7 +224,9 @@ std::optional<SpecialReg> lookupSpecialReg(std::string_view name) {
   return static_cast<SpecialReg>(i);
 }
 
-ModCategory category(Mod mod) { return kMods[static_cast<size_t>(mod)].category; }
+ModCategory category(Mod mod) {
+  return kMods[static_cast<size_t>(mod)].category;
+}
 
 TypeInfo typeInfo(Mod typeMod) {
   if (typeMod == Mod::None)
@@ -228,7 +234,9 @@ TypeInfo typeInfo(Mod typeMod) {
   return tables().types[static_cast<size_t>(typeMod)];
 }
 
-bool isType(Mod mod) { return mod != Mod::None && category(mod) == ModCategory::Type; }
+bool isType(Mod mod) {
+  return mod != Mod::None && category(mod) == ModCategory::Type;
+}
 
 bool opcodeAllows(Opcode op, Mod mod) {
   return tables().allowed[static_cast<size_t>(op)].test(static_cast<size_t>(mod));
@@ -247,14 +255,18 @@ std::optional<IsaRequirement> featureRequirement(Opcode op, Mod mod) {
   // since the table cannot tell which combination the instruction uses.
   std::optional<IsaRequirement> best;
   for (const FeatureRow &row : t.features[static_cast<size_t>(op)])
-    if (row.mod == mod && (!best || row.minPtx < best->minPtx ||
-                           (row.minPtx == best->minPtx && row.minSm < best->minSm)))
+    if (row.mod == mod &&
+        (!best || row.minPtx < best->minPtx || (row.minPtx == best->minPtx && row.minSm < best->minSm)))
       best = IsaRequirement{row.minPtx, row.minSm};
   return best;
 }
 
-int minOperands(Opcode op) { return kOpcodes[static_cast<size_t>(op)].minOps; }
-int maxOperands(Opcode op) { return kOpcodes[static_cast<size_t>(op)].maxOps; }
+int minOperands(Opcode op) {
+  return kOpcodes[static_cast<size_t>(op)].minOps;
+}
+int maxOperands(Opcode op) {
+  return kOpcodes[static_cast<size_t>(op)].maxOps;
+}
 
 std::optional<uint16_t> targetMinPtx(uint32_t sm, char suffix) {
   struct TargetRow {
@@ -279,11 +291,15 @@ std::optional<uint16_t> targetMinPtx(uint32_t sm, char suffix) {
   return std::nullopt;
 }
 
-bool specialRegIsVector(SpecialReg reg) { return kSregs[static_cast<size_t>(reg)].vector; }
+bool specialRegIsVector(SpecialReg reg) {
+  return kSregs[static_cast<size_t>(reg)].vector;
+}
 IsaRequirement requirement(SpecialReg reg) {
   const SregRow &row = kSregs[static_cast<size_t>(reg)];
   return {row.minPtx, row.minSm};
 }
-Mod specialRegType(SpecialReg reg) { return kSregs[static_cast<size_t>(reg)].type; }
+Mod specialRegType(SpecialReg reg) {
+  return kSregs[static_cast<size_t>(reg)].type;
+}
 
 } // namespace ptxray::ptx

@@ -29,7 +29,9 @@ constexpr std::array<uint8_t, 256> makeClasses() {
 }
 constexpr std::array<uint8_t, 256> kClass = makeClasses();
 
-inline bool is(char c, uint8_t cls) { return kClass[static_cast<unsigned char>(c)] & cls; }
+inline bool is(char c, uint8_t cls) {
+  return kClass[static_cast<unsigned char>(c)] & cls;
+}
 
 } // namespace
 
@@ -216,7 +218,8 @@ Token Lexer::lexNumber(size_t begin) {
   const char *s = text_.data();
   const size_t n = text_.size();
   // 0f / 0d hexadecimal float bit patterns.
-  if (s[pos_] == '0' && pos_ + 1 < n && (s[pos_ + 1] | 0x20) != 'x' && ((s[pos_ + 1] | 0x20) == 'f' || (s[pos_ + 1] | 0x20) == 'd')) {
+  if (s[pos_] == '0' && pos_ + 1 < n && (s[pos_ + 1] | 0x20) != 'x' &&
+      ((s[pos_ + 1] | 0x20) == 'f' || (s[pos_ + 1] | 0x20) == 'd')) {
     pos_ += 2;
     while (pos_ < n && is(s[pos_], kIdentBody))
       ++pos_;
@@ -231,7 +234,8 @@ Token Lexer::lexNumber(size_t begin) {
   }
   while (pos_ < n && is(s[pos_], kDigit))
     ++pos_;
-  if (pos_ < n && s[pos_] == '.' && !(pos_ + 1 < n && is(s[pos_ + 1], kIdentStart) && s[pos_ + 1] != 'e' && s[pos_ + 1] != 'E')) {
+  if (pos_ < n && s[pos_] == '.' &&
+      !(pos_ + 1 < n && is(s[pos_ + 1], kIdentStart) && s[pos_ + 1] != 'e' && s[pos_ + 1] != 'E')) {
     isFloat = true;
     ++pos_;
     while (pos_ < n && is(s[pos_], kDigit))

@@ -15,12 +15,40 @@ enum class TokenKind : uint8_t {
   Integer,    ///< 42, 0x2A, 052, 0b101010, 42U
   Float,      ///< 0f3F800000, 0d3FF0000000000000, 1.5, 2e10
   String,     ///< "text" (with the quotes)
-  Comma, Semicolon, Colon, LParen, RParen, LBracket, RBracket, LBrace, RBrace,
-  Less, Greater, Plus, Minus, Star, Slash, Percent, Bang, Tilde, Amp, Pipe, Caret, Equal, At,
+  Comma,
+  Semicolon,
+  Colon,
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  LBrace,
+  RBrace,
+  Less,
+  Greater,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  Percent,
+  Bang,
+  Tilde,
+  Amp,
+  Pipe,
+  Caret,
+  Equal,
+  At,
   Question,
-  ShiftLeft, ShiftRight, EqualEqual, BangEqual, LessEqual, GreaterEqual, AmpAmp, PipePipe,
-  Hash,       ///< a preprocessor line (not supported)
-  Invalid,    ///< a byte that starts no token
+  ShiftLeft,
+  ShiftRight,
+  EqualEqual,
+  BangEqual,
+  LessEqual,
+  GreaterEqual,
+  AmpAmp,
+  PipePipe,
+  Hash,    ///< a preprocessor line (not supported)
+  Invalid, ///< a byte that starts no token
   UnterminatedString,
   UnterminatedComment,
 };

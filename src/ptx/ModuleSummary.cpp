@@ -20,7 +20,9 @@ std::string_view linkageName(Linkage l) {
   return "";
 }
 
-uint32_t alignmentOf(const Variable &var) { return var.align ? var.align : std::max<uint32_t>(var.naturalAlign(), 1); }
+uint32_t alignmentOf(const Variable &var) {
+  return var.align ? var.align : std::max<uint32_t>(var.naturalAlign(), 1);
+}
 
 /// Adds a variable to a running layout the way a linker packs a segment: align, then append.
 void place(uint64_t &offset, const Variable &var) {
@@ -32,14 +34,16 @@ ParamSummary summarizeParam(const Module &m, uint32_t varIndex, std::string_view
   const Variable &var = m.variables[varIndex];
   ParamSummary p;
   p.name = std::string(name);
-  p.type = var.vectorWidth > 1 ? fmt::format(".v{} {}", var.vectorWidth, spelling(var.type)) : std::string(spelling(var.type));
+  p.type = var.vectorWidth > 1 ? fmt::format(".v{} {}", var.vectorWidth, spelling(var.type))
+                               : std::string(spelling(var.type));
   for (uint64_t d : var.dims)
     p.type += fmt::format("[{}]", d);
   p.size = var.sizeInBytes();
   p.align = alignmentOf(var);
   p.isPointer = var.isPointer;
   if (var.isPointer) {
-    p.pointeeSpace = var.pointeeSpace == StateSpace::None ? "generic" : std::string(spelling(var.pointeeSpace).substr(1));
+    p.pointeeSpace =
+        var.pointeeSpace == StateSpace::None ? "generic" : std::string(spelling(var.pointeeSpace).substr(1));
     p.pointeeAlign = var.pointeeAlign;
   }
   return p;
@@ -90,8 +94,8 @@ ModuleSummary summarize(const Module &m) {
     for (uint32_t r : fn.returns)
       f.returns.push_back(summarizeParam(m, r, varNames[r]));
     for (const RegisterDecl &d : fn.registerDecls) {
-      std::string type = d.vectorWidth > 1 ? fmt::format(".v{} {}", d.vectorWidth, spelling(d.type))
-                                           : std::string(spelling(d.type));
+      std::string type =
+          d.vectorWidth > 1 ? fmt::format(".v{} {}", d.vectorWidth, spelling(d.type)) : std::string(spelling(d.type));
       uint64_t count = 0;
       for (const RegisterDecl::Item &it : d.items)
         count += it.rangeCount >= 0 ? static_cast<uint64_t>(it.rangeCount) : 1;
@@ -99,7 +103,8 @@ ModuleSummary summarize(const Module &m) {
     }
     for (uint32_t v : fn.localVariables) {
       const Variable &var = m.variables[v];
-      if (var.space == StateSpace::Shared && var.linkage != Linkage::Extern && !(var.dims.size() && var.dims.back() == 0))
+      if (var.space == StateSpace::Shared && var.linkage != Linkage::Extern &&
+          !(var.dims.size() && var.dims.back() == 0))
         place(f.sharedBytes, var);
       else if (var.space == StateSpace::Local)
         place(f.localBytes, var);
@@ -110,8 +115,8 @@ ModuleSummary summarize(const Module &m) {
       if (op.kind != OperandKind::Symbol || op.id == kNone)
         continue;
       const Symbol &sym = m.symbols[op.id];
-      if (sym.kind == SymbolKind::Variable && sym.function == kNone && m.variables[sym.index].space == StateSpace::Shared &&
-          m.variables[sym.index].linkage != Linkage::Extern)
+      if (sym.kind == SymbolKind::Variable && sym.function == kNone &&
+          m.variables[sym.index].space == StateSpace::Shared && m.variables[sym.index].linkage != Linkage::Extern)
         sharedUsed.insert(sym.index);
     }
     for (uint32_t v : sharedUsed)

@@ -16,7 +16,9 @@ std::string_view linkageText(Linkage l) {
   return "";
 }
 
-std::string offsetText(int64_t value) { return value == 0 ? std::string() : fmt::format("+{}", value); }
+std::string offsetText(int64_t value) {
+  return value == 0 ? std::string() : fmt::format("+{}", value);
+}
 
 std::string selectorText(uint32_t sel) {
   if (sel == 0)
@@ -183,7 +185,8 @@ private:
         out_ += fmt::format("generic({}){}", name(item.symbol), offsetText(item.value));
         break;
       case InitItem::Kind::Property:
-        out_ += item.word.empty() ? fmt::format("{} = {}", item.key, item.value) : fmt::format("{} = {}", item.key, item.word);
+        out_ += item.word.empty() ? fmt::format("{} = {}", item.key, item.value)
+                                  : fmt::format("{} = {}", item.key, item.word);
         break;
       case InitItem::Kind::Close: break;
       }
@@ -354,7 +357,8 @@ private:
       case StatementKind::CallTargets: {
         bool branch = st.kind == StatementKind::BranchTargets;
         const TargetList &list = fn.targetLists[st.index];
-        out_ += fmt::format("{}: {} ", protoName(fn, branch ? SymbolKind::BranchTargets : SymbolKind::CallTargets, st.index),
+        out_ += fmt::format("{}: {} ",
+                            protoName(fn, branch ? SymbolKind::BranchTargets : SymbolKind::CallTargets, st.index),
                             branch ? ".branchtargets" : ".calltargets");
         for (size_t i = 0; i < list.symbols.size(); ++i)
           out_ += fmt::format("{}{}", i ? ", " : "", name(list.symbols[i]));
@@ -410,7 +414,9 @@ private:
 
 } // namespace
 
-std::string printModule(const Module &module) { return ModulePrinter(module).run(); }
+std::string printModule(const Module &module) {
+  return ModulePrinter(module).run();
+}
 
 std::string printInstruction(const Module &module, const Function &fn, const Instruction &inst) {
   return ModulePrinter(module).instruction(fn, inst);

@@ -5,7 +5,9 @@
 namespace ptxray::ptx {
 namespace {
 
-std::string versionText(uint32_t v) { return fmt::format("{}.{}", v / 10, v % 10); }
+std::string versionText(uint32_t v) {
+  return fmt::format("{}.{}", v / 10, v % 10);
+}
 
 /// Instructions of the architecture-accelerated feature sets (PTX ISA, `.target`: sm_90a adds
 /// wgmma and setmaxnreg; tcgen05 belongs to sm_100a/sm_100f).
@@ -68,8 +70,8 @@ public:
     for (const Function &fn : m_.functions)
       for (uint32_t line : fn.locs)
         if (!m_.findFile(m_.lines[line].file))
-          error(m_.lines[line].loc, fmt::format(".loc refers to file {} which no .file directive declares",
-                                                 m_.lines[line].file));
+          error(m_.lines[line].loc,
+                fmt::format(".loc refers to file {} which no .file directive declares", m_.lines[line].file));
     for (size_t i = 0; i < m_.variables.size(); ++i)
       verifyVariable(m_.variables[i]);
   }
@@ -90,7 +92,8 @@ private:
     const Target &t = m_.target;
     if (t.sm != 0)
       if (auto minPtx = targetMinPtx(t.sm, t.smSuffix))
-        requireIsa(t.loc, [&] { return fmt::format("target sm_{}{}", t.sm, t.smSuffix ? std::string(1, t.smSuffix) : ""); },
+        requireIsa(t.loc,
+                   [&] { return fmt::format("target sm_{}{}", t.sm, t.smSuffix ? std::string(1, t.smSuffix) : ""); },
                    {*minPtx, 0});
     if (t.debug)
       requireIsa(t.loc, [] { return std::string("target option 'debug'"); }, {30, 0});
@@ -148,9 +151,9 @@ private:
     if (reg.vectorWidth != 1)
       return;
     if (!typeCompatible(want, reg.type, relaxed))
-      error(inst.loc, fmt::format("operand {} of '{}': register '{}' of type {} does not match instruction type {}",
-                                  position, spelling(inst.opcode), reg.displayName(), spelling(reg.type),
-                                  spelling(want)));
+      error(inst.loc,
+            fmt::format("operand {} of '{}': register '{}' of type {} does not match instruction type {}", position,
+                        spelling(inst.opcode), reg.displayName(), spelling(reg.type), spelling(want)));
   }
 
   void checkOperandTypes(const Function &fn, const Instruction &inst, std::span<const Operand> ops) {
@@ -302,9 +305,10 @@ private:
     }
     if (inst.opcode == Opcode::cvta || inst.opcode == Opcode::isspacep) {
       Mod t = inst.type(0);
-      if (t != Mod::None && typeInfo(t).bits != bits && !(bits == 64 && inst.space == StateSpace::Shared &&
-                                                          typeInfo(t).bits == 32))
-        error(inst.loc, fmt::format("'{}{}' does not match .address_size {}", spelling(inst.opcode), spelling(t), bits));
+      if (t != Mod::None && typeInfo(t).bits != bits &&
+          !(bits == 64 && inst.space == StateSpace::Shared && typeInfo(t).bits == 32))
+        error(inst.loc,
+              fmt::format("'{}{}' does not match .address_size {}", spelling(inst.opcode), spelling(t), bits));
     }
   }
 
@@ -350,10 +354,12 @@ private:
   void verifyInstruction(const Function &fn, const Instruction &inst) {
     auto ops = fn.operandsOf(inst);
     std::string_view name = spelling(inst.opcode);
-    requireIsa(inst.loc, [&] { return fmt::format("'{}'", name); }, requirement(inst.opcode));
+    requireIsa(
+        inst.loc, [&] { return fmt::format("'{}'", name); }, requirement(inst.opcode));
     for (int i = 0; i < inst.numMods; ++i)
       if (auto req = featureRequirement(inst.opcode, inst.mods[i]))
-        requireIsa(inst.loc, [&] { return fmt::format("'{}{}'", name, spelling(inst.mods[i])); }, *req);
+        requireIsa(
+            inst.loc, [&] { return fmt::format("'{}{}'", name, spelling(inst.mods[i])); }, *req);
     if (inst.opcode != Opcode::call) {
       int n = static_cast<int>(ops.size());
       int lo = minOperands(inst.opcode), hi = maxOperands(inst.opcode);
@@ -368,10 +374,10 @@ private:
       // The optional fourth operand is the predicate combined by .and/.or/.xor, and only then.
       size_t expected = inst.boolOp != Mod::None ? 4 : 3;
       if (ops.size() != expected)
-        error(inst.loc, inst.boolOp != Mod::None
-                            ? fmt::format("'{}{}' needs a fourth operand, the predicate it combines", name,
-                                          spelling(inst.boolOp))
-                            : fmt::format("'{}' takes a fourth operand only with .and, .or or .xor", name));
+        error(inst.loc,
+              inst.boolOp != Mod::None
+                  ? fmt::format("'{}{}' needs a fourth operand, the predicate it combines", name, spelling(inst.boolOp))
+                  : fmt::format("'{}' takes a fourth operand only with .and, .or or .xor", name));
     }
     for (const Operand &op : ops)
       verifyOperand(fn, inst, op);
@@ -384,7 +390,8 @@ private:
     switch (op.kind) {
     case OperandKind::SpecialReg: {
       auto sreg = static_cast<SpecialReg>(op.id);
-      requireIsa(inst.loc, [&] { return fmt::format("'{}'", spelling(sreg)); }, requirement(sreg));
+      requireIsa(
+          inst.loc, [&] { return fmt::format("'{}'", spelling(sreg)); }, requirement(sreg));
       // `%tid` alone is a 4-vector: only a vector move may read it whole.
       if (specialRegIsVector(sreg) && op.selector == 0 && inst.vectorWidth == 1)
         error(inst.loc, fmt::format("special register '{}' needs a component (.x, .y or .z)", spelling(sreg)));
@@ -393,8 +400,7 @@ private:
     case OperandKind::Symbol:
       if (op.id != kNone && m_.symbols[op.id].kind == SymbolKind::Label && inst.opcode != Opcode::bra &&
           inst.opcode != Opcode::brx)
-        error(inst.loc, fmt::format("label '{}' used as a value; only branches take labels",
-                                    m_.symbols[op.id].name));
+        error(inst.loc, fmt::format("label '{}' used as a value; only branches take labels", m_.symbols[op.id].name));
       break;
     case OperandKind::Address:
     case OperandKind::Vector:
@@ -420,6 +426,8 @@ private:
 
 } // namespace
 
-void verifyModule(const Module &module, Diagnostics &diags) { Verifier(module, diags).run(); }
+void verifyModule(const Module &module, Diagnostics &diags) {
+  Verifier(module, diags).run();
+}
 
 } // namespace ptxray::ptx

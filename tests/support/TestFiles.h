@@ -10,7 +10,9 @@
 
 namespace ptxray::test {
 
-inline std::filesystem::path sourceDir() { return PTXRAY_SOURCE_DIR; }
+inline std::filesystem::path sourceDir() {
+  return PTXRAY_SOURCE_DIR;
+}
 
 inline std::string readFile(const std::filesystem::path &path) {
   std::ifstream in(path, std::ios::binary);

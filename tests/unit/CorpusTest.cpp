@@ -51,7 +51,8 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest, ::testing::ValuesIn(corpusFiles()),
 TEST(CorpusInventory, CoversEveryProducer) {
   auto files = corpusFiles();
   auto count = [&](std::string_view dir) {
-    return std::count_if(files.begin(), files.end(), [&](const std::string &f) { return f.find(dir) != std::string::npos; });
+    return std::count_if(files.begin(), files.end(),
+                         [&](const std::string &f) { return f.find(dir) != std::string::npos; });
   };
   EXPECT_GT(count("corpus/nvcc/compute_75/"), 5);
   EXPECT_GT(count("corpus/nvcc/compute_90/"), 5);

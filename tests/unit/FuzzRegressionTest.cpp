@@ -35,13 +35,12 @@ TEST_P(FuzzRegressionTest, RejectedWithLocatedErrorsOrRoundTrips) {
   EXPECT_TRUE(result.module->sameIr(*again.module));
 }
 
-INSTANTIATE_TEST_SUITE_P(Regressions, FuzzRegressionTest, ::testing::ValuesIn(regressionFiles()),
-                         [](const auto &info) {
-                           std::string name;
-                           for (char c : info.param)
-                             name.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Regressions, FuzzRegressionTest, ::testing::ValuesIn(regressionFiles()), [](const auto &info) {
+  std::string name;
+  for (char c : info.param)
+    name.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  return name;
+});
 
 TEST(FuzzRegressions, CallOfUnresolvedTargetIsAnErrorNotACrash) {
   std::string text = test::readFile(test::sourceDir() / "fuzz" / "regressions" / "call-unresolved-target.ptx");
