@@ -232,7 +232,8 @@ struct Function {
   bool isEntry = false;
   bool hasBody = false;
   Linkage linkage = Linkage::None;
-  bool hasReturnList = false;    ///< `.func (...) name` even when empty
+  bool hasReturnList = false; ///< `.func (...) name` even when empty
+  SourceLoc returnListLoc;
   std::vector<uint32_t> returns; ///< Variable indices
   std::vector<uint32_t> params;  ///< Variable indices
   bool hasParamList = false;

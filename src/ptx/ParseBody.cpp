@@ -76,7 +76,8 @@ void Parser::parseBody(uint32_t fnIndex) {
       advance();
       continue;
     default:
-      errorHere(fmt::format("expected an instruction, found {}", tokenText(tok_)));
+      if (!reportBadToken())
+        errorHere(fmt::format("expected an instruction, found {}", tokenText(tok_)));
       advance();
       skipStatement();
       continue;

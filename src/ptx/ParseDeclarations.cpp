@@ -75,11 +75,10 @@ bool Parser::parseParam(uint32_t &varIndex, uint32_t function, bool allowUnnamed
     if (at(TokenKind::RBracket)) {
       var.dims.push_back(0);
     } else {
-      SourceLoc sizeLoc = here();
       if (!parseUnsigned(n, "an array size"))
         return false;
       if (n == 0)
-        error(sizeLoc, "array size must be positive, not 0");
+        error(loc, "array size must be positive, not 0"); // at the name, as for variables
       var.dims.push_back(n);
     }
     if (!expect(TokenKind::RBracket, "']'"))
@@ -180,6 +179,7 @@ void Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLoc) {
   currentFunction_ = fnIndex;
 
   if (at(TokenKind::LParen)) { // for .entry too: the verifier says kernels cannot return values
+    m_.functions[fnIndex].returnListLoc = here();
     std::vector<uint32_t> rets;
     m_.functions[fnIndex].hasReturnList = true;
     if (!parseParamList(rets, fnIndex, false))

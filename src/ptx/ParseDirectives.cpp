@@ -41,7 +41,8 @@ void Parser::parseTopLevel() {
       advance();
       return;
     }
-    errorHere(fmt::format("expected a directive, found {}", tokenText(tok_)));
+    if (!reportBadToken())
+      errorHere(fmt::format("expected a directive, found {}", tokenText(tok_)));
     advance();
     skipStatement();
     return;

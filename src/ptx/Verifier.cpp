@@ -415,7 +415,7 @@ private:
 
   void verifyFunction(const Function &fn) {
     if (fn.isEntry && !fn.returns.empty())
-      error(fn.loc, "a kernel (.entry) cannot return values");
+      error(fn.returnListLoc, "a kernel (.entry) cannot return values");
     for (const Instruction &inst : fn.instructions)
       verifyInstruction(fn, inst);
   }
