@@ -11,5 +11,8 @@ using CommandRunner = std::function<int()>;
 
 CommandRunner addParseCommand(CLI::App &app);
 CommandRunner addFmtCommand(CLI::App &app);
+CommandRunner addOccupancyCommand(CLI::App &app);
+CommandRunner addArchsCommand(CLI::App &app);
+CommandRunner addArchCommand(CLI::App &app);
 
 } // namespace ptxray::cli

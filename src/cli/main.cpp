@@ -8,8 +8,8 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", "ptxray 0.1.0");
   app.require_subcommand(1);
   std::vector<ptxray::cli::CommandRunner> commands = {
-      ptxray::cli::addParseCommand(app),
-      ptxray::cli::addFmtCommand(app),
+      ptxray::cli::addParseCommand(app), ptxray::cli::addFmtCommand(app),  ptxray::cli::addOccupancyCommand(app),
+      ptxray::cli::addArchsCommand(app), ptxray::cli::addArchCommand(app),
   };
   CLI11_PARSE(app, argc, argv);
   for (auto &run : commands) {

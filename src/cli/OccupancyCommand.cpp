@@ -1,0 +1,267 @@
+// `ptxray occupancy`: the CUDA Occupancy Calculator as a command, for one architecture, several side
+// by side (--compare), or a kernel's own resources (--kernel), with the spreadsheet's charts.
+#include "arch/GpuDatabase.h"
+#include "arch/OccupancyAdvice.h"
+#include "arch/OccupancyCalculator.h"
+#include "cli/Commands.h"
+#include "cli/Input.h"
+#include "cli/KernelResources.h"
+#include "report/OccupancyReport.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace ptxray::cli {
+namespace {
+
+struct OccupancyOptions {
+  std::string arch;
+  int threads = 0;
+  int regs = -1;
+  std::size_t smem = 0;
+  std::size_t dynamicSmem = 0;
+  std::string cacheConfig = "prefer-none";
+  int carveout = -1;
+  bool json = false;
+  std::string chart;
+  std::string kernel;
+  std::string entry;
+  std::string compare;
+  long long grid = 0;
+};
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty())
+      out.push_back(item);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string_view severityName(arch::Severity s) {
+  return s == arch::Severity::Error ? "error" : s == arch::Severity::Warning ? "warning" : "note";
+}
+
+nlohmann::json resultJson(const arch::ArchTarget &target, const arch::OccupancyInput &in,
+                          const arch::OccupancyResult &r, const std::vector<arch::Advice> &advice) {
+  nlohmann::json j;
+  j["arch"] = target.displayName();
+  j["compute_capability"] = target.computeCapability->version();
+  j["threads_per_block"] = in.threadsPerBlock;
+  j["regs_per_thread"] = in.registersPerThread;
+  j["smem_per_block"] = in.staticSharedBytes + in.dynamicSharedBytes;
+  j["static_smem_per_block"] = in.staticSharedBytes;
+  j["dynamic_smem_per_block"] = in.dynamicSharedBytes;
+  j["active_blocks_per_sm"] = r.activeBlocksPerSm;
+  j["active_warps_per_sm"] = r.activeWarpsPerSm;
+  j["max_warps_per_sm"] = r.maxWarpsPerSm;
+  j["occupancy"] = r.occupancy;
+  nlohmann::json limiters = nlohmann::json::array();
+  for (arch::OccupancyResource res : r.limiters)
+    limiters.push_back(arch::resourceName(res));
+  j["limiters"] = limiters;
+  nlohmann::json limits = nlohmann::json::object();
+  for (arch::OccupancyResource res :
+       {arch::OccupancyResource::Warps, arch::OccupancyResource::Registers, arch::OccupancyResource::SharedMemory,
+        arch::OccupancyResource::Blocks, arch::OccupancyResource::Barriers}) {
+    auto v = r.limits.of(res);
+    limits[std::string(arch::resourceName(res))] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  }
+  j["limits"] = limits;
+  j["allocated_registers_per_block"] = r.allocatedRegistersPerBlock;
+  j["allocated_smem_per_block"] = r.allocatedSharedBytesPerBlock;
+  j["smem_per_sm"] = r.sharedBytesPerSm;
+  j["launch_error"] = r.launches() ? nlohmann::json(nullptr) : nlohmann::json(r.launchError);
+  nlohmann::json adviceJson = nlohmann::json::array();
+  for (const arch::Advice &a : advice)
+    adviceJson.push_back({{"severity", severityName(a.severity)}, {"message", a.message}, {"source", a.source}});
+  j["advice"] = adviceJson;
+  return j;
+}
+
+std::string resultText(const arch::ArchTarget &target, const arch::OccupancyInput &in, const arch::OccupancyResult &r,
+                       const std::vector<arch::Advice> &advice) {
+  std::string out =
+      fmt::format("Occupancy on {}: {} threads/block, {} registers/thread, {} B shared/block\n", target.displayName(),
+                  in.threadsPerBlock, in.registersPerThread, in.staticSharedBytes + in.dynamicSharedBytes);
+  if (!r.launches())
+    out += fmt::format("  launch fails: {}\n", r.launchError);
+  out += fmt::format("  active blocks per SM  {}\n", r.activeBlocksPerSm);
+  out += fmt::format("  active warps per SM   {} of {}\n", r.activeWarpsPerSm, r.maxWarpsPerSm);
+  out += fmt::format("  occupancy             {:.1f}%\n", r.occupancy * 100);
+  out += "  blocks per SM allowed by:\n";
+  for (arch::OccupancyResource res :
+       {arch::OccupancyResource::Warps, arch::OccupancyResource::Registers, arch::OccupancyResource::SharedMemory,
+        arch::OccupancyResource::Blocks, arch::OccupancyResource::Barriers}) {
+    auto v = r.limits.of(res);
+    bool limiting = std::find(r.limiters.begin(), r.limiters.end(), res) != r.limiters.end();
+    out += fmt::format("    {:<14} {:>4}{}\n", arch::resourceName(res), v ? std::to_string(*v) : "-",
+                       limiting ? "   <- limits" : "");
+  }
+  out += fmt::format("  allocated per block   {} registers, {} B shared (SM configured for {} B)\n",
+                     r.allocatedRegistersPerBlock, r.allocatedSharedBytesPerBlock, r.sharedBytesPerSm);
+  for (const arch::Advice &a : advice)
+    out += fmt::format("  {}: {}\n      [{}]\n", severityName(a.severity), a.message, a.source);
+  return out;
+}
+
+std::optional<arch::CacheConfig> parseCacheConfig(const std::string &text) {
+  static const std::map<std::string, arch::CacheConfig> kConfigs = {
+      {"prefer-none", arch::CacheConfig::PreferNone},
+      {"prefer-shared", arch::CacheConfig::PreferShared},
+      {"prefer-l1", arch::CacheConfig::PreferL1},
+      {"prefer-equal", arch::CacheConfig::PreferEqual},
+  };
+  auto it = kConfigs.find(text);
+  if (it == kConfigs.end())
+    return std::nullopt;
+  return it->second;
+}
+
+int runOccupancy(const OccupancyOptions &o) {
+  auto cacheConfig = parseCacheConfig(o.cacheConfig);
+  if (!cacheConfig) {
+    std::cerr << "ptxray: error: --cache-config must be prefer-none, prefer-shared, prefer-l1 or prefer-equal\n";
+    return 2;
+  }
+  std::vector<std::string> archNames = o.compare.empty() ? std::vector<std::string>{o.arch} : splitList(o.compare);
+  if (archNames.empty() || archNames.front().empty()) {
+    std::cerr << "ptxray: error: give --arch (or --compare A,B,...)\n";
+    return 2;
+  }
+  std::vector<arch::ArchTarget> targets;
+  for (const std::string &name : archNames) {
+    arch::ArchLookup lookup = arch::findArch(name);
+    if (!lookup) {
+      std::cerr << "ptxray: error: " << lookup.error << "\n";
+      return 2;
+    }
+    targets.push_back(*lookup.target);
+  }
+
+  nlohmann::json all = nlohmann::json::array();
+  std::string text;
+  for (const arch::ArchTarget &target : targets) {
+    const arch::ComputeCapability &cc = *target.computeCapability;
+    arch::OccupancyInput in;
+    in.threadsPerBlock = o.threads;
+    in.registersPerThread = std::max(o.regs, 0);
+    in.staticSharedBytes = o.smem;
+    in.dynamicSharedBytes = o.dynamicSmem;
+    in.cacheConfig = *cacheConfig;
+    if (o.carveout >= 0)
+      in.carveoutPercent = o.carveout;
+    std::string resourceNote;
+    if (!o.kernel.empty()) {
+      auto resources = kernelResources(o.kernel, o.entry, cc);
+      if (!resources)
+        return 1;
+      if (o.regs < 0)
+        in.registersPerThread = resources->registers;
+      if (o.smem == 0)
+        in.staticSharedBytes = resources->staticSharedBytes;
+      if (o.threads == 0 && resources->threadsPerBlock)
+        in.threadsPerBlock = *resources->threadsPerBlock;
+      resourceNote =
+          fmt::format("  kernel {}: {} registers ({}), {} B static shared{}\n", resources->kernel, resources->registers,
+                      resources->registerSource, resources->staticSharedBytes,
+                      resources->threadsPerBlock
+                          ? fmt::format(", {} threads from {}", *resources->threadsPerBlock, resources->threadsSource)
+                          : "");
+    }
+    if (in.threadsPerBlock <= 0) {
+      std::cerr << "ptxray: error: give --threads (threads per block)\n";
+      return 2;
+    }
+    arch::OccupancyResult result;
+    try {
+      result = arch::computeOccupancy(cc, in);
+    } catch (const std::invalid_argument &e) {
+      std::cerr << "ptxray: error: " << e.what() << "\n";
+      return 2;
+    }
+    std::optional<int> sms = target.gpu ? std::optional<int>(target.gpu->smCount) : std::nullopt;
+    std::optional<long long> grid = o.grid > 0 ? std::optional<long long>(o.grid) : std::nullopt;
+    std::vector<arch::Advice> advice = arch::adviseLaunch(cc, in, result, grid, sms);
+    nlohmann::json j = resultJson(target, in, result, advice);
+    if (!resourceNote.empty())
+      j["kernel_resources"] = resourceNote.substr(2, resourceNote.size() - 3);
+    all.push_back(j);
+    text += resourceNote + resultText(target, in, result, advice) + (targets.size() > 1 ? "\n" : "");
+
+    if (!o.chart.empty() && &target == &targets.front()) {
+      std::ofstream chart(o.chart, std::ios::binary);
+      if (!chart) {
+        std::cerr << "ptxray: error: cannot write '" << o.chart << "'\n";
+        return 2;
+      }
+      if (o.chart.ends_with(".svg")) {
+        // One SVG file holds one chart; the spreadsheet's three go into the HTML page.
+        std::vector<report::LineChart> charts = report::occupancyCharts(cc, in, target.displayName());
+        chart << charts[1].renderSvg();
+      } else {
+        chart << report::occupancyHtml(cc, in, result, advice, target.displayName());
+      }
+    }
+  }
+
+  if (targets.size() > 1 && !o.json) {
+    // The Kepler guide's Fermi -> Kepler comparison: one row per architecture.
+    std::cout << fmt::format("{:<28} {:>7} {:>7} {:>10}  {}\n", "architecture", "blocks", "warps", "occupancy",
+                             "limited by");
+    for (const nlohmann::json &j : all) {
+      std::string limiters;
+      for (const auto &l : j["limiters"])
+        limiters += (limiters.empty() ? "" : ", ") + l.get<std::string>();
+      std::cout << fmt::format("{:<28} {:>7} {:>7} {:>9.1f}%  {}\n", j["arch"].get<std::string>(),
+                               j["active_blocks_per_sm"].get<int>(), j["active_warps_per_sm"].get<int>(),
+                               j["occupancy"].get<double>() * 100,
+                               j["launch_error"].is_null() ? limiters : j["launch_error"].get<std::string>());
+    }
+    return 0;
+  }
+  if (o.json)
+    std::cout << (targets.size() > 1 ? all : all.front()).dump(2) << "\n";
+  else
+    std::cout << text;
+  return 0;
+}
+
+} // namespace
+
+CommandRunner addOccupancyCommand(CLI::App &app) {
+  auto o = std::make_shared<OccupancyOptions>();
+  CLI::App *cmd = app.add_subcommand("occupancy", "Occupancy of a launch configuration (CUDA Occupancy Calculator)");
+  cmd->add_option("--arch", o->arch, "GPU or compute capability: sm_35, 3.5, k40, gk110b, h100...");
+  cmd->add_option("--threads", o->threads, "Threads per block");
+  cmd->add_option("--regs", o->regs, "Registers per thread");
+  cmd->add_option("--smem", o->smem, "Static shared memory per block (bytes)");
+  cmd->add_option("--dynamic-smem", o->dynamicSmem, "Dynamic shared memory per block (bytes)");
+  cmd->add_option("--cache-config", o->cacheConfig, "prefer-none|prefer-shared|prefer-l1|prefer-equal");
+  cmd->add_option("--carveout", o->carveout, "Shared memory carveout percent (CC 7.0+)");
+  cmd->add_option("--grid", o->grid, "Blocks in the grid (enables the grid-size advice)");
+  cmd->add_flag("--json", o->json, "Print the result as JSON");
+  cmd->add_option("--chart", o->chart, "Write the charts: FILE.html (all three) or FILE.svg (registers)");
+  cmd->add_option("--kernel", o->kernel, "Take registers and shared memory from a PTX kernel");
+  cmd->add_option("--entry", o->entry, "Kernel of --kernel (default: the only or first one)");
+  cmd->add_option("--compare", o->compare, "Several architectures side by side: sm_20,sm_30,sm_35,sm_37");
+  return [cmd, o]() -> int {
+    if (!cmd->parsed())
+      return -1;
+    return runOccupancy(*o);
+  };
+}
+
+} // namespace ptxray::cli

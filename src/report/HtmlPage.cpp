@@ -1,0 +1,115 @@
+#include "report/HtmlPage.h"
+
+#include <utility>
+
+namespace ptxray::report {
+namespace {
+
+// Kept free of '<' and '&' so the page stays well-formed XML. Figures flow in a wrapping row: two
+// 560-pixel charts fit side by side in a 1200-pixel window, and narrower windows scale them down.
+constexpr const char *kStyle = R"(body {
+  font-family: 'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, sans-serif;
+  color: #222222;
+  background: #ffffff;
+  line-height: 1.45;
+  max-width: 1180px;
+  margin: 24px auto;
+  padding: 0 16px;
+}
+h1 { font-size: 1.5em; margin: 0 0 0.6em; }
+h2 { font-size: 1.15em; margin: 1.4em 0 0.5em; }
+p { max-width: 80ch; }
+table.summary { border-collapse: collapse; margin: 0.5em 0 1em; }
+table.summary caption { text-align: left; font-weight: bold; padding-bottom: 4px; }
+table.summary th, table.summary td { border: 1px solid #cccccc; padding: 4px 10px; text-align: left; vertical-align: top; }
+table.summary th { background: #f3f3f3; font-weight: normal; }
+table.summary td { font-variant-numeric: tabular-nums; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; margin: 0.5em 0 1em; }
+figure { margin: 0; max-width: 100%; }
+figure svg { display: block; max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
+figcaption { font-size: 0.9em; color: #555555; margin-top: 4px; max-width: 560px; }
+)";
+
+} // namespace
+
+HtmlPage::HtmlPage(std::string title) : title_(std::move(title)) {}
+
+HtmlPage &HtmlPage::addHeading(std::string text) {
+  blocks_.push_back({Kind::Heading, std::move(text), {}, {}});
+  return *this;
+}
+
+HtmlPage &HtmlPage::addParagraph(std::string text) {
+  blocks_.push_back({Kind::Paragraph, std::move(text), {}, {}});
+  return *this;
+}
+
+HtmlPage &HtmlPage::addTable(std::vector<TableRow> rows, std::string caption) {
+  blocks_.push_back({Kind::Table, std::move(caption), {}, std::move(rows)});
+  return *this;
+}
+
+HtmlPage &HtmlPage::addChart(const LineChart &chart, std::string caption) {
+  return addSvg(chart.renderSvg(), std::move(caption));
+}
+
+HtmlPage &HtmlPage::addSvg(std::string svg, std::string caption) {
+  if (svg.starts_with("<?xml")) {
+    size_t end = svg.find("?>");
+    end = end == std::string::npos ? svg.size() : svg.find_first_not_of(" \t\r\n", end + 2);
+    svg.erase(0, end);
+  }
+  blocks_.push_back({Kind::Figure, std::move(caption), std::move(svg), {}});
+  return *this;
+}
+
+std::string HtmlPage::render() const {
+  std::string out;
+  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n";
+  out += "<meta name=\"generator\" content=\"ptxray\"/>\n";
+  out += "<title>" + escapeXml(title_) + "</title>\n";
+  out += "<style>\n";
+  out += kStyle;
+  out += "</style>\n</head>\n<body>\n";
+  out += "<h1>" + escapeXml(title_) + "</h1>\n";
+
+  bool inCharts = false;
+  for (const Block &b : blocks_) {
+    if (inCharts && b.kind != Kind::Figure) {
+      out += "</div>\n";
+      inCharts = false;
+    }
+    switch (b.kind) {
+    case Kind::Heading: out += "<h2>" + escapeXml(b.text) + "</h2>\n"; break;
+    case Kind::Paragraph: out += "<p>" + escapeXml(b.text) + "</p>\n"; break;
+    case Kind::Table:
+      out += "<table class=\"summary\">\n";
+      if (!b.text.empty())
+        out += "<caption>" + escapeXml(b.text) + "</caption>\n";
+      out += "<tbody>\n";
+      for (const TableRow &row : b.rows)
+        out += "<tr><th scope=\"row\">" + escapeXml(row.label) + "</th><td>" + escapeXml(row.value) + "</td></tr>\n";
+      out += "</tbody>\n</table>\n";
+      break;
+    case Kind::Figure:
+      if (!inCharts) {
+        out += "<div class=\"charts\">\n";
+        inCharts = true;
+      }
+      out += "<figure>\n" + b.svg;
+      if (!b.svg.empty() && b.svg.back() != '\n')
+        out += '\n';
+      if (!b.text.empty())
+        out += "<figcaption>" + escapeXml(b.text) + "</figcaption>\n";
+      out += "</figure>\n";
+      break;
+    }
+  }
+  if (inCharts)
+    out += "</div>\n";
+  out += "</body>\n</html>\n";
+  return out;
+}
+
+} // namespace ptxray::report

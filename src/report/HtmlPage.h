@@ -1,0 +1,53 @@
+// One standalone HTML5 report page: a title, then headings, paragraphs, label/value tables and charts in
+// the order they were added. Everything is inline (CSS in a <style> element, charts as inline SVG): the
+// file opens from disk with no network, no scripts, nothing beside it.
+//
+// The markup is also well-formed XML (void elements self-closed, every attribute quoted, text escaped),
+// which lets the tests check its structure with an XML parser.
+#pragma once
+
+#include "report/SvgChart.h"
+
+#include <string>
+#include <vector>
+
+namespace ptxray::report {
+
+struct TableRow {
+  std::string label{};
+  std::string value{};
+};
+
+class HtmlPage {
+public:
+  explicit HtmlPage(std::string title);
+
+  /// A section heading (<h2>); the page title is the only <h1>.
+  HtmlPage &addHeading(std::string text);
+  /// A paragraph of plain text (escaped; blank lines are not interpreted).
+  HtmlPage &addParagraph(std::string text);
+  /// A two-column table, labels as row headers; the caption may be empty.
+  HtmlPage &addTable(std::vector<TableRow> rows, std::string caption = {});
+  /// A chart, rendered now. Consecutive charts share a row when the window is wide enough.
+  HtmlPage &addChart(const LineChart &chart, std::string caption = {});
+  /// SVG markup from elsewhere, inlined as is: it must be trusted, well-formed and free of `id`
+  /// clashes with the other charts. A leading XML declaration is dropped (it is not allowed inline).
+  HtmlPage &addSvg(std::string svg, std::string caption = {});
+
+  /// The whole document, deterministic for the same content.
+  std::string render() const;
+
+private:
+  enum class Kind { Heading, Paragraph, Table, Figure };
+  struct Block {
+    Kind kind;
+    std::string text; ///< heading or paragraph text, table or figure caption
+    std::string svg;
+    std::vector<TableRow> rows;
+  };
+
+  std::string title_;
+  std::vector<Block> blocks_;
+};
+
+} // namespace ptxray::report

@@ -1,0 +1,24 @@
+// The CUDA Occupancy Calculator's three graphs (active warps vs threads per block, vs registers per
+// thread, vs shared memory per block, the launch being analysed marked) and the page that shows them.
+#pragma once
+
+#include "arch/OccupancyAdvice.h"
+#include "arch/OccupancyCalculator.h"
+#include "report/SvgChart.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxray::report {
+
+/// The three charts, in the spreadsheet's order. Each varies one input and keeps the others.
+std::vector<LineChart> occupancyCharts(const arch::ComputeCapability &cc, const arch::OccupancyInput &input,
+                                       std::string_view archName);
+
+/// A standalone HTML page: the launch, its result and limiters, the advice, and the three charts.
+std::string occupancyHtml(const arch::ComputeCapability &cc, const arch::OccupancyInput &input,
+                          const arch::OccupancyResult &result, const std::vector<arch::Advice> &advice,
+                          std::string_view archName);
+
+} // namespace ptxray::report
