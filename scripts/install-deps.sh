@@ -10,6 +10,8 @@ packages=(
   librapidcheck-dev                              # property tests
   clang libclang-rt-14-dev                       # libFuzzer target for the parser
   clang-format                                   # the code style in .clang-format
+  chromium fonts-dejavu-core python3             # HTML report screenshot test (tests/report)
+  libxml2-utils                                  # xmllint: SVG/HTML well-formedness in tests
 )
 
 missing=()

@@ -70,7 +70,7 @@ std::vector<LineChart> occupancyCharts(const ComputeCapability &cc, const Occupa
   regs.series.push_back(std::move(byRegs));
   regs.x.min = 0;
   regs.x.max = cc.maxRegistersPerThread;
-  regs.x.ticks = TickStyle::Integer;
+  regs.x.ticks = TickStyle::Binary; // 0, 64, 128, 192, 256
   regs.markers.push_back({{static_cast<double>(input.registersPerThread), current},
                           fmt::format("{} registers", input.registersPerThread)});
   charts.push_back(std::move(regs));
