@@ -1,0 +1,151 @@
+// What a compute capability fixes: the per-SM resources occupancy is computed from, the memory system's
+// rules, arithmetic throughput and latencies. The values, each with its source, are in
+// ComputeCapabilityData.cpp; nothing else in the library hard-codes an architectural number.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ptxray::arch {
+
+/// cudaFuncCachePrefer* (cudaOccCacheConfig): how an application asks to split on-chip storage.
+enum class CacheConfig { PreferNone, PreferShared, PreferL1, PreferEqual };
+
+/// Whether registers are handed out per block (CC 1.x) or per warp (CC 2.0 and later).
+enum class RegisterAllocationGranularity { Block, Warp };
+
+/// Where ordinary (non-__ldg) global loads are cached by default.
+enum class GlobalLoadCaching { Uncached, L1, L2Only };
+
+/// Shared memory an SM offers its blocks under each cache preference (CC < 7.0).
+struct SharedMemoryByCacheConfig {
+  int preferNone = 0;
+  int preferShared = 0;
+  int preferL1 = 0;
+  int preferEqual = 0;
+  int forConfig(CacheConfig config) const;
+};
+
+struct SharedMemoryBanks {
+  int banks = 0;
+  int bankWidthBytes = 0;                     ///< default bank width
+  std::vector<int> selectableBankWidthsBytes; ///< Kepler: 4 or 8 (cudaDeviceSetSharedMemConfig)
+  int threadsPerRequest = 0;                  ///< 16: one request per half-warp (CC 1.x); 32: per warp
+};
+
+/// How the memory system turns a (half-)warp's global accesses into transactions.
+struct GlobalMemoryRules {
+  int threadsPerRequest = 0;                 ///< accesses coalesced per half-warp (1.x) or warp
+  bool requiresInOrderAlignedAccess = false; ///< CC 1.0/1.1: thread k must read word k of the segment
+  std::vector<int> transactionBytes;         ///< sizes a request can be served with
+  int l1LineBytes = 0;                       ///< 0 when global loads never go through L1
+  int l2SectorBytes = 0;                     ///< 0 when there is no L2
+  GlobalLoadCaching defaultLoadCaching = GlobalLoadCaching::Uncached;
+  bool l1CachingOptIn = false;    ///< -Xptxas -dlcm=ca turns L1 caching of global loads on
+  bool readOnlyDataCache = false; ///< __ldg / const __restrict__ path
+  /// CC 1.2/1.3: the segment a half-warp's request starts from, by word size (1, 2, 4, 8 or 16 bytes).
+  int segmentBytesForWordSize(int wordBytes) const;
+};
+
+/// Results per clock cycle per SM (Programming Guide, "Throughput of Native Arithmetic Instructions").
+/// kMultipleInstructions: emulated by a sequence of native instructions; kUnsupported: not available.
+struct ArithmeticThroughput {
+  static constexpr int kMultipleInstructions = 0;
+  static constexpr int kUnsupported = -1;
+  int fp16AddMulFma = kUnsupported;
+  int fp32AddMulFma = 0;
+  int fp64AddMulFma = kUnsupported;
+  int fp32Special = 0; ///< reciprocal, rsqrt, __log2f, exp2f, __sinf, __cosf
+  int int32AddSub = 0;
+  int int32MulMad = 0;
+  int int24Mul = 0; ///< __[u]mul24
+  int int32Shift = 0;
+  int compareMinMax = 0;
+  int bitwise = 0; ///< and, or, xor
+  int bitReverseFieldExtractInsert = 0;
+  int leadingZerosMostSignificantBit = 0;
+  int populationCount = 0;
+  int warpShuffle = kUnsupported;
+  int sumOfAbsoluteDifference = 0;
+  int convert8Or16BitTo32 = 0;
+  int convertFromOrTo64Bit = 0;
+  int convertOther = 0;
+  int memoryInstruction = 0; ///< issue rate of loads/stores (OpenCL Best Practices §5.2)
+};
+
+struct Latencies {
+  int registerReadAfterWriteCycles = 0;
+  int globalMemoryMinCycles = 0;
+  int globalMemoryMaxCycles = 0;
+};
+
+struct ComputeCapability {
+  int major = 0;
+  int minor = 0;
+  std::string architecture; ///< "Tesla", "Fermi", "Kepler", ...
+
+  // Threads, warps, blocks.
+  int warpSize = 0;
+  int maxThreadsPerSm = 0;
+  int maxWarpsPerSm = 0;
+  int maxBlocksPerSm = 0;
+  int maxThreadsPerBlock = 0;
+  int warpAllocationGranularity = 0; ///< a block's warps are allocated in multiples of this
+
+  // Registers (32-bit).
+  int registersPerSm = 0;
+  int maxRegistersPerBlock = 0;
+  int maxRegistersPerThread = 0;
+  RegisterAllocationGranularity registerAllocationGranularity = RegisterAllocationGranularity::Warp;
+  int registerAllocationUnit = 0;              ///< a block's (1.x) or warp's registers round up to this
+  std::vector<int> registerCountsWithWideUnit; ///< Fermi: per-thread counts allocated in wideRegisterAllocationUnit
+  int wideRegisterAllocationUnit = 0;
+  int registerFilePartitions = 0;     ///< warp scheduler partitions the register file is split into
+  int registerFitCheckPartitions = 0; ///< partitions a block must also fit (GP100 checks as GP10x)
+
+  // Shared memory (bytes).
+  int sharedPerSm = 0;            ///< the most an SM can offer
+  int sharedPerBlock = 0;         ///< default per-block limit
+  int sharedPerBlockOptIn = 0;    ///< per-block limit after cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
+  int sharedReservedPerBlock = 0; ///< taken by the driver from every block (CC 8.0+)
+  int sharedAllocationUnit = 0;
+  int maxStaticSharedPerBlock = 0;                              ///< __shared__ declarations; more must be dynamic
+  std::optional<SharedMemoryByCacheConfig> sharedByCacheConfig; ///< CC < 7.0
+  std::vector<int> sharedCarveoutsBytes; ///< CC 7.0+: shared sizes the driver can configure, ascending
+  int combinedL1AndSharedBytes = 0;      ///< one on-chip array split between L1 and shared; 0 if separate
+  int globalCachingSmPartitions = 0;     ///< partitioned global caching confines a block to one of these
+                                         ///< SM parts (5.2, 6.1); 0: not supported
+  std::optional<int> blockBarriersPerSm; ///< hardware barriers shared by resident blocks, where they limit
+
+  SharedMemoryBanks sharedBanks;
+  GlobalMemoryRules global;
+  int constantMemoryBytes = 0;
+  int constantCacheBytes = 0; ///< working set per SM
+
+  ArithmeticThroughput throughput;
+  Latencies latency;
+
+  // Guidance the guides tie to the architecture.
+  double minOccupancyToHideRegisterLatency = 0; ///< below this, RAW register latency shows
+  int registerLatencyHidingThreads = 0;         ///< threads per SM that hide it (OpenCL BPG §3.2.6)
+  std::optional<int> registerBankBlockMultiple; ///< block sizes that avoid register bank conflicts (1.x)
+
+  // Concurrency features.
+  int maxResidentGrids = 0;   ///< concurrent kernels
+  int hardwareWorkQueues = 0; ///< Hyper-Q connections (1 = a single queue)
+  bool dynamicParallelism = false;
+
+  std::string smName() const;  ///< "sm_35"
+  std::string version() const; ///< "3.5"
+  int warpsPerBlock(int threadsPerBlock) const;
+};
+
+/// All modeled compute capabilities, oldest first.
+std::span<const ComputeCapability> computeCapabilities();
+
+/// nullptr when the compute capability is not modeled.
+const ComputeCapability *findComputeCapability(int major, int minor);
+
+} // namespace ptxray::arch

@@ -1,0 +1,438 @@
+// The compute capability table. Each capability is built from its predecessor and states only what
+// changes; every value carries its source. Abbreviations:
+//   [BPG]    NVIDIA OpenCL Best Practices Guide (2010), /work/shared/docs/opencl-best-practices-guide.md
+//   [KTG]    Tuning CUDA Applications for Kepler, /work/shared/docs/kepler-tuning-guide.md
+//   [PG]     CUDA C++ Programming Guide, "Compute Capabilities" (Features and Technical Specifications)
+//   [PG4.2]  CUDA C Programming Guide 4.2: Appendix F tables, Table 5-1, §5.2.3 (CC 1.x-3.0 era)
+//   [PG-T]   Programming Guide "Throughput of Native Arithmetic Instructions" (CUDA 10 edition for 3.x-7.x,
+//            CUDA 12 edition for 8.x/9.0)
+//   [OCC]    matches /usr/local/cuda/include/cuda_occupancy.h (CUDA 13)
+//   [OCC7]   rules of cuda_occupancy.h as shipped with CUDA 6.5/7.0, the last to model CC 1.x/2.x
+//   [XLS]    CUDA_Occupancy_Calculator.xls, the spreadsheet both guides refer to
+//   [PTG]/[VTG] Pascal / Volta Tuning Guide; [WP] the chip's architecture whitepaper
+//   [JIA]    Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking" (2018)
+// A throughput block opens with `auto &t = c.throughput; // <table column>`: the lines after it take
+// their values from that column.
+#include "arch/ComputeCapability.h"
+
+namespace ptxray::arch {
+namespace {
+
+constexpr int KiB = 1024;
+
+ComputeCapability cc10() {
+  ComputeCapability c;
+  c.major = 1, c.minor = 0, c.architecture = "Tesla";
+  c.warpSize = 32;                 // [BPG] §1.1, [PG4.2] Table F-2
+  c.maxThreadsPerSm = 768;         // [BPG] §4.2 (24 warps x 32 threads)
+  c.maxWarpsPerSm = 24;            // [BPG] §4.2
+  c.maxBlocksPerSm = 8;            // [PG4.2] Table F-2, [OCC7]
+  c.maxThreadsPerBlock = 512;      // [BPG] §4.5, [PG4.2] Table F-2
+  c.warpAllocationGranularity = 2; // [OCC7] warps are allocated in pairs on 1.x, [XLS]
+  c.registersPerSm = 8192;         // [BPG] §4.2
+  c.maxRegistersPerBlock = 8192;   // [PG4.2] Table F-2 (deviceQuery regsPerBlock)
+  c.maxRegistersPerThread = 124;   // [XLS]; nvcc 2.x help text says 128 (see report)
+  c.registerAllocationGranularity = RegisterAllocationGranularity::Block; // [BPG] §4.2, [OCC7]
+  c.registerAllocationUnit = 256;       // [BPG] §4.2 "rounded to the nearest 256 registers", [OCC7]
+  c.registerFilePartitions = 1;         // [OCC7] one "side"
+  c.registerFitCheckPartitions = 1;     // [OCC7]
+  c.sharedPerSm = 16 * KiB;             // [BPG] §3.2, [PG4.2] Table F-2
+  c.sharedPerBlock = 16 * KiB;          // [PG4.2] Table F-2
+  c.sharedPerBlockOptIn = 16 * KiB;     // no opt-in before CC 7.0 [OCC]
+  c.sharedReservedPerBlock = 0;         // [OCC7] (kernel parameters also live in shared memory, [BPG] §3.2.2.4)
+  c.sharedAllocationUnit = 512;         // [OCC7], [XLS]
+  c.maxStaticSharedPerBlock = 16 * KiB; // [PG4.2] Table F-2
+  c.sharedByCacheConfig = SharedMemoryByCacheConfig{16 * KiB, 16 * KiB, 16 * KiB, 16 * KiB}; // no L1 [PG4.2] F.3
+  c.combinedL1AndSharedBytes = 0;                            // shared memory only [PG4.2] F.3
+  c.sharedBanks = {16, 4, {4}, 16};                          // [BPG] §3.2.2.1: 16 banks, 32-bit wide, per half-warp
+  c.global.threadsPerRequest = 16;                           // [BPG] §3.2.1: coalesced per half warp
+  c.global.requiresInOrderAlignedAccess = true;              // [BPG] §3.2.1: k-th thread, k-th word
+  c.global.transactionBytes = {32, 64, 128};                 // [BPG] §3.2.1, §3.2.1.3 (32 B minimum)
+  c.global.defaultLoadCaching = GlobalLoadCaching::Uncached; // [BPG] Table 3.1
+  c.constantMemoryBytes = 64 * KiB;                          // [BPG] §3.2.5
+  c.constantCacheBytes = 8 * KiB;                            // [PG4.2] Table F-2 (cache working set per SM)
+  auto &t = c.throughput;                                    // [BPG] §5.1 and [PG4.2] Table 5-1, 1.x column
+  t.fp32AddMulFma = 8;                                       // [BPG] §5.1
+  t.fp64AddMulFma = ArithmeticThroughput::kUnsupported;      // [BPG] §5.1.3: demoted to float before 1.3
+  t.fp32Special = 2;                                         // [BPG] §5.1 (native_sin/cos/exp: 1, [BPG] §5.1.4)
+  t.int32AddSub = 8;                                         // PG 2.3 §5.1.1.1 (integer add, bitwise, compare: 8)
+  t.int32MulMad = 2;                                         // [BPG] §5.1 ([PG4.2]: "multiple instructions")
+  t.int24Mul = 8;                                            // [BPG] §5.1
+  t.int32Shift = 8;                                          // PG 2.3 §5.1.1.1
+  t.compareMinMax = 8;                                       // PG 2.3 §5.1.1.1
+  t.bitwise = 8;                                             // PG 2.3 §5.1.1.1
+  t.bitReverseFieldExtractInsert = ArithmeticThroughput::kMultipleInstructions;   // brev/bfe/bfi need sm_20
+  t.leadingZerosMostSignificantBit = ArithmeticThroughput::kMultipleInstructions; // clz/bfind need sm_20
+  t.populationCount = ArithmeticThroughput::kMultipleInstructions;                // popc needs sm_20
+  t.sumOfAbsoluteDifference = 8; // PG 2.3 §5.1.1.1 lists __[u]sad with the 8/clock intrinsics
+  t.convert8Or16BitTo32 = 8;     // PG 2.3 §5.1.1.1 (type conversion: 8)
+  t.convertFromOrTo64Bit = ArithmeticThroughput::kUnsupported; // no double before 1.3
+  t.convertOther = 8;                                          // PG 2.3 §5.1.1.1
+  t.memoryInstruction = 8;                                     // [BPG] §5.2
+  c.latency = {24, 400, 600};                                  // [BPG] §3.2.6 (RAW ~24 cycles), §5.2 (400-600 cycles)
+  c.minOccupancyToHideRegisterLatency = 0.25;                  // [BPG] §4.3: 25% on CC 1.1 and lower
+  c.registerLatencyHidingThreads = 192;                        // [BPG] §3.2.6, §4.3: 6 warps
+  c.registerBankBlockMultiple = 64;                            // [BPG] §3.2.6: multiples of 64 threads
+  c.maxResidentGrids = 1;                                      // [PG4.2] Table F-2
+  c.hardwareWorkQueues = 1;                                    // single queue before GK110 [KTG] §1.4.2.2
+  return c;
+}
+
+ComputeCapability cc11() {
+  auto c = cc10();
+  c.minor = 1; // 1.1 adds global atomics [PG4.2] Table F-1; no resource changes
+  return c;
+}
+
+ComputeCapability cc12() {
+  auto c = cc11();
+  c.minor = 2;
+  c.maxThreadsPerSm = 1024;                      // [BPG] §4.2 (32 warps)
+  c.maxWarpsPerSm = 32;                          // [BPG] §4.2
+  c.registersPerSm = 16384;                      // [BPG] §4.2
+  c.maxRegistersPerBlock = 16384;                // [PG4.2] Table F-2
+  c.registerAllocationUnit = 512;                // [BPG] §4.2 "nearest 512 registers on 1.2 and 1.3", [OCC7]
+  c.global.requiresInOrderAlignedAccess = false; // [BPG] §3.2.1: any pattern within a segment
+  c.minOccupancyToHideRegisterLatency = 0.1875;  // [BPG] §4.3: 18.75% on CC 1.2 and higher
+  return c;
+}
+
+ComputeCapability cc13() {
+  auto c = cc12();
+  c.minor = 3;
+  c.throughput.fp64AddMulFma = 1;        // [PG4.2] Table 5-1 (1.3 only)
+  c.throughput.convertFromOrTo64Bit = 1; // [PG4.2] Table 5-1 (1.3 only)
+  return c;
+}
+
+ComputeCapability cc20() {
+  auto c = cc13();
+  c.major = 2, c.minor = 0, c.architecture = "Fermi";
+  c.maxThreadsPerSm = 1536;        // [PG4.2] Table F-2
+  c.maxWarpsPerSm = 48;            // [PG4.2] Table F-2, [KTG] §1.4.1
+  c.maxBlocksPerSm = 8;            // [PG4.2] Table F-2, [KTG] §1.4.1 ("from 8 to 16")
+  c.maxThreadsPerBlock = 1024;     // [PG4.2] Table F-2
+  c.warpAllocationGranularity = 1; // [OCC7] warp pairs only on 1.x
+  c.registersPerSm = 32768;        // [PG4.2] Table F-2
+  c.maxRegistersPerBlock = 32768;  // [PG4.2] Table F-2
+  c.maxRegistersPerThread = 63;    // [PG4.2] Table F-2, [KTG] §1.4.4.1
+  c.registerAllocationGranularity = RegisterAllocationGranularity::Warp; // [OCC7]
+  c.registerAllocationUnit = 64;                                         // [OCC7], [XLS]
+  c.registerCountsWithWideUnit = {21, 22, 29, 30, 37, 38, 45, 46};       // [OCC7] Fermi allocation quirk
+  c.wideRegisterAllocationUnit = 128;                                    // [OCC7]
+  c.registerFilePartitions = 2;                                          // [OCC7] two "sides"
+  c.registerFitCheckPartitions = 2;                                      // [OCC7]
+  c.sharedPerSm = 48 * KiB;                                              // [KTG] §1.4.3.2, [PG4.2] Table F-2
+  c.sharedPerBlock = 48 * KiB;                                           // [PG4.2] Table F-2
+  c.sharedPerBlockOptIn = 48 * KiB;                                      // no opt-in before CC 7.0 [OCC]
+  c.sharedAllocationUnit = 128;                                          // [OCC7], [XLS]
+  c.maxStaticSharedPerBlock = 48 * KiB;                                  // [PG4.2] Table F-2
+  // [KTG] §1.4.3.2: 48/16 or 16/48 KB; [OCC7]: only PreferL1 selects 16 KB shared on 2.x.
+  c.sharedByCacheConfig = SharedMemoryByCacheConfig{48 * KiB, 48 * KiB, 16 * KiB, 48 * KiB};
+  c.combinedL1AndSharedBytes = 64 * KiB;               // [KTG] §1.4.3.2
+  c.sharedBanks = {32, 4, {4}, 32};                    // [PG4.2] F.4.3.1: 32 banks, one request per warp
+  c.global.threadsPerRequest = 32;                     // [PG4.2] F.4.2: per warp
+  c.global.transactionBytes = {32, 128};               // [PG4.2] F.4.2: 128-byte L1 lines, 32-byte L2 segments
+  c.global.l1LineBytes = 128;                          // [PG4.2] F.4.2
+  c.global.l2SectorBytes = 32;                         // [PG4.2] F.4.2 (-dlcm=cg)
+  c.global.defaultLoadCaching = GlobalLoadCaching::L1; // [PG4.2] F.4.2, [KTG] §1.4.4.2 ("Fermi-style")
+  auto &t = c.throughput;                              // [PG4.2] Table 5-1, 2.0 column
+  t.fp32AddMulFma = 32;
+  t.fp64AddMulFma = 16; // Tesla boards; GeForce GF100 runs at 4 (per-GPU override)
+  t.fp32Special = 4;
+  t.int32AddSub = 32;
+  t.int32MulMad = 16;
+  t.int24Mul = ArithmeticThroughput::kMultipleInstructions;
+  t.int32Shift = 16;
+  t.compareMinMax = 32;
+  t.bitwise = 32;
+  t.bitReverseFieldExtractInsert = 16;
+  t.leadingZerosMostSignificantBit = 16;
+  t.populationCount = 16;
+  t.sumOfAbsoluteDifference = 16;
+  t.convert8Or16BitTo32 = 16;
+  t.convertFromOrTo64Bit = 16;
+  t.convertOther = 16;
+  t.memoryInstruction = 16;            // [WP] Fermi: 16 load/store units per SM
+  c.latency = {22, 400, 800};          // [PG4.2] §5.2.3: ~22 cycles RAW, 400-800 cycles off-chip
+  c.registerBankBlockMultiple.reset(); // the 64-thread rule is a 1.x register-bank rule [BPG] §3.2.6
+  c.maxResidentGrids = 16;             // [KTG] §1.4.2.1, [PG4.2] Table F-2
+  return c;
+}
+
+ComputeCapability cc21() {
+  auto c = cc20();
+  c.minor = 1;
+  auto &t = c.throughput; // [PG4.2] Table 5-1, 2.1 column
+  t.fp32AddMulFma = 48;
+  t.fp64AddMulFma = 4;
+  t.fp32Special = 8;
+  t.int32AddSub = 48;
+  t.compareMinMax = 48;
+  t.bitwise = 48;
+  t.convertFromOrTo64Bit = 4;
+  return c;
+}
+
+ComputeCapability cc30() {
+  auto c = cc21();
+  c.major = 3, c.minor = 0, c.architecture = "Kepler";
+  c.maxThreadsPerSm = 2048;             // [OCC] device table, [PG] Table
+  c.maxWarpsPerSm = 64;                 // [KTG] §1.4.1
+  c.maxBlocksPerSm = 16;                // [KTG] §1.4.1, [OCC]
+  c.registersPerSm = 65536;             // [KTG] §1.4.1 (2x Fermi)
+  c.maxRegistersPerBlock = 65536;       // [PG] Table (3.0: 64 K)
+  c.maxRegistersPerThread = 63;         // [KTG] §1.4.4.1; [OCC] accepts 255 on every 3.x (see report)
+  c.registerAllocationUnit = 256;       // [OCC]
+  c.registerCountsWithWideUnit.clear(); // the quirk is Fermi-only [OCC7]
+  c.wideRegisterAllocationUnit = 0;
+  c.registerFilePartitions = 4;     // [OCC] four sub-partitions
+  c.registerFitCheckPartitions = 4; // [OCC]
+  c.sharedAllocationUnit = 256;     // [OCC]
+  // [KTG] §1.4.3.2 adds 32/32; [OCC]: PreferNone keeps the 48 KB default.
+  c.sharedByCacheConfig = SharedMemoryByCacheConfig{48 * KiB, 48 * KiB, 16 * KiB, 32 * KiB};
+  c.sharedBanks = {32, 4, {4, 8}, 32};                     // [KTG] §1.4.3.1: 8-byte bank mode; [PG] 3.x shared memory
+  c.global.defaultLoadCaching = GlobalLoadCaching::L2Only; // [KTG] §1.4.4.2
+  auto &t = c.throughput;                                  // [PG-T] 3.0, 3.2 column
+  t.fp32AddMulFma = 192;
+  t.fp64AddMulFma = 8;
+  t.fp32Special = 32;
+  t.int32AddSub = 160;
+  t.int32MulMad = 32;
+  t.int32Shift = 32;
+  t.compareMinMax = 160;
+  t.bitwise = 160;
+  t.bitReverseFieldExtractInsert = 32;
+  t.leadingZerosMostSignificantBit = 32;
+  t.populationCount = 32;
+  t.warpShuffle = 32; // [KTG] §1.4.3.3 shuffle is new in Kepler
+  t.sumOfAbsoluteDifference = 32;
+  t.convert8Or16BitTo32 = 128;
+  t.convertFromOrTo64Bit = 8;
+  t.convertOther = 32;
+  t.memoryInstruction = 32;                    // [WP] GK110: 32 load/store units per SMX
+  c.latency.registerReadAfterWriteCycles = 11; // PG 5.0 §5.2.3: ~11 cycles on 3.x
+  c.maxResidentGrids = 16;                     // [KTG] §1.4.2.1
+  return c;
+}
+
+ComputeCapability cc35() {
+  auto c = cc30();
+  c.minor = 5;
+  c.maxRegistersPerThread = 255;          // [KTG] §1.4.4.1
+  c.global.readOnlyDataCache = true;      // [KTG] §1.4.4.3 (GK110B boards opt in to L1: per GPU)
+  c.throughput.fp64AddMulFma = 64;        // [PG-T] 3.5, 3.7 column (GeForce: 8, per-GPU override)
+  c.throughput.int32Shift = 64;           // [PG-T] 3.5, 3.7 column
+  c.throughput.convertFromOrTo64Bit = 32; // [PG-T] 3.5, 3.7 column
+  c.maxResidentGrids = 32;                // [KTG] §1.4.2.1
+  c.hardwareWorkQueues = 32;              // [KTG] §1.4.2.2 architectural maximum
+  c.dynamicParallelism = true;            // [KTG] §1.4.2.3
+  return c;
+}
+
+ComputeCapability cc32() {
+  auto c = cc35(); // [KTG] footnote 3: GK20A is GK110-like except where noted
+  c.minor = 2;
+  c.maxRegistersPerBlock = 32768;        // [PG] Table (3.2: 32 K)
+  c.global.l1CachingOptIn = true;        // [KTG] §1.4.4.2
+  c.throughput.fp64AddMulFma = 8;        // [PG-T] 3.0, 3.2 column; [KTG] §1.4.5.1 GK104-like ratios
+  c.throughput.int32Shift = 32;          // [PG-T] 3.0, 3.2 column
+  c.throughput.convertFromOrTo64Bit = 8; // [PG-T] 3.0, 3.2 column
+  c.maxResidentGrids = 4;                // [KTG] §1.4.2.1 note
+  c.hardwareWorkQueues = 1;              // [KTG] §1.4.2.2: no Hyper-Q on GK20A
+  c.dynamicParallelism = false;          // [KTG] §1.4.2.3
+  return c;
+}
+
+ComputeCapability cc37() {
+  auto c = cc35();
+  c.minor = 7;
+  c.registersPerSm = 131072; // [KTG] §1.4.1 (GK210 doubles again)
+  c.sharedPerSm = 112 * KiB; // [KTG] §1.4.3.2
+  c.sharedByCacheConfig = SharedMemoryByCacheConfig{112 * KiB, 112 * KiB, 80 * KiB, 96 * KiB}; // [KTG], [OCC]
+  c.combinedL1AndSharedBytes = 128 * KiB; // [KTG] §1.4.3.2: +64 KB in every configuration
+  c.global.l1CachingOptIn = true;         // [KTG] §1.4.4.2
+  return c;
+}
+
+ComputeCapability cc50() {
+  auto c = cc35();
+  c.major = 5, c.minor = 0, c.architecture = "Maxwell";
+  c.maxBlocksPerSm = 32;                                                                     // [OCC], [PG] Table
+  c.sharedPerSm = 64 * KiB;                                                                  // [PG] Table (5.0: 64 KB)
+  c.sharedByCacheConfig = SharedMemoryByCacheConfig{64 * KiB, 64 * KiB, 64 * KiB, 64 * KiB}; // dedicated [OCC]
+  c.combinedL1AndSharedBytes = 0;   // [PG] 5.x: L1 is unified with texture, not with shared
+  c.sharedBanks = {32, 4, {4}, 32}; // [PG] 5.x shared memory: 32 banks, 4 bytes
+  c.global.l1CachingOptIn = false;  // [PG] 5.x global memory: not for 5.0
+  auto &t = c.throughput;           // [PG-T] 5.0, 5.2 column
+  t.fp32AddMulFma = 128;
+  t.fp64AddMulFma = 4;
+  t.int32AddSub = 128;
+  t.int32MulMad = ArithmeticThroughput::kMultipleInstructions;
+  t.int32Shift = 64;
+  t.compareMinMax = 64;
+  t.bitwise = 128;
+  t.bitReverseFieldExtractInsert = 64;
+  t.sumOfAbsoluteDifference = 64;
+  t.convert8Or16BitTo32 = 32;
+  t.convertFromOrTo64Bit = 4;
+  c.latency.registerReadAfterWriteCycles = 6; // [JIA] Maxwell/Pascal dependent FFMA; guides give none
+  return c;
+}
+
+ComputeCapability cc52() {
+  auto c = cc50();
+  c.minor = 2;
+  c.sharedPerSm = 96 * KiB;                                                                  // [PG] Table (5.2: 96 KB)
+  c.sharedByCacheConfig = SharedMemoryByCacheConfig{96 * KiB, 96 * KiB, 96 * KiB, 96 * KiB}; // [OCC]
+  c.globalCachingSmPartitions = 2; // [OCC] partitioned global caching: a block uses half an SM
+  c.global.l1CachingOptIn = true;  // [PG] 5.x global memory: 5.2 opts in with -dlcm=ca
+  return c;
+}
+
+ComputeCapability cc60() {
+  auto c = cc50();
+  c.major = 6, c.minor = 0, c.architecture = "Pascal";
+  c.registerFilePartitions = 2;                        // [OCC] GP100 has two sub-partitions
+  c.registerFitCheckPartitions = 4;                    // [OCC] a block must also fit GP10x's four
+  c.global.defaultLoadCaching = GlobalLoadCaching::L1; // [PTG] GP100 caches global loads in L1/tex
+  auto &t = c.throughput;                              // [PG-T] 6.0 column
+  t.fp16AddMulFma = 128;
+  t.fp32AddMulFma = 64;
+  t.fp64AddMulFma = 32;
+  t.fp32Special = 16;
+  t.int32AddSub = 64;
+  t.int32Shift = 32;
+  t.compareMinMax = 32;
+  t.bitwise = 64;
+  t.bitReverseFieldExtractInsert = 32;
+  t.leadingZerosMostSignificantBit = 16;
+  t.populationCount = 16;
+  t.sumOfAbsoluteDifference = 32;
+  t.convert8Or16BitTo32 = 16;
+  t.convertFromOrTo64Bit = 16;
+  t.convertOther = 16;
+  t.memoryInstruction = 16; // [WP] GP100: 2 partitions x 8 load/store units
+  c.maxResidentGrids = 128; // [PG] Table (6.0: 128)
+  return c;
+}
+
+ComputeCapability cc61() {
+  auto c = cc52(); // [PTG] GP104 follows Maxwell's memory system
+  c.major = 6, c.minor = 1, c.architecture = "Pascal";
+  c.throughput.fp16AddMulFma = 2; // [PG-T] 6.1 column
+  c.maxResidentGrids = 32;        // [PG] Table (6.1: 32)
+  return c;
+}
+
+ComputeCapability cc70() {
+  auto c = cc60();
+  c.major = 7, c.minor = 0, c.architecture = "Volta";
+  c.registerFilePartitions = 4;                                                  // [OCC]
+  c.registerFitCheckPartitions = 4;                                              // [OCC]
+  c.sharedPerSm = 96 * KiB;                                                      // [PG] Table (7.0: 96 KB)
+  c.sharedPerBlockOptIn = 96 * KiB;                                              // [PG] Table (7.0: 96 KB opt-in)
+  c.sharedByCacheConfig.reset();                                                 // replaced by the carveout [OCC]
+  c.sharedCarveoutsBytes = {0, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB, 96 * KiB}; // [OCC], [PG] 7.x
+  c.combinedL1AndSharedBytes = 128 * KiB;                                        // [VTG], [PG] 7.x
+  c.global.defaultLoadCaching = GlobalLoadCaching::L1;                           // [VTG] unified L1 caches global loads
+  c.global.l1CachingOptIn = false; // [VTG] already cached by default: nothing to opt into
+  auto &t = c.throughput;          // [PG-T] 7.x column
+  t.fp16AddMulFma = 128;
+  t.fp32AddMulFma = 64;
+  t.fp64AddMulFma = 32;
+  t.int32MulMad = 64;
+  t.int32Shift = 64;
+  t.compareMinMax = 64;
+  t.bitReverseFieldExtractInsert = ArithmeticThroughput::kMultipleInstructions;
+  t.sumOfAbsoluteDifference = 64;
+  t.memoryInstruction = 32;                   // [WP] GV100: 4 partitions x 8 load/store units
+  c.latency.registerReadAfterWriteCycles = 4; // CUDA Best Practices Guide "Registers": ~4 cycles on 7.0
+  return c;
+}
+
+ComputeCapability cc75() {
+  auto c = cc70();
+  c.minor = 5, c.architecture = "Turing";
+  c.maxThreadsPerSm = 1024;                      // [PG] Table (7.5), [OCC]
+  c.maxWarpsPerSm = 32;                          // [PG] Table (7.5)
+  c.maxBlocksPerSm = 16;                         // [OCC], [PG] Table
+  c.sharedPerSm = 64 * KiB;                      // [PG] Table (7.5: 64 KB)
+  c.sharedPerBlockOptIn = 64 * KiB;              // [PG] Table
+  c.sharedCarveoutsBytes = {32 * KiB, 64 * KiB}; // [OCC] Turing: 32 or 64 KB
+  c.combinedL1AndSharedBytes = 96 * KiB;         // [PG] 7.x: 96 KB on Turing
+  c.throughput.fp64AddMulFma = 2;                // [PG-T] 7.x footnote: 2 for 7.5
+  c.throughput.convertFromOrTo64Bit = 2;         // [PG-T] 7.x footnote: 2 for 7.5
+  return c;
+}
+
+ComputeCapability cc80() {
+  auto c = cc70();
+  c.major = 8, c.minor = 0, c.architecture = "Ampere";
+  c.sharedPerSm = 164 * KiB;          // [PG] Table (8.0: 164 KB)
+  c.sharedPerBlockOptIn = 163 * KiB;  // [PG] Table (8.0: 163 KB)
+  c.sharedReservedPerBlock = 1 * KiB; // [PG] 8.x shared memory: 1 KB reserved per block, [OCC]
+  c.sharedAllocationUnit = 128;       // [OCC]
+  c.sharedCarveoutsBytes = {0,        8 * KiB,   16 * KiB,  32 * KiB,
+                            64 * KiB, 100 * KiB, 132 * KiB, 164 * KiB}; // [OCC], [PG] 8.x
+  c.combinedL1AndSharedBytes = 192 * KiB;                               // [PG] 8.x
+  auto &t = c.throughput;                                               // [PG-T] 8.0 column
+  t.fp16AddMulFma = 256;
+  t.bitReverseFieldExtractInsert = 16;
+  c.maxResidentGrids = 128; // [PG] Table
+  return c;
+}
+
+ComputeCapability cc86() {
+  auto c = cc80();
+  c.minor = 6;
+  c.maxThreadsPerSm = 1536;                                                       // [PG] Table (8.6), [OCC]
+  c.maxWarpsPerSm = 48;                                                           // [PG] Table
+  c.maxBlocksPerSm = 16;                                                          // [PG] Table, [OCC]
+  c.sharedPerSm = 100 * KiB;                                                      // [PG] Table (8.6: 100 KB)
+  c.sharedPerBlockOptIn = 99 * KiB;                                               // [PG] Table (8.6: 99 KB)
+  c.sharedCarveoutsBytes = {0, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB, 100 * KiB}; // [OCC], [PG] 8.x
+  c.combinedL1AndSharedBytes = 128 * KiB;                                         // [PG] 8.x
+  auto &t = c.throughput;                                                         // [PG-T] 8.6 column
+  t.fp16AddMulFma = 128; // [WP] GA102: non-tensor FP16 runs at the FP32 rate
+  t.fp32AddMulFma = 128;
+  t.fp64AddMulFma = 2;
+  t.convertFromOrTo64Bit = 2;
+  return c;
+}
+
+ComputeCapability cc89() {
+  auto c = cc86();
+  c.minor = 9, c.architecture = "Ada Lovelace";
+  c.maxBlocksPerSm = 24; // [PG] Table (8.9: 24), [OCC]
+  return c;
+}
+
+ComputeCapability cc90() {
+  auto c = cc80();
+  c.major = 9, c.minor = 0, c.architecture = "Hopper";
+  c.sharedPerSm = 228 * KiB;         // [PG] Table (9.0: 228 KB)
+  c.sharedPerBlockOptIn = 227 * KiB; // [PG] Table (9.0: 227 KB)
+  c.sharedCarveoutsBytes = {0,         8 * KiB,   16 * KiB,  32 * KiB,  64 * KiB,
+                            100 * KiB, 132 * KiB, 164 * KiB, 196 * KiB, 228 * KiB}; // [OCC], [PG] 9.0
+  c.combinedL1AndSharedBytes = 256 * KiB;                                           // [PG] 9.0
+  c.blockBarriersPerSm = 64;                                                        // [OCC] twice the 32-block limit
+  auto &t = c.throughput;                                                           // [PG-T] 9.0 column
+  t.fp32AddMulFma = 128;
+  t.fp64AddMulFma = 64;
+  return c;
+}
+
+std::vector<ComputeCapability> buildTable() {
+  return {cc10(), cc11(), cc12(), cc13(), cc20(), cc21(), cc30(), cc32(), cc35(), cc37(),
+          cc50(), cc52(), cc60(), cc61(), cc70(), cc75(), cc80(), cc86(), cc89(), cc90()};
+}
+
+} // namespace
+
+std::span<const ComputeCapability> computeCapabilities() {
+  static const std::vector<ComputeCapability> table = buildTable();
+  return table;
+}
+
+} // namespace ptxray::arch
