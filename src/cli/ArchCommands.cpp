@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -80,8 +81,10 @@ std::string gpuText(const arch::Gpu &gpu) {
   out += fmt::format("  memory                {} GiB {}, {}-bit bus at {} MHz x{}\n",
                      static_cast<double>(gpu.memoryBytes) / (1u << 30), gpu.memoryType, gpu.memoryBusWidthBits,
                      gpu.memoryClockMHz, gpu.memoryTransfersPerClock);
-  out += fmt::format("  theoretical bandwidth {:.1f} GB/s ({:.1f} GiB/s)\n", gpu.theoreticalBandwidthGBps(),
-                     gpu.theoreticalBandwidthGiBps());
+  // Truncated to 0.1 as the guide writes it (GTX 280: 141.696 GB/s is "141.6 GB/s").
+  auto tenths = [](double v) { return std::floor(v * 10) / 10; };
+  out += fmt::format("  theoretical bandwidth {:.1f} GB/s ({:.1f} GiB/s)\n", tenths(gpu.theoreticalBandwidthGBps()),
+                     tenths(gpu.theoreticalBandwidthGiBps()));
   out += fmt::format("  L2 cache              {} KiB\n", gpu.l2CacheBytes / 1024);
   out += fmt::format("  PCIe                  {}, {} copy engine{}, ECC {}\n",
                      gpu.pcieGeneration ? fmt::format("gen {}", *gpu.pcieGeneration) : std::string("integrated"),

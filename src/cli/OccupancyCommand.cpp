@@ -196,10 +196,22 @@ int runOccupancy(const OccupancyOptions &o) {
     std::optional<long long> grid = o.grid > 0 ? std::optional<long long>(o.grid) : std::nullopt;
     std::vector<arch::Advice> advice = arch::adviseLaunch(cc, in, result, grid, sms);
     nlohmann::json j = resultJson(target, in, result, advice);
+    // cudaOccupancyMaxPotentialBlockSize for the same registers and shared memory.
+    arch::LaunchConfiguration best = arch::suggestLaunchConfiguration(cc, in, sms.value_or(1));
+    std::string suggestion;
+    if (best.blockSize > 0) {
+      j["suggested_block_size"] = best.blockSize;
+      j["suggested_occupancy"] = best.occupancy;
+      if (sms)
+        j["suggested_min_grid_size"] = best.minGridSize;
+      suggestion =
+          fmt::format("  launch configurator: {} threads/block gives {:.1f}%{}\n", best.blockSize, best.occupancy * 100,
+                      sms ? fmt::format(" (at least {} blocks to fill the {} SMs)", best.minGridSize, *sms) : "");
+    }
     if (!resourceNote.empty())
       j["kernel_resources"] = resourceNote.substr(2, resourceNote.size() - 3);
     all.push_back(j);
-    text += resourceNote + resultText(target, in, result, advice) + (targets.size() > 1 ? "\n" : "");
+    text += resourceNote + resultText(target, in, result, advice) + suggestion + (targets.size() > 1 ? "\n" : "");
 
     if (!o.chart.empty() && &target == &targets.front()) {
       std::ofstream chart(o.chart, std::ios::binary);
@@ -208,9 +220,7 @@ int runOccupancy(const OccupancyOptions &o) {
         return 2;
       }
       if (o.chart.ends_with(".svg")) {
-        // One SVG file holds one chart; the spreadsheet's three go into the HTML page.
-        std::vector<report::LineChart> charts = report::occupancyCharts(cc, in, target.displayName());
-        chart << charts[1].renderSvg();
+        chart << report::occupancySvg(cc, in, target.displayName());
       } else {
         chart << report::occupancyHtml(cc, in, result, advice, target.displayName());
       }
@@ -253,7 +263,7 @@ CommandRunner addOccupancyCommand(CLI::App &app) {
   cmd->add_option("--carveout", o->carveout, "Shared memory carveout percent (CC 7.0+)");
   cmd->add_option("--grid", o->grid, "Blocks in the grid (enables the grid-size advice)");
   cmd->add_flag("--json", o->json, "Print the result as JSON");
-  cmd->add_option("--chart", o->chart, "Write the charts: FILE.html (all three) or FILE.svg (registers)");
+  cmd->add_option("--chart", o->chart, "Write the three charts: FILE.svg, or FILE.html with the results");
   cmd->add_option("--kernel", o->kernel, "Take registers and shared memory from a PTX kernel");
   cmd->add_option("--entry", o->entry, "Kernel of --kernel (default: the only or first one)");
   cmd->add_option("--compare", o->compare, "Several architectures side by side: sm_20,sm_30,sm_35,sm_37");

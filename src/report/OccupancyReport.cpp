@@ -100,6 +100,30 @@ std::vector<LineChart> occupancyCharts(const ComputeCapability &cc, const Occupa
   return charts;
 }
 
+std::string occupancySvg(const ComputeCapability &cc, const OccupancyInput &input, std::string_view archName) {
+  std::vector<LineChart> charts = occupancyCharts(cc, input, archName);
+  int width = 0, height = 0;
+  for (const LineChart &c : charts) {
+    width += c.width;
+    height = std::max(height, c.height);
+  }
+  std::string out = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+                                "viewBox=\"0 0 {0} {1}\">\n",
+                                width, height);
+  int x = 0;
+  for (const LineChart &c : charts) {
+    // Nested <svg> elements place each chart in its own viewport.
+    std::string svg = c.renderSvg();
+    size_t open = svg.find("<svg");
+    if (open != std::string::npos)
+      svg.insert(open + 4, fmt::format(" x=\"{}\" y=\"0\"", x));
+    out += svg;
+    x += c.width;
+  }
+  out += "</svg>\n";
+  return out;
+}
+
 std::string occupancyHtml(const ComputeCapability &cc, const OccupancyInput &input, const arch::OccupancyResult &result,
                           const std::vector<arch::Advice> &advice, std::string_view archName) {
   HtmlPage page(fmt::format("ptxray occupancy: {}", archName));

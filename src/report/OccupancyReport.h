@@ -16,6 +16,10 @@ namespace ptxray::report {
 std::vector<LineChart> occupancyCharts(const arch::ComputeCapability &cc, const arch::OccupancyInput &input,
                                        std::string_view archName);
 
+/// The three charts side by side in one standalone SVG document.
+std::string occupancySvg(const arch::ComputeCapability &cc, const arch::OccupancyInput &input,
+                         std::string_view archName);
+
 /// A standalone HTML page: the launch, its result and limiters, the advice, and the three charts.
 std::string occupancyHtml(const arch::ComputeCapability &cc, const arch::OccupancyInput &input,
                           const arch::OccupancyResult &result, const std::vector<arch::Advice> &advice,
