@@ -90,8 +90,8 @@ void Parser::parseRegisterDecl(uint32_t fnIndex) {
   RegisterDecl decl;
   while (at(TokenKind::DotWord)) {
     std::string_view d = tok_.text;
-    if (d.size() == 3 && d[1] == 'v' && (d[2] == '2' || d[2] == '4' || d[2] == '8')) {
-      decl.vectorWidth = static_cast<uint8_t>(d[2] - '0');
+    if (uint8_t width = vectorWidthOf(d)) {
+      decl.vectorWidth = width;
       advance();
       continue;
     }
@@ -393,15 +393,12 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
     if (!at(close)) {
       for (;;) {
         Operand child;
-        // Pending references inside children are recorded against a scratch index; fix below.
         size_t mark = pendingFunction_.size();
         if (!parseOperand(fnIndex, child, false)) {
           skipToClose(close);
           return false;
         }
-        for (size_t i = mark; i < pendingFunction_.size(); ++i)
-          if (pendingFunction_[i].b == kNone - 1)
-            pendingFunction_[i].b = kNone - 2 - static_cast<uint32_t>(items.size());
+        notePosition(mark, items.size());
         items.push_back(child);
         if (!at(TokenKind::Comma))
           break;
@@ -412,11 +409,7 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
       return false;
     out.kind = isList ? OperandKind::List : OperandKind::Vector;
     addChildren(fnIndex, items, out);
-    for (size_t i = pendingBefore; i < pendingFunction_.size(); ++i) {
-      uint32_t &b = pendingFunction_[i].b;
-      if (b >= kNone - 1 - 255 && b <= kNone - 2)
-        b = out.first + (kNone - 2 - b);
-    }
+    placeList(pendingBefore, out.first);
     return true;
   }
   case TokenKind::LBracket: return parseAddress(fnIndex, out);
@@ -441,7 +434,7 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
     }
     Token name = tok_;
     advance();
-    if (!resolveName(fnIndex, name, out, fn.operands, kNone - 1))
+    if (!resolveName(fnIndex, name, out, fn.operands, kFreshReference))
       return false;
     if (at(TokenKind::DotWord) && out.kind != OperandKind::Symbol) {
       uint32_t sel = encodeSelector(tok_.text.substr(1));
@@ -537,7 +530,7 @@ bool Parser::parseOperand(uint32_t fnIndex, Operand &out, bool inCall) {
   pair.kind = OperandKind::Pair;
   addChildren(fnIndex, items, pair);
   for (size_t i = firstMark; i < pendingFunction_.size(); ++i)
-    if (pendingFunction_[i].b == kNone - 1)
+    if (pendingFunction_[i].b == kFreshReference)
       pendingFunction_[i].b = pair.first + (i < secondMark ? 0 : 1);
   out = pair;
   return true;
@@ -549,7 +542,7 @@ bool Parser::parseAddressElement(uint32_t fnIndex, Operand &out) {
   if (at(TokenKind::Identifier) && tok_.text != "WARP_SZ") {
     Token name = tok_;
     advance();
-    if (!resolveName(fnIndex, name, out, m_.functions[fnIndex].operands, kNone - 1))
+    if (!resolveName(fnIndex, name, out, m_.functions[fnIndex].operands, kFreshReference))
       return false;
     if (at(TokenKind::DotWord) && out.kind != OperandKind::Symbol) {
       uint32_t sel = encodeSelector(tok_.text.substr(1));
@@ -582,9 +575,7 @@ bool Parser::parseAddress(uint32_t fnIndex, Operand &out) {
       skipToClose(TokenKind::RBracket);
       return false;
     }
-    for (size_t i = mark; i < pendingFunction_.size(); ++i)
-      if (pendingFunction_[i].b == kNone - 1)
-        pendingFunction_[i].b = kNone - 2 - static_cast<uint32_t>(items.size());
+    notePosition(mark, items.size());
     items.push_back(child);
     if (!at(TokenKind::Comma))
       break;
@@ -598,11 +589,7 @@ bool Parser::parseAddress(uint32_t fnIndex, Operand &out) {
     advance();
   }
   addChildren(fnIndex, items, out);
-  for (size_t i = pendingBefore; i < pendingFunction_.size(); ++i) {
-    uint32_t &b = pendingFunction_[i].b;
-    if (b >= kNone - 1 - 255 && b <= kNone - 2)
-      b = out.first + (kNone - 2 - b);
-  }
+  placeList(pendingBefore, out.first);
   return true;
 }
 
@@ -726,9 +713,7 @@ void Parser::parseInstruction(uint32_t fnIndex) {
         pendingFunction_.resize(pendingBefore); // the statement is dropped, and so are its references
         return skipStatement();
       }
-      for (size_t i = mark; i < pendingFunction_.size(); ++i)
-        if (pendingFunction_[i].b == kNone - 1)
-          pendingFunction_[i].b = kNone - 2 - static_cast<uint32_t>(top.size());
+      notePosition(mark, top.size());
       top.push_back(operand);
       if (!at(TokenKind::Comma))
         break;
@@ -746,11 +731,7 @@ void Parser::parseInstruction(uint32_t fnIndex) {
   inst.numOperands = static_cast<uint16_t>(top.size());
   for (const Operand &o : top)
     f.operands.push_back(o);
-  for (size_t i = pendingBefore; i < pendingFunction_.size(); ++i) {
-    uint32_t &b = pendingFunction_[i].b;
-    if (b >= kNone - 1 - 255 && b <= kNone - 2)
-      b = inst.firstOperand + (kNone - 2 - b);
-  }
+  placeList(pendingBefore, inst.firstOperand);
   inst.line = currentLine_;
   inst.loc = start;
   inst.loc.length = opLoc.offset - start.offset + opLoc.length;

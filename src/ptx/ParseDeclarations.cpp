@@ -41,8 +41,8 @@ bool Parser::parseParam(uint32_t &varIndex, uint32_t function, bool allowUnnamed
       advance();
       continue;
     }
-    if (d.size() == 3 && d[1] == 'v' && (d[2] == '2' || d[2] == '4' || d[2] == '8')) {
-      var.vectorWidth = static_cast<uint8_t>(d[2] - '0');
+    if (uint8_t width = vectorWidthOf(d)) {
+      var.vectorWidth = width;
       advance();
       continue;
     }
@@ -263,8 +263,8 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
       proto.align = static_cast<uint32_t>(a);
       continue;
     }
-    if (d.size() == 3 && d[1] == 'v' && (d[2] == '2' || d[2] == '4' || d[2] == '8')) {
-      proto.vectorWidth = static_cast<uint8_t>(d[2] - '0');
+    if (uint8_t width = vectorWidthOf(d)) {
+      proto.vectorWidth = width;
       advance();
       continue;
     }

@@ -100,6 +100,12 @@ private:
   size_t depth_ = 0;
 };
 
+/// Pending references to operands: an operand's final index is known only once the list it belongs
+/// to is placed in Function::operands. Until then a reference holds kFreshReference, then its
+/// position in the list being built (kListPositionBase + position).
+inline constexpr uint32_t kFreshReference = kNone - 1;
+inline constexpr uint32_t kListPositionBase = 0xfff00000u;
+
 /// A name used before it could be resolved; patched when the function or module ends.
 struct PendingRef {
   enum class Slot : uint8_t { Operand, Init, SectionValue, SectionMinus, LineFunctionName, TargetList, Alias };
@@ -191,6 +197,24 @@ private:
       }
       advance();
     }
+  }
+  /// References recorded since `mark` belong to the child at `position` of the list being built.
+  void notePosition(size_t mark, size_t position) {
+    for (size_t i = mark; i < pendingFunction_.size(); ++i)
+      if (pendingFunction_[i].b == kFreshReference)
+        pendingFunction_[i].b = kListPositionBase + static_cast<uint32_t>(position);
+  }
+  /// The list whose references were recorded since `mark` now starts at operand `first`.
+  void placeList(size_t mark, uint32_t first) {
+    for (size_t i = mark; i < pendingFunction_.size(); ++i) {
+      uint32_t &b = pendingFunction_[i].b;
+      if (b >= kListPositionBase && b < kFreshReference)
+        b = first + (b - kListPositionBase);
+    }
+  }
+  /// `.v2`/`.v4`/`.v8` -> 2/4/8; 0 for anything else.
+  static uint8_t vectorWidthOf(std::string_view d) {
+    return d.size() == 3 && d[1] == 'v' && (d[2] == '2' || d[2] == '4' || d[2] == '8') ? d[2] - '0' : 0;
   }
   /// Recovery for line-oriented directives (.version, .file, .loc...): drop the rest of the line.
   void skipLineRest(uint32_t from) {
