@@ -56,12 +56,18 @@ struct Operand {
   /// Encoded as letter | digit count << 8 | digits (4 bits each) << 12; 0 when absent.
   uint32_t selector = 0;
   uint32_t id = kNone;
-  int64_t value = 0;  ///< immediate bits, or the offset added to a register/symbol in an address
-  uint32_t first = 0; ///< first child in Function::operands (Address, Vector, List, Pair)
+  uint32_t sourceOffset = 0; ///< byte offset of the operand in the instruction's file (diagnostics)
+  int64_t value = 0;         ///< immediate bits, or the offset added to a register/symbol in an address
+  uint32_t first = 0;        ///< first child in Function::operands (Address, Vector, List, Pair)
   uint32_t count = 0;
 
-  bool operator==(const Operand &) const = default;
+  /// Identity ignores where the operand was written, as for every other source position.
+  bool operator==(const Operand &o) const {
+    return kind == o.kind && flags == o.flags && selector == o.selector && id == o.id && value == o.value &&
+           first == o.first && count == o.count;
+  }
 };
+static_assert(sizeof(Operand) == 32, "operands are packed in per-function arrays: keep them small");
 
 // ---------------------------------------------------------------------------------------------
 // Instructions

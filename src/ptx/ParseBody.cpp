@@ -371,6 +371,7 @@ bool Parser::addChildren(uint32_t fnIndex, std::vector<Operand> &items, Operand 
 }
 
 bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
+  out.sourceOffset = tok_.offset;
   Function &fn = m_.functions[fnIndex];
   switch (tok_.kind) {
   case TokenKind::LBrace:
@@ -528,6 +529,7 @@ bool Parser::parseOperand(uint32_t fnIndex, Operand &out, bool inCall) {
   items.push_back(second);
   Operand pair;
   pair.kind = OperandKind::Pair;
+  pair.sourceOffset = items[0].sourceOffset;
   addChildren(fnIndex, items, pair);
   for (size_t i = firstMark; i < pendingFunction_.size(); ++i)
     if (pendingFunction_[i].b == kFreshReference)
@@ -537,6 +539,7 @@ bool Parser::parseOperand(uint32_t fnIndex, Operand &out, bool inCall) {
 }
 
 bool Parser::parseAddressElement(uint32_t fnIndex, Operand &out) {
+  out.sourceOffset = tok_.offset;
   if (at(TokenKind::LBrace))
     return parseOperandPrimary(fnIndex, out, false);
   if (at(TokenKind::Identifier) && tok_.text != "WARP_SZ") {

@@ -78,6 +78,8 @@ public:
 
 private:
   void error(SourceLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
+  /// Where an operand was written: operand-level problems point there, not at the opcode.
+  static SourceLoc locOf(const Instruction &inst, const Operand &op) { return {inst.loc.file, op.sourceOffset, 1}; }
 
   /// `describe` names the feature; it is only called when there is an error to report.
   template <typename Describe> void requireIsa(SourceLoc loc, Describe &&describe, IsaRequirement req) {
@@ -141,8 +143,8 @@ private:
     if (op.kind == OperandKind::Float32 || op.kind == OperandKind::Float64) {
       TypeKind k = typeInfo(want).kind;
       if (k == TypeKind::Signed || k == TypeKind::Unsigned || k == TypeKind::Pred)
-        error(inst.loc, fmt::format("operand {} of '{}': floating-point immediate for an integer type {}", position,
-                                    spelling(inst.opcode), spelling(want)));
+        error(locOf(inst, op), fmt::format("operand {} of '{}': floating-point immediate for an integer type {}",
+                                           position, spelling(inst.opcode), spelling(want)));
       return;
     }
     if (op.kind != OperandKind::Register || op.selector != 0)
@@ -151,7 +153,7 @@ private:
     if (reg.vectorWidth != 1)
       return;
     if (!typeCompatible(want, reg.type, relaxed))
-      error(inst.loc,
+      error(locOf(inst, op),
             fmt::format("operand {} of '{}': register '{}' of type {} does not match instruction type {}", position,
                         spelling(inst.opcode), reg.displayName(), spelling(reg.type), spelling(want)));
   }
@@ -299,8 +301,9 @@ private:
         uint16_t regBits = typeInfo(reg.type).bits;
         // ptxas warns here (and then falls back to 32-bit addressing), so this is a warning too.
         if (regBits != 0 && regBits != bits)
-          diags_.warning(inst.loc, fmt::format("{}-bit address register '{}' in a module with .address_size {}",
-                                               regBits, reg.displayName(), bits));
+          diags_.warning(locOf(inst, base),
+                         fmt::format("{}-bit address register '{}' in a module with .address_size {}", regBits,
+                                     reg.displayName(), bits));
       }
     }
     if (inst.opcode == Opcode::cvta || inst.opcode == Opcode::isspacep) {
@@ -394,13 +397,14 @@ private:
           inst.loc, [&] { return fmt::format("'{}'", spelling(sreg)); }, requirement(sreg));
       // `%tid` alone is a 4-vector: only a vector move may read it whole.
       if (specialRegIsVector(sreg) && op.selector == 0 && inst.vectorWidth == 1)
-        error(inst.loc, fmt::format("special register '{}' needs a component (.x, .y or .z)", spelling(sreg)));
+        error(locOf(inst, op), fmt::format("special register '{}' needs a component (.x, .y or .z)", spelling(sreg)));
       break;
     }
     case OperandKind::Symbol:
       if (op.id != kNone && m_.symbols[op.id].kind == SymbolKind::Label && inst.opcode != Opcode::bra &&
           inst.opcode != Opcode::brx)
-        error(inst.loc, fmt::format("label '{}' used as a value; only branches take labels", m_.symbols[op.id].name));
+        error(locOf(inst, op),
+              fmt::format("label '{}' used as a value; only branches take labels", m_.symbols[op.id].name));
       break;
     case OperandKind::Address:
     case OperandKind::Vector:
