@@ -14,5 +14,6 @@ CommandRunner addFmtCommand(CLI::App &app);
 CommandRunner addOccupancyCommand(CLI::App &app);
 CommandRunner addArchsCommand(CLI::App &app);
 CommandRunner addArchCommand(CLI::App &app);
+CommandRunner addAbiCommand(CLI::App &app);
 
 } // namespace ptxray::cli

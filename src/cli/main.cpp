@@ -7,10 +7,14 @@ int main(int argc, char **argv) {
   CLI::App app{"ptxray: PTX front end, virtual GPU and performance advisor"};
   app.set_version_flag("--version", "ptxray 0.1.0");
   app.require_subcommand(1);
-  std::vector<ptxray::cli::CommandRunner> commands = {
-      ptxray::cli::addParseCommand(app), ptxray::cli::addFmtCommand(app),  ptxray::cli::addOccupancyCommand(app),
-      ptxray::cli::addArchsCommand(app), ptxray::cli::addArchCommand(app),
-  };
+  // One entry per subcommand, in the order `--help` lists them.
+  std::vector<ptxray::cli::CommandRunner> commands;
+  commands.push_back(ptxray::cli::addParseCommand(app));
+  commands.push_back(ptxray::cli::addFmtCommand(app));
+  commands.push_back(ptxray::cli::addAbiCommand(app));
+  commands.push_back(ptxray::cli::addOccupancyCommand(app));
+  commands.push_back(ptxray::cli::addArchsCommand(app));
+  commands.push_back(ptxray::cli::addArchCommand(app));
   CLI11_PARSE(app, argc, argv);
   for (auto &run : commands) {
     int status = run();

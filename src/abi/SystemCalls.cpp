@@ -1,0 +1,97 @@
+#include "abi/SystemCalls.h"
+
+#include <fmt/format.h>
+
+namespace ptxray::abi {
+
+std::string SystemCall::prototype() const {
+  std::string out = ".extern .func ";
+  if (result)
+    out += fmt::format("(.param {} {}) ", result->ptxType, result->name);
+  out += name + " (";
+  for (std::size_t i = 0; i < params.size(); ++i)
+    out += fmt::format("{}.param {} {}", i ? ", " : "", params[i].ptxType, params[i].name);
+  return out + ");";
+}
+
+std::vector<SystemCall> systemCalls(unsigned addressSize) {
+  if (addressSize != 32 && addressSize != 64)
+    throw AbiError(fmt::format("address size must be 32 or 64, not {}", addressSize));
+  // t1 (pointers) and t2 (size_t) are .b32 with 32-bit addresses and .b64 with 64-bit ones.
+  std::string ptr = addressSize == 32 ? ".b32" : ".b64";
+  std::string sizeT = ptr;
+  return {
+      SystemCall{SystemCallId::Vprintf, "vprintf", SysParam{"status", ".s32"}, {{"format", ptr}, {"valist", ptr}}},
+      SystemCall{SystemCallId::Malloc, "malloc", SysParam{"ptr", ptr}, {{"size", sizeT}}},
+      SystemCall{SystemCallId::Free, "free", std::nullopt, {{"ptr", ptr}}},
+      SystemCall{SystemCallId::AssertFail,
+                 "__assertfail",
+                 std::nullopt,
+                 {{"message", ptr}, {"file", ptr}, {"line", ".b32"}, {"function", ptr}, {"charSize", sizeT}}},
+  };
+}
+
+std::optional<SystemCall> findSystemCall(std::string_view name, unsigned addressSize) {
+  for (SystemCall &call : systemCalls(addressSize))
+    if (call.name == name)
+      return std::move(call);
+  return std::nullopt;
+}
+
+namespace {
+
+TypeRef promoted(const TypeRef &type) {
+  if (type->kind == TypeKind::Enum)
+    return scalarType(type->scalar == Scalar::UInt ? Scalar::UInt : Scalar::Int);
+  if (type->kind != TypeKind::Scalar)
+    return type;
+  switch (type->scalar) {
+  case Scalar::Bool:
+  case Scalar::Char:
+  case Scalar::SChar:
+  case Scalar::UChar:
+  case Scalar::Short:
+  case Scalar::UShort: return scalarType(Scalar::Int);
+  case Scalar::Half:
+  case Scalar::Float: return scalarType(Scalar::Double);
+  default: return type;
+  }
+}
+
+} // namespace
+
+VprintfBuffer vprintfBuffer(const std::vector<TypeRef> &arguments, unsigned addressSize, bool promote) {
+  if (addressSize != 32 && addressSize != 64)
+    throw AbiError(fmt::format("address size must be 32 or 64, not {}", addressSize));
+  VprintfBuffer buffer;
+  std::uint64_t offset = 0;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    TypeRef type = promote ? promoted(arguments[i]) : arguments[i];
+    std::uint64_t size = 0;
+    switch (type->kind) {
+    case TypeKind::Scalar:
+    case TypeKind::Enum:
+      if (type->scalar == Scalar::LongDouble)
+        throw AbiError(fmt::format("printf argument {}: long double has no PTX representation", i + 1));
+      size = scalarSize(type->scalar, addressSize);
+      break;
+    case TypeKind::Pointer:
+    case TypeKind::Array: size = addressSize / 8; break; // arrays decay to pointers
+    case TypeKind::Opaque: size = 8; break;
+    default:
+      throw AbiError(fmt::format("printf argument {} of type '{}' cannot be passed to vprintf (only scalars and "
+                                 "pointers)",
+                                 i + 1, typeName(type)));
+    }
+    if (type->kind == TypeKind::Array)
+      type = pointerTo(type->element);
+    offset = (offset + size - 1) / size * size; // aligned to its own size (§3)
+    buffer.arguments.push_back(VprintfArgument{type, offset, size});
+    offset += size;
+    buffer.align = std::max<unsigned>(buffer.align, static_cast<unsigned>(size));
+  }
+  buffer.size = offset;
+  return buffer;
+}
+
+} // namespace ptxray::abi
