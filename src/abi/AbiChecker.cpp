@@ -1,5 +1,7 @@
 #include "abi/AbiChecker.h"
 
+#include "abi/SystemCalls.h"
+
 #include "ptx/ControlFlowGraph.h"
 
 #include <fmt/format.h>
@@ -21,7 +23,7 @@ using ptx::Operand;
 using ptx::OperandKind;
 using ptx::StateSpace;
 using ptx::SymbolKind;
-using ptx::TypeKind;
+using PtxTypeKind = ptx::TypeKind; // abi::TypeKind is the C side's
 using ptx::Variable;
 
 std::string_view ruleSection(AbiRule rule) {
@@ -136,41 +138,7 @@ std::string compareSignatures(const Signature &decl, const Signature &def) {
 // ---------------------------------------------------------------------------------------------
 // §3 system calls
 
-enum class SysType : uint8_t { Int32, Pointer, SizeT };
-
-struct SysParam {
-  std::string_view name;
-  SysType type;
-};
-
-struct SystemCall {
-  std::string_view name;
-  std::vector<SysParam> returns;
-  std::vector<SysParam> params;
-};
-
-const std::vector<SystemCall> &systemCalls() {
-  static const std::vector<SystemCall> calls = {
-      {"vprintf", {{"status", SysType::Int32}}, {{"format", SysType::Pointer}, {"valist", SysType::Pointer}}},
-      {"malloc", {{"ptr", SysType::Pointer}}, {{"size", SysType::SizeT}}},
-      {"free", {}, {{"ptr", SysType::Pointer}}},
-      {"__assertfail",
-       {},
-       {{"message", SysType::Pointer},
-        {"file", SysType::Pointer},
-        {"line", SysType::Int32},
-        {"function", SysType::Pointer},
-        {"charSize", SysType::SizeT}}},
-  };
-  return calls;
-}
-
-const SystemCall *findSystemCall(std::string_view name) {
-  for (const SystemCall &call : systemCalls())
-    if (call.name == name)
-      return &call;
-  return nullptr;
-}
+// The prototypes themselves are data in SystemCalls.h, shared with the VM.
 
 // ---------------------------------------------------------------------------------------------
 
@@ -217,9 +185,9 @@ private:
       return;
     }
     bool scalar = var.dims.empty() && var.vectorWidth == 1;
-    if (scalar && t.bits > 0 && t.bits < 32 && t.kind != TypeKind::Pred && t.kind != TypeKind::Float) {
-      if (t.kind == TypeKind::Signed || t.kind == TypeKind::Unsigned) {
-        bool isSigned = t.kind == TypeKind::Signed;
+    if (scalar && t.bits > 0 && t.bits < 32 && t.kind != PtxTypeKind::Pred && t.kind != PtxTypeKind::Float) {
+      if (t.kind == PtxTypeKind::Signed || t.kind == PtxTypeKind::Unsigned) {
+        bool isSigned = t.kind == PtxTypeKind::Signed;
         report(AbiRule::NarrowInteger, mi, var.loc,
                fmt::format("{} is {}: integral values shorter than 32 bits are passed as {} ({}-extended)", what, type,
                            isSigned ? ".s32" : ".u32", isSigned ? "sign" : "zero"));
@@ -284,11 +252,13 @@ private:
   // -- §3 -----------------------------------------------------------------------------------------
 
   void checkSystemCall(uint32_t mi, const Module &m, const Function &fn) {
-    const SystemCall *call = findSystemCall(fn.name);
+    std::optional<SystemCall> call = findSystemCall(fn.name, m.pointerBits());
     if (!call)
       return;
-    uint32_t ptrBytes = m.pointerBits() / 8;
-    auto expectedBytes = [&](SysType t) { return t == SysType::Int32 ? 4u : ptrBytes; };
+    auto expectedBits = [](const SysParam &p) -> uint32_t {
+      auto mod = ptx::lookupMod(p.ptxType);
+      return mod ? ptx::typeInfo(*mod).bits : 0;
+    };
     auto checkList = [&](const std::vector<uint32_t> &actual, const std::vector<SysParam> &expected,
                          std::string_view kind) {
       if (actual.size() != expected.size()) {
@@ -303,17 +273,21 @@ private:
       for (size_t i = 0; i < actual.size(); ++i) {
         const Variable &var = m.variables[actual[i]];
         ptx::TypeInfo t = ptx::typeInfo(var.type);
-        uint32_t bytes = expectedBytes(expected[i].type);
+        uint32_t bits = expectedBits(expected[i]);
+        // Any integral spelling of the right size is the same register (.b64, .u64, .s64).
         bool ok = var.dims.empty() && var.vectorWidth == 1 &&
-                  (t.kind == TypeKind::Bits || t.kind == TypeKind::Unsigned || t.kind == TypeKind::Signed) &&
-                  t.bits == bytes * 8;
+                  (t.kind == PtxTypeKind::Bits || t.kind == PtxTypeKind::Unsigned || t.kind == PtxTypeKind::Signed) &&
+                  t.bits == bits;
         if (!ok)
           report(AbiRule::SystemCallPrototype, mi, var.loc,
                  fmt::format("system call '{}': {} '{}' must be .b{} for .address_size {}, declared {}", fn.name, kind,
-                             expected[i].name, bytes * 8, m.pointerBits(), describe(var)));
+                             expected[i].name, bits, m.pointerBits(), describe(var)));
       }
     };
-    checkList(fn.returns, call->returns, "return value");
+    std::vector<SysParam> returns;
+    if (call->result)
+      returns.push_back(*call->result);
+    checkList(fn.returns, returns, "return value");
     checkList(fn.params, call->params, "parameter");
   }
 
@@ -590,7 +564,7 @@ private:
       if (!m)
         continue;
       for (const Function &fn : m->functions) {
-        if (fn.hasBody || fn.linkage != ptx::Linkage::Extern || findSystemCall(fn.name))
+        if (fn.hasBody || fn.linkage != ptx::Linkage::Extern || findSystemCall(fn.name, 64))
           continue;
         bool local = std::any_of(m->functions.begin(), m->functions.end(),
                                  [&](const Function &f) { return f.hasBody && f.name == fn.name; });
