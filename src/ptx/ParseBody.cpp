@@ -328,8 +328,7 @@ bool Parser::parseOffset(int64_t &offset) {
   return true;
 }
 
-bool Parser::resolveName(uint32_t fnIndex, const Token &name, Operand &out, std::vector<Operand> &pool, uint32_t slot) {
-  (void)pool;
+bool Parser::resolveName(uint32_t fnIndex, const Token &name, Operand &out) {
   if (auto reg = findRegister(name.text)) {
     out.kind = OperandKind::Register;
     out.id = *reg;
@@ -356,7 +355,7 @@ bool Parser::resolveName(uint32_t fnIndex, const Token &name, Operand &out, std:
   }
   // Labels may be used before they are defined, functions and variables too (resolved later).
   out.id = kNone;
-  pendingFunction_.push_back({PendingRef::Slot::Operand, name.text, locOf(name), fnIndex, slot});
+  pendingFunction_.push_back({PendingRef::Slot::Operand, name.text, locOf(name), fnIndex, kFreshReference});
   return true;
 }
 
@@ -372,7 +371,6 @@ bool Parser::addChildren(uint32_t fnIndex, std::vector<Operand> &items, Operand 
 
 bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
   out.sourceOffset = tok_.offset;
-  Function &fn = m_.functions[fnIndex];
   switch (tok_.kind) {
   case TokenKind::LBrace:
   case TokenKind::LParen: {
@@ -435,7 +433,7 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
     }
     Token name = tok_;
     advance();
-    if (!resolveName(fnIndex, name, out, fn.operands, kFreshReference))
+    if (!resolveName(fnIndex, name, out))
       return false;
     if (at(TokenKind::DotWord) && out.kind != OperandKind::Symbol) {
       uint32_t sel = encodeSelector(tok_.text.substr(1));
@@ -545,7 +543,7 @@ bool Parser::parseAddressElement(uint32_t fnIndex, Operand &out) {
   if (at(TokenKind::Identifier) && tok_.text != "WARP_SZ") {
     Token name = tok_;
     advance();
-    if (!resolveName(fnIndex, name, out, m_.functions[fnIndex].operands, kFreshReference))
+    if (!resolveName(fnIndex, name, out))
       return false;
     if (at(TokenKind::DotWord) && out.kind != OperandKind::Symbol) {
       uint32_t sel = encodeSelector(tok_.text.substr(1));

@@ -237,12 +237,11 @@ void Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLoc) {
   }
   advance();
   parseBody(fnIndex);
-  finishFunction(fnIndex);
+  finishFunction();
 }
 
-void Parser::finishFunction(uint32_t fnIndex) {
+void Parser::finishFunction() {
   resolvePending(pendingFunction_, false);
-  (void)fnIndex;
   currentFunction_ = kNone;
   scopes_.reset(0);
 }
@@ -324,7 +323,6 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
     SourceLoc loc = here();
     var.loc = loc;
     advance();
-    // `.local .b32 x<4>` declares x0..x3 like registers; rare, but legal for .reg-like spaces.
     while (at(TokenKind::LBracket)) {
       advance();
       if (at(TokenKind::RBracket)) {
@@ -355,7 +353,7 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
     }
     if (at(TokenKind::Equal)) {
       advance();
-      if (!parseInitializer(m_.variables[varIndex], varIndex))
+      if (!parseInitializer(varIndex))
         return skipStatement();
     }
     if (!at(TokenKind::Comma))
@@ -365,14 +363,14 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
   expectSemicolon();
 }
 
-bool Parser::parseInitializer(Variable &var, uint32_t varIndex) {
+bool Parser::parseInitializer(uint32_t varIndex) {
   if (!at(TokenKind::LBrace))
-    return parseInitItem(var, varIndex);
+    return parseInitItem(varIndex);
   m_.variables[varIndex].init.push_back(makeInit(InitItem::Kind::Open, 0));
   advance();
   if (!at(TokenKind::RBrace)) {
     for (;;) {
-      if (!parseInitializer(m_.variables[varIndex], varIndex)) {
+      if (!parseInitializer(varIndex)) {
         skipToClose(TokenKind::RBrace);
         return false;
       }
@@ -387,8 +385,7 @@ bool Parser::parseInitializer(Variable &var, uint32_t varIndex) {
   return true;
 }
 
-bool Parser::parseInitItem(Variable &var, uint32_t varIndex) {
-  (void)var;
+bool Parser::parseInitItem(uint32_t varIndex) {
   auto &init = m_.variables[varIndex].init;
   if (at(TokenKind::Identifier) && tok_.text == "generic" && peek().kind == TokenKind::LParen) {
     advance();

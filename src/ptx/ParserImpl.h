@@ -282,8 +282,8 @@ private:
   bool parseParamList(std::vector<uint32_t> &out, uint32_t function, bool allowUnnamed);
   bool parseParam(uint32_t &varIndex, uint32_t function, bool allowUnnamed);
   void parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel);
-  bool parseInitializer(Variable &var, uint32_t varIndex);
-  bool parseInitItem(Variable &var, uint32_t varIndex);
+  bool parseInitializer(uint32_t varIndex);
+  bool parseInitItem(uint32_t varIndex);
   void parsePerfDirective(Function &fn);
 
   // ---- function bodies ----------------------------------------------------------------------
@@ -297,7 +297,7 @@ private:
   bool parseAddress(uint32_t fnIndex, Operand &out);
   bool parseAddressElement(uint32_t fnIndex, Operand &out);
   bool parseOffset(int64_t &offset);
-  bool resolveName(uint32_t fnIndex, const Token &name, Operand &out, std::vector<Operand> &pool, uint32_t slot);
+  bool resolveName(uint32_t fnIndex, const Token &name, Operand &out);
   bool addChildren(uint32_t fnIndex, std::vector<Operand> &items, Operand &parent);
   void deriveTypedFields(Instruction &inst);
 
@@ -309,7 +309,7 @@ private:
   std::optional<uint32_t> findRegister(std::string_view name) const;
   void resolvePending(std::vector<PendingRef> &refs, bool moduleEnd);
   bool patch(const PendingRef &ref, uint32_t symbol);
-  void finishFunction(uint32_t fnIndex);
+  void finishFunction();
 
   /// Operand lists under construction, one per nesting level, reused so parsing allocates only
   /// when the IR grows.
