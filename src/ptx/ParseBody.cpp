@@ -369,6 +369,23 @@ bool Parser::addChildren(uint32_t fnIndex, std::vector<Operand> &items, Operand 
   return true;
 }
 
+/// A register, special register or symbol by name, with a register's component or byte/half
+/// selector (`%tid.x`, `%r1.h0`).
+bool Parser::parseNamedOperand(uint32_t fnIndex, Operand &out) {
+  Token name = tok_;
+  advance();
+  if (!resolveName(fnIndex, name, out))
+    return false;
+  if (at(TokenKind::DotWord) && out.kind != OperandKind::Symbol) {
+    uint32_t sel = encodeSelector(tok_.text.substr(1));
+    if (sel != 0) {
+      out.selector = sel;
+      advance();
+    }
+  }
+  return true;
+}
+
 bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
   out.sourceOffset = tok_.offset;
   switch (tok_.kind) {
@@ -431,17 +448,8 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
       advance();
       return parseConstExprRest(out.value, 0);
     }
-    Token name = tok_;
-    advance();
-    if (!resolveName(fnIndex, name, out))
+    if (!parseNamedOperand(fnIndex, out))
       return false;
-    if (at(TokenKind::DotWord) && out.kind != OperandKind::Symbol) {
-      uint32_t sel = encodeSelector(tok_.text.substr(1));
-      if (sel != 0) {
-        out.selector = sel;
-        advance();
-      }
-    }
     if (out.kind == OperandKind::SpecialReg && specialRegIsVector(static_cast<SpecialReg>(out.id)) &&
         out.selector == 0) {
       // `mov.u32 %r1, %tid;` is only valid for vector destinations; the verifier checks that.
@@ -541,17 +549,8 @@ bool Parser::parseAddressElement(uint32_t fnIndex, Operand &out) {
   if (at(TokenKind::LBrace))
     return parseOperandPrimary(fnIndex, out, false);
   if (at(TokenKind::Identifier) && tok_.text != "WARP_SZ") {
-    Token name = tok_;
-    advance();
-    if (!resolveName(fnIndex, name, out))
+    if (!parseNamedOperand(fnIndex, out))
       return false;
-    if (at(TokenKind::DotWord) && out.kind != OperandKind::Symbol) {
-      uint32_t sel = encodeSelector(tok_.text.substr(1));
-      if (sel != 0) {
-        out.selector = sel;
-        advance();
-      }
-    }
     if ((at(TokenKind::Plus) || at(TokenKind::Minus)) && !parseOffset(out.value))
       return false;
     return true;

@@ -298,6 +298,7 @@ private:
   bool parseAddressElement(uint32_t fnIndex, Operand &out);
   bool parseOffset(int64_t &offset);
   bool resolveName(uint32_t fnIndex, const Token &name, Operand &out);
+  bool parseNamedOperand(uint32_t fnIndex, Operand &out);
   bool addChildren(uint32_t fnIndex, std::vector<Operand> &items, Operand &parent);
   void deriveTypedFields(Instruction &inst);
 

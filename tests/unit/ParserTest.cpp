@@ -2,6 +2,7 @@
 // register and label resolved. Expected values are worked out by hand from the PTX text; declarations
 // are in ParserDeclarationsTest.cpp.
 #include "ptx/Parser.h"
+#include "support/ParsedModule.h"
 
 #include <gtest/gtest.h>
 
@@ -10,31 +11,10 @@ namespace {
 
 using namespace ptx;
 
-constexpr const char *kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
-struct Parsed {
-  ParseResult result;
-  const Module &m() const { return *result.module; }
-  const Function &fn(std::string_view name) const {
-    for (const Function &f : m().functions)
-      if (f.name == name && f.hasBody)
-        return f;
-    ADD_FAILURE() << "no function " << name;
-    return m().functions.at(0);
-  }
-  uint32_t symbol(std::string_view name) const {
-    for (uint32_t i = 0; i < m().symbols.size(); ++i)
-      if (m().symbols[i].name == name)
-        return i;
-    ADD_FAILURE() << "no symbol " << name;
-    return kNone;
-  }
-};
+using Parsed = test::ParsedModule;
 
 Parsed parse(const std::string &text) {
-  Parsed p{parseModule("test.ptx", kHeader + text)};
-  EXPECT_TRUE(p.result.ok()) << p.result.diagnostics.render(p.result.module->sources);
-  return p;
+  return test::parseWithHeader(text);
 }
 
 /// A kernel `k` with the given body.
@@ -43,7 +23,7 @@ Parsed parseKernel(const std::string &body) {
 }
 
 const Operand &op(const Function &f, const Instruction &inst, size_t i) {
-  return f.operandsOf(inst)[i];
+  return test::operandOf(f, inst, i);
 }
 
 TEST(ParserTest, ModuleHeader) {
