@@ -3,6 +3,7 @@
 // ComputeCapabilityData.cpp; nothing else in the library hard-codes an architectural number.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -92,6 +93,8 @@ struct ComputeCapability {
   int maxWarpsPerSm = 0;
   int maxBlocksPerSm = 0;
   int maxThreadsPerBlock = 0;
+  int maxBlockDim[3] = {0, 0, 0}; ///< blockDim.x/y/z limits (the launch fails beyond them)
+  int64_t maxGridDim[3] = {0, 0, 0}; ///< gridDim.x/y/z limits
   int warpAllocationGranularity = 0; ///< a block's warps are allocated in multiples of this
 
   // Registers (32-bit).

@@ -28,6 +28,8 @@ ComputeCapability cc10() {
   c.maxWarpsPerSm = 24;            // [BPG] §4.2
   c.maxBlocksPerSm = 8;            // [PG4.2] Table F-2, [OCC7]
   c.maxThreadsPerBlock = 512;      // [BPG] §4.5, [PG4.2] Table F-2
+  c.maxBlockDim[0] = c.maxBlockDim[1] = 512, c.maxBlockDim[2] = 64;   // [PG4.2] Table F-2
+  c.maxGridDim[0] = c.maxGridDim[1] = 65535, c.maxGridDim[2] = 1;     // [PG4.2] Table F-2 (2-D grids)
   c.warpAllocationGranularity = 2; // [OCC7] warps are allocated in pairs on 1.x, [XLS]
   c.registersPerSm = 8192;         // [BPG] §4.2
   c.maxRegistersPerBlock = 8192;   // [PG4.2] Table F-2 (deviceQuery regsPerBlock)
@@ -112,6 +114,8 @@ ComputeCapability cc20() {
   c.maxWarpsPerSm = 48;            // [PG4.2] Table F-2, [KTG] §1.4.1
   c.maxBlocksPerSm = 8;            // [PG4.2] Table F-2, [KTG] §1.4.1 ("from 8 to 16")
   c.maxThreadsPerBlock = 1024;     // [PG4.2] Table F-2
+  c.maxBlockDim[0] = c.maxBlockDim[1] = 1024;                         // [PG4.2] Table F-2
+  c.maxGridDim[2] = 65535;                                            // [PG4.2] Table F-2 (3-D grids)
   c.warpAllocationGranularity = 1; // [OCC7] warp pairs only on 1.x
   c.registersPerSm = 32768;        // [PG4.2] Table F-2
   c.maxRegistersPerBlock = 32768;  // [PG4.2] Table F-2
@@ -177,6 +181,7 @@ ComputeCapability cc21() {
 ComputeCapability cc30() {
   auto c = cc21();
   c.major = 3, c.minor = 0, c.architecture = "Kepler";
+  c.maxGridDim[0] = 2147483647; // [PG4.2] Table F-2, [KTG] §1.4 (2^31-1 blocks in x from 3.0)
   c.maxThreadsPerSm = 2048;             // [OCC] device table, [PG] Table
   c.maxWarpsPerSm = 64;                 // [KTG] §1.4.1
   c.maxBlocksPerSm = 16;                // [KTG] §1.4.1, [OCC]

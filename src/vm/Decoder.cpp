@@ -1,0 +1,556 @@
+#include "vm/Decoder.h"
+
+#include "abi/SystemCalls.h"
+#include "ptx/Demangle.h"
+#include "vm/Exec.h"
+#include "vm/Reconvergence.h"
+#include "vm/ops/Families.h"
+
+#include <bit>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace ptxray::vm {
+
+using ptx::Mod;
+using ptx::Opcode;
+using ptx::OperandKind;
+
+namespace {
+
+bool isFloatType(Mod type) {
+  return ptx::typeInfo(type).kind == ptx::TypeKind::Float;
+}
+
+/// The family that owns an instruction. Arithmetic opcodes shared by integer and float forms are
+/// routed by their type.
+DecodeFn familyOf(const ptx::Instruction &inst) {
+  switch (inst.opcode) {
+  case Opcode::add:
+  case Opcode::sub:
+  case Opcode::mad:
+    if (inst.has(Mod::cc))
+      return &ops::decodeExtendedPrecision;
+    [[fallthrough]];
+  case Opcode::mul:
+  case Opcode::abs:
+  case Opcode::neg:
+  case Opcode::min:
+  case Opcode::max:
+  case Opcode::div: return isFloatType(inst.type()) ? &ops::decodeFloatArithmetic : &ops::decodeIntegerArithmetic;
+  case Opcode::addc:
+  case Opcode::subc:
+  case Opcode::madc: return &ops::decodeExtendedPrecision;
+  case Opcode::mul24:
+  case Opcode::mad24:
+  case Opcode::sad:
+  case Opcode::rem: return &ops::decodeIntegerArithmetic;
+  case Opcode::fma:
+  case Opcode::rcp:
+  case Opcode::sqrt:
+  case Opcode::rsqrt:
+  case Opcode::sin:
+  case Opcode::cos:
+  case Opcode::lg2:
+  case Opcode::ex2:
+  case Opcode::tanh:
+  case Opcode::copysign:
+  case Opcode::testp: return &ops::decodeFloatArithmetic;
+  case Opcode::and_:
+  case Opcode::or_:
+  case Opcode::xor_:
+  case Opcode::not_:
+  case Opcode::cnot:
+  case Opcode::shl:
+  case Opcode::shr:
+  case Opcode::lop3:
+  case Opcode::bfe:
+  case Opcode::bfi:
+  case Opcode::brev:
+  case Opcode::bfind:
+  case Opcode::clz:
+  case Opcode::popc:
+  case Opcode::fns:
+  case Opcode::prmt:
+  case Opcode::shf:
+  case Opcode::bmsk:
+  case Opcode::szext:
+  case Opcode::dp2a:
+  case Opcode::dp4a: return &ops::decodeBitOps;
+  case Opcode::setp:
+  case Opcode::set:
+  case Opcode::selp:
+  case Opcode::slct: return &ops::decodeCompare;
+  case Opcode::cvt: return &ops::decodeConvert;
+  case Opcode::mov:
+  case Opcode::cvta:
+  case Opcode::isspacep: return &ops::decodeMove;
+  case Opcode::ld:
+  case Opcode::ldu:
+  case Opcode::st:
+  case Opcode::prefetch:
+  case Opcode::prefetchu: return &ops::decodeMemory;
+  case Opcode::atom:
+  case Opcode::red: return &ops::decodeAtomic;
+  case Opcode::shfl:
+  case Opcode::vote:
+  case Opcode::match:
+  case Opcode::redux:
+  case Opcode::activemask:
+  case Opcode::elect: return &ops::decodeWarp;
+  case Opcode::bra:
+  case Opcode::brx:
+  case Opcode::call:
+  case Opcode::ret:
+  case Opcode::exit:
+  case Opcode::trap:
+  case Opcode::brkpt: return &ops::decodeControl;
+  case Opcode::bar:
+  case Opcode::barrier:
+  case Opcode::membar:
+  case Opcode::fence:
+  case Opcode::nanosleep: return &ops::decodeSync;
+  case Opcode::tex:
+  case Opcode::tld4:
+  case Opcode::txq:
+  case Opcode::suld:
+  case Opcode::sust:
+  case Opcode::suq: return &ops::decodeTexture;
+  case Opcode::pmevent:
+  case Opcode::applypriority:
+  case Opcode::discard:
+  case Opcode::griddepcontrol:
+  case Opcode::setmaxnreg: return &ops::decodeNop;
+  default: return nullptr;
+  }
+}
+
+void execUnsupported(ExecContext &ctx, const MicroOp &op) {
+  ctx.fault(FaultKind::IllegalInstruction, std::countr_zero(ctx.exec),
+            std::string(unsupportedMessage(*ctx.launch->program, op.imm)));
+}
+
+uint64_t alignUp(uint64_t v, uint64_t a) {
+  return a <= 1 ? v : (v + a - 1) / a * a;
+}
+
+uint32_t variableAlign(const ptx::Variable &v) {
+  return v.align ? v.align : std::max<uint32_t>(v.naturalAlign(), 1);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+DecodeContext::DecodeContext(Program &program, DecodedFunction &fn, const std::vector<SymbolPlacement> &modulePlacement)
+    : program(program), fn(fn), module(*program.module), ptxFn(*fn.source), modulePlacement_(modulePlacement) {}
+
+const SymbolPlacement &DecodeContext::placement(uint32_t symbol) const {
+  auto it = framePlacement_.find(symbol);
+  if (it != framePlacement_.end())
+    return it->second;
+  return modulePlacement_[symbol];
+}
+
+uint32_t DecodeContext::functionIndexOf(uint32_t symbol) const {
+  const ptx::Symbol &s = module.symbols[symbol];
+  return s.kind == ptx::SymbolKind::Function ? s.index : kNoSlot;
+}
+
+uint32_t DecodeContext::constant(uint64_t bits) {
+  // Constants are few per function; a linear probe of the pool's first lanes keeps decoding simple.
+  auto &pool = program.constPool;
+  for (size_t i = 0; i < pool.size(); i += kWarpSize)
+    if (pool[i] == bits)
+      return kConstBit | static_cast<uint32_t>(i / kWarpSize);
+  uint32_t index = static_cast<uint32_t>(pool.size() / kWarpSize);
+  pool.insert(pool.end(), kWarpSize, bits);
+  return kConstBit | index;
+}
+
+uint32_t DecodeContext::scratchSlot() {
+  return fn.numValueSlots++;
+}
+
+void DecodeContext::emitBefore(const MicroOp &op) {
+  pending.push_back(op);
+}
+
+void DecodeContext::unsupported(MicroOp &op, std::string why) {
+  op.exec = &execUnsupported;
+  op.imm = static_cast<int64_t>(program.messages.size());
+  program.messages.push_back(std::move(why));
+}
+
+bool DecodeContext::isPredicate(const ptx::Operand &op) const {
+  return op.kind == OperandKind::Register && isPred_[op.id];
+}
+
+uint32_t DecodeContext::predSlot(const ptx::Operand &op, bool *negated) {
+  if (negated)
+    *negated = (op.flags & ptx::Operand::Negated) != 0;
+  if (op.kind == OperandKind::Register && isPred_[op.id])
+    return slotOfRegister_[op.id];
+  if (op.kind == OperandKind::Sink)
+    return fn.numPredSlots++;
+  return kNoSlot;
+}
+
+namespace detail {
+void execReadSpecial(ExecContext &ctx, const MicroOp &op);
+void execFrameAddress(ExecContext &ctx, const MicroOp &op);
+} // namespace detail
+
+uint32_t DecodeContext::src(const ptx::Operand &op, Mod type) {
+  switch (op.kind) {
+  case OperandKind::Register: {
+    uint32_t slot = slotOfRegister_[op.id];
+    if (isPred_[op.id]) {
+      // A predicate read as a value (selp's operands are never predicates; this is cvt-like use).
+      MicroOp m;
+      m.exec = &detail::execReadSpecial;
+      m.imm = -1; // predicate -> 0/1
+      m.s[0] = slot;
+      m.d[0] = scratchSlot();
+      emitBefore(m);
+      return m.d[0];
+    }
+    char letter = static_cast<char>(op.selector & 0xff);
+    uint32_t digits = (op.selector >> 8) & 0xf;
+    if (op.selector != 0 && digits == 0 && ptxFn.registers[op.id].vectorWidth > 1) {
+      int component = letter == 'x' || letter == 'r' ? 0 : letter == 'y' || letter == 'g' ? 1 : letter == 'z' ? 2 : 3;
+      if (letter == 'b')
+        component = 2;
+      return slot + component;
+    }
+    return slot;
+  }
+  case OperandKind::Immediate: return constant(static_cast<uint64_t>(op.value));
+  case OperandKind::Float32: {
+    uint64_t bits = static_cast<uint64_t>(op.value) & 0xffffffffu;
+    if (type == Mod::f64) {
+      double d = std::bit_cast<float>(static_cast<uint32_t>(bits));
+      bits = std::bit_cast<uint64_t>(d);
+    }
+    return constant(bits);
+  }
+  case OperandKind::Float64: {
+    uint64_t bits = static_cast<uint64_t>(op.value);
+    if (type == Mod::f32 || type == Mod::f16 || type == Mod::bf16) {
+      float f = static_cast<float>(std::bit_cast<double>(bits));
+      bits = std::bit_cast<uint32_t>(f);
+    }
+    return constant(bits);
+  }
+  case OperandKind::SpecialReg: {
+    MicroOp m;
+    m.exec = &detail::execReadSpecial;
+    m.imm = op.id;
+    char letter = static_cast<char>(op.selector & 0xff);
+    m.flags = letter == 'y' ? 1 : letter == 'z' ? 2 : letter == 'w' ? 3 : 0;
+    m.d[0] = scratchSlot();
+    emitBefore(m);
+    return m.d[0];
+  }
+  case OperandKind::Symbol: {
+    const SymbolPlacement &p = placement(op.id);
+    if (p.kind == SymbolPlacement::Kind::Register)
+      return p.slot;
+    if (p.kind == SymbolPlacement::Kind::Frame) {
+      MicroOp m;
+      m.exec = &detail::execFrameAddress;
+      m.imm = static_cast<int64_t>(p.address) + op.value;
+      m.d[0] = scratchSlot();
+      emitBefore(m);
+      return m.d[0];
+    }
+    return constant(p.address + static_cast<uint64_t>(op.value));
+  }
+  default: return constant(0);
+  }
+}
+
+uint32_t DecodeContext::dst(const ptx::Operand &op) {
+  if (op.kind == OperandKind::Register) {
+    uint32_t slot = slotOfRegister_[op.id];
+    char letter = static_cast<char>(op.selector & 0xff);
+    uint32_t digits = (op.selector >> 8) & 0xf;
+    if (op.selector != 0 && digits == 0 && ptxFn.registers[op.id].vectorWidth > 1)
+      slot += letter == 'x' ? 0 : letter == 'y' ? 1 : letter == 'z' ? 2 : 3;
+    return slot;
+  }
+  if (op.kind == OperandKind::Symbol) {
+    const SymbolPlacement &p = placement(op.id);
+    if (p.kind == SymbolPlacement::Kind::Register)
+      return p.slot;
+  }
+  return scratchSlot();
+}
+
+Space DecodeContext::spaceOf(ptx::StateSpace space, const ptx::Operand &addressOperand) const {
+  switch (space) {
+  case ptx::StateSpace::Global: return Space::Global;
+  case ptx::StateSpace::Shared: return Space::Shared;
+  case ptx::StateSpace::Local: return Space::Local;
+  case ptx::StateSpace::Const: return Space::Const;
+  case ptx::StateSpace::Param: {
+    // A kernel's parameters live in the launch's parameter buffer; a function's (and call-site
+    // .param variables) in the thread's frame.
+    const ptx::Operand *sym = &addressOperand;
+    if (addressOperand.kind == OperandKind::Address && addressOperand.count > 0)
+      sym = &ptxFn.operands[addressOperand.first];
+    if (sym->kind == OperandKind::Symbol)
+      return placement(sym->id).kind == SymbolPlacement::Kind::KernelParam ? Space::KernelParam : Space::Local;
+    return fn.isEntry ? Space::KernelParam : Space::Local;
+  }
+  default: return Space::Generic;
+  }
+}
+
+AddressRef DecodeContext::address(const ptx::Operand &op) {
+  AddressRef ref;
+  auto addPart = [&](const ptx::Operand &part) {
+    switch (part.kind) {
+    case OperandKind::Register:
+      ref.base = slotOfRegister_[part.id];
+      ref.offset += part.value;
+      break;
+    case OperandKind::Immediate: ref.offset += part.value; break;
+    case OperandKind::Symbol: {
+      const SymbolPlacement &p = placement(part.id);
+      if (p.kind == SymbolPlacement::Kind::Register) {
+        ref.base = p.slot;
+        ref.offset += part.value;
+        break;
+      }
+      ref.offset += static_cast<int64_t>(p.address) + part.value;
+      ref.frameRelative = p.kind == SymbolPlacement::Kind::Frame;
+      break;
+    }
+    default: break;
+    }
+  };
+  if (op.kind == OperandKind::Address) {
+    for (const ptx::Operand &part : children(op))
+      addPart(part);
+  } else {
+    addPart(op);
+  }
+  return ref;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+void layoutFrame(DecodeContext &ctx, DecodedFunction &fn, const ptx::Function &src, const ptx::Module &m) {
+  uint64_t offset = 0;
+  uint32_t maxAlign = 16;
+  auto place = [&](uint32_t varIndex, SymbolPlacement::Kind kind, uint64_t &cursor) {
+    const ptx::Variable &v = m.variables[varIndex];
+    uint32_t align = variableAlign(v);
+    maxAlign = std::max(maxAlign, align);
+    cursor = alignUp(cursor, align);
+    uint64_t at = cursor;
+    cursor += std::max<uint64_t>(v.sizeInBytes(), 1);
+    return SymbolPlacement{kind, at, kNoSlot};
+  };
+  auto symbolOf = [&](uint32_t varIndex) -> uint32_t { return ctx.symbolOfVariable_[varIndex]; };
+  auto regParam = [&](uint32_t varIndex) {
+    const ptx::Variable &v = m.variables[varIndex];
+    return v.space == ptx::StateSpace::Reg;
+  };
+  // Parameters first (a kernel's go to the parameter buffer), then return values, then the body's
+  // .local and .param variables.
+  if (fn.isEntry) {
+    uint64_t cursor = 0;
+    for (uint32_t p : src.params) {
+      SymbolPlacement pl = place(p, SymbolPlacement::Kind::KernelParam, cursor);
+      fn.paramOffsets.push_back(pl.address);
+      fn.paramSizes.push_back(m.variables[p].sizeInBytes());
+      if (uint32_t s = symbolOf(p); s != kNoSlot)
+        ctx.framePlacement_[s] = pl;
+    }
+    fn.kernelParamBytes = cursor;
+  } else {
+    for (int pass = 0; pass < 2; ++pass) {
+      const auto &list = pass == 0 ? src.params : src.returns;
+      for (uint32_t p : list) {
+        SymbolPlacement pl;
+        if (regParam(p)) {
+          uint32_t slot = ctx.scratchSlot();
+          pl = {SymbolPlacement::Kind::Register, 0, slot};
+        } else {
+          pl = place(p, SymbolPlacement::Kind::Frame, offset);
+        }
+        (pass == 0 ? fn.paramOffsets : fn.returnOffsets)
+            .push_back(pl.kind == SymbolPlacement::Kind::Register ? (uint64_t{1} << 63) | pl.slot : pl.address);
+        (pass == 0 ? fn.paramSizes : fn.returnSizes).push_back(m.variables[p].sizeInBytes());
+        if (uint32_t s = symbolOf(p); s != kNoSlot)
+          ctx.framePlacement_[s] = pl;
+      }
+    }
+  }
+  for (uint32_t v : src.localVariables) {
+    const ptx::Variable &var = m.variables[v];
+    if (var.space != ptx::StateSpace::Local && var.space != ptx::StateSpace::Param)
+      continue;
+    SymbolPlacement pl = place(v, SymbolPlacement::Kind::Frame, offset);
+    if (uint32_t s = symbolOf(v); s != kNoSlot)
+      ctx.framePlacement_[s] = pl;
+  }
+  fn.frameAlign = maxAlign;
+  fn.frameBytes = alignUp(offset, maxAlign);
+}
+
+void assignRegisters(DecodeContext &ctx, DecodedFunction &fn, const ptx::Function &src) {
+  ctx.slotOfRegister_.resize(src.registers.size());
+  ctx.isPred_.resize(src.registers.size());
+  for (size_t r = 0; r < src.registers.size(); ++r) {
+    const ptx::Register &reg = src.registers[r];
+    if (reg.type == Mod::pred) {
+      ctx.isPred_[r] = 1;
+      ctx.slotOfRegister_[r] = fn.numPredSlots++;
+    } else {
+      ctx.slotOfRegister_[r] = fn.numValueSlots;
+      fn.numValueSlots += std::max<uint32_t>(reg.vectorWidth, 1);
+    }
+  }
+}
+
+void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<SymbolPlacement> &placement,
+                    const std::vector<uint32_t> &symbolOfVariable) {
+  const ptx::Module &m = *program.module;
+  const ptx::Function &src = *fn.source;
+  DecodeContext ctx(program, fn, placement);
+  ctx.symbolOfVariable_ = symbolOfVariable;
+  assignRegisters(ctx, fn, src);
+  layoutFrame(ctx, fn, src, m);
+
+  const size_t n = src.instructions.size();
+  std::vector<uint32_t> firstOp(n + 1, 0);
+  struct Fixup {
+    uint32_t op;
+    uint32_t label;
+    bool inExtra;
+  };
+  std::vector<Fixup> fixups;
+  for (uint32_t i = 0; i < n; ++i) {
+    const ptx::Instruction &inst = src.instructions[i];
+    ctx.inst = &inst;
+    ctx.instIndex = i;
+    ctx.pending.clear();
+    MicroOp op;
+    op.instruction = i;
+    if (inst.guard != ptx::kNone)
+      op.guard = ctx.slotOfRegister_[inst.guard] | (inst.guardNegated ? kGuardNegated : 0);
+    if (DecodeFn family = familyOf(inst))
+      family(ctx, op);
+    else
+      ctx.unsupported(op, fmt::format("'{}' is not supported by the ptxray VM", ptx::spelling(inst.opcode)));
+    if (!op.exec)
+      ctx.unsupported(op,
+                      fmt::format("'{}' in this form is not supported by the ptxray VM", ptx::spelling(inst.opcode)));
+    firstOp[i] = static_cast<uint32_t>(fn.code.size());
+    for (MicroOp pre : ctx.pending) {
+      // Materializing operands runs under the instruction's guard too: harmless, and it keeps the
+      // lanes that do not execute from faulting on an operand.
+      pre.instruction = i;
+      pre.guard = op.guard;
+      fn.code.push_back(pre);
+    }
+    // Branch targets are label symbols until every instruction has its micro-op index.
+    if (op.kind == OpKind::Control && op.target != kNoSlot && (op.flags & 0x80)) {
+      fixups.push_back({static_cast<uint32_t>(fn.code.size()), op.target, false});
+      op.flags &= 0x7f;
+    }
+    fn.code.push_back(op);
+  }
+  firstOp[n] = static_cast<uint32_t>(fn.code.size());
+  // A label's symbol index is its statement position; it marks the next instruction.
+  std::vector<uint32_t> instructionAtStatement(src.statements.size() + 1, static_cast<uint32_t>(n));
+  {
+    uint32_t next = static_cast<uint32_t>(n);
+    for (size_t s = src.statements.size(); s-- > 0;) {
+      if (src.statements[s].kind == ptx::StatementKind::Instruction)
+        next = src.statements[s].index;
+      instructionAtStatement[s] = next;
+    }
+  }
+  auto labelPc = [&](uint32_t labelSymbol) -> uint32_t {
+    const ptx::Symbol &sym = m.symbols[labelSymbol];
+    if (sym.kind != ptx::SymbolKind::Label || sym.index >= instructionAtStatement.size())
+      return kNoSlot;
+    return firstOp[instructionAtStatement[sym.index]];
+  };
+  for (const Fixup &f : fixups)
+    fn.code[f.op].target = labelPc(f.label);
+  for (uint32_t &e : fn.extra)
+    if (e & 0x80000000u)
+      e = labelPc(e & 0x7fffffffu);
+
+  // Reconvergence points of branches (computed on the PTX CFG, mapped to micro-ops). A point past
+  // the last instruction means function exit.
+  std::vector<uint32_t> rpc = reconvergencePoints(m, src);
+  for (MicroOp &op : fn.code) {
+    if (op.kind != OpKind::Control)
+      continue;
+    uint32_t r = rpc[op.instruction];
+    op.reconverge = (r == ptx::kNone || r >= n || firstOp[r] >= fn.code.size()) ? kNoSlot : firstOp[r];
+  }
+  fn.decoded = true;
+}
+
+} // namespace
+
+void decodeProgram(Program &program, const std::vector<SymbolPlacement> &placement) {
+  const ptx::Module &m = *program.module;
+  program.functions.resize(m.functions.size());
+  program.addressBits = m.pointerBits();
+  for (uint32_t i = 0; i < m.functions.size(); ++i) {
+    DecodedFunction &fn = program.functions[i];
+    const ptx::Function &src = m.functions[i];
+    fn.source = &src;
+    fn.index = i;
+    fn.name = std::string(src.name);
+    fn.isEntry = src.isEntry;
+    if (!src.hasBody) {
+      if (auto sc = abi::findSystemCall(src.name, m.pointerBits())) {
+        fn.isSystemCall = true;
+        fn.systemCall = static_cast<int>(sc->id);
+      }
+    }
+  }
+  // Variables know no symbol; frames are laid out per symbol.
+  std::vector<uint32_t> symbolOfVariable(m.variables.size(), kNoSlot);
+  for (uint32_t s = 0; s < m.symbols.size(); ++s)
+    if (m.symbols[s].kind == ptx::SymbolKind::Variable && m.symbols[s].index < m.variables.size())
+      symbolOfVariable[m.symbols[s].index] = s;
+  for (DecodedFunction &fn : program.functions)
+    if (fn.source->hasBody)
+      decodeFunction(program, fn, placement, symbolOfVariable);
+}
+
+std::string_view unsupportedMessage(const Program &program, int64_t index) {
+  if (index < 0 || static_cast<size_t>(index) >= program.messages.size())
+    return "unsupported instruction";
+  return program.messages[static_cast<size_t>(index)];
+}
+
+const DecodedFunction *Program::findFunction(std::string_view name) const {
+  for (const DecodedFunction &f : functions)
+    if (f.name == name)
+      return &f;
+  // A demangled name, with or without its parameter list.
+  for (const DecodedFunction &f : functions) {
+    std::string d = ptx::demangle(f.name);
+    if (d == name)
+      return &f;
+    auto paren = d.find('(');
+    if (paren != std::string::npos && std::string_view(d).substr(0, paren) == name)
+      return &f;
+  }
+  return nullptr;
+}
+
+} // namespace ptxray::vm

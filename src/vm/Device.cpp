@@ -1,0 +1,469 @@
+#include "vm/Device.h"
+
+#include "ptx/Demangle.h"
+#include "ptx/Parser.h"
+#include "ptx/RegisterPressure.h"
+#include "vm/Decoder.h"
+#include "vm/Interpreter.h"
+#include "vm/SystemCalls.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace ptxray::vm {
+
+namespace {
+
+constexpr uint64_t kDefaultInstructionBudget = 10'000'000'000ull;
+
+uint64_t alignUp(uint64_t v, uint64_t a) {
+  return a <= 1 ? v : (v + a - 1) / a * a;
+}
+
+uint32_t alignOf(const ptx::Variable &v) {
+  return v.align ? v.align : std::max<uint32_t>(v.naturalAlign(), 1);
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw VmError(fmt::format("cannot read {}", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// LoadedModule
+
+const PlacedVariable *LoadedModule::findVariable(std::string_view name) const {
+  for (const PlacedVariable &v : program_.variables)
+    if (v.name == name)
+      return &v;
+  for (const PlacedVariable &v : program_.variables)
+    if (ptx::demangle(v.name) == name)
+      return &v;
+  return nullptr;
+}
+
+const DecodedFunction *LoadedModule::findKernel(std::string_view name) const {
+  for (const DecodedFunction &f : program_.functions)
+    if (f.isEntry && f.name == name)
+      return &f;
+  for (const DecodedFunction &f : program_.functions) {
+    if (!f.isEntry)
+      continue;
+    std::string d = ptx::demangle(f.name);
+    auto paren = d.find('(');
+    if (d == name || (paren != std::string::npos && std::string_view(d).substr(0, paren) == name))
+      return &f;
+  }
+  return nullptr;
+}
+
+uint64_t LoadedModule::deviceAddress(const PlacedVariable &v) const {
+  return v.space == ptx::StateSpace::Const ? constBank_ + v.address : v.address;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device
+
+Device::Device(const arch::ComputeCapability &cc, int smCount) : cc_(cc), smCount_(std::max(smCount, 1)) {}
+
+Device::~Device() = default;
+
+LoadedModule &Device::loadModuleFile(const std::string &path) {
+  std::filesystem::path p(path);
+  if (p.extension() != ".cu")
+    return loadModule(path, readFile(path));
+  // CUDA source: compile to PTX for this device (nvcc 13 targets compute_75 and newer).
+  std::string nvcc;
+  for (const char *candidate : {"nvcc", "/usr/local/cuda/bin/nvcc"}) {
+    std::string probe = fmt::format("command -v {} >/dev/null 2>&1", candidate);
+    if (std::system(probe.c_str()) == 0) {
+      nvcc = candidate;
+      break;
+    }
+  }
+  if (nvcc.empty())
+    throw VmError(fmt::format("{}: compiling CUDA needs nvcc, which is not installed; pass the PTX instead", path));
+  int arch = std::max(cc_.major * 10 + cc_.minor, 75);
+  auto tmp = std::filesystem::temp_directory_path() /
+             fmt::format("ptxray-{}-{}.ptx", p.stem().string(), static_cast<unsigned>(std::hash<std::string>{}(path)));
+  std::string cmd = fmt::format("{} -ptx -lineinfo -arch=compute_{} -o '{}' '{}' 2>&1", nvcc, arch, tmp.string(), path);
+  std::string output;
+  if (FILE *pipe = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0)
+      output.append(buf, n);
+    if (pclose(pipe) != 0)
+      throw VmError(fmt::format("nvcc failed on {}:\n{}", path, output));
+  } else {
+    throw VmError(fmt::format("cannot run nvcc for {}", path));
+  }
+  std::string text = readFile(tmp.string());
+  std::filesystem::remove(tmp);
+  return loadModule(path, std::move(text));
+}
+
+LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
+  ptx::ParseResult parsed = ptx::parseModule(name, std::move(ptxText));
+  if (!parsed.ok())
+    throw VmError(parsed.diagnostics.render(parsed.module->sources));
+  auto loaded = std::make_unique<LoadedModule>();
+  loaded->name_ = name;
+  loaded->ptx_ = std::move(parsed.module);
+  const ptx::Module &m = *loaded->ptx_;
+  Program &program = loaded->program_;
+  program.module = &m;
+
+  // Place variables: .global in device memory, .const in the module's constant bank, .shared in
+  // the CTA window (static first, then every unsized extern array at the start of dynamic memory).
+  std::vector<SymbolPlacement> placement(m.symbols.size());
+  uint64_t constBytes = 0, sharedBytes = 0;
+  uint32_t dynamicAlign = 16;
+  std::vector<uint32_t> externShared;
+  for (uint32_t s = 0; s < m.symbols.size(); ++s) {
+    const ptx::Symbol &sym = m.symbols[s];
+    if (sym.kind == ptx::SymbolKind::Function) {
+      placement[s] = {SymbolPlacement::Kind::Function, kFunctionWindow + kFunctionStride * sym.index, kNoSlot};
+      continue;
+    }
+    if (sym.kind != ptx::SymbolKind::Variable)
+      continue;
+    const ptx::Variable &v = m.variables[sym.index];
+    PlacedVariable pv;
+    pv.variable = sym.index;
+    pv.name = std::string(sym.name);
+    pv.space = v.space;
+    pv.size = v.sizeInBytes();
+    switch (v.space) {
+    case ptx::StateSpace::Global: {
+      if (ptx::typeInfo(v.type).kind == ptx::TypeKind::Opaque)
+        continue; // texture/sampler/surface references
+      auto addr = memory_.allocate(std::max<uint64_t>(pv.size, 1), AllocationKind::ModuleGlobal,
+                                   fmt::format("module variable {} ({} bytes)", sym.name, pv.size));
+      if (!addr)
+        throw VmError(fmt::format("{}: out of device memory placing {}", name, sym.name));
+      pv.address = *addr;
+      placement[s] = {SymbolPlacement::Kind::Global, pv.address, kNoSlot};
+      break;
+    }
+    case ptx::StateSpace::Const:
+      constBytes = alignUp(constBytes, alignOf(v));
+      pv.address = constBytes;
+      constBytes += pv.size;
+      placement[s] = {SymbolPlacement::Kind::Const, pv.address, kNoSlot};
+      break;
+    case ptx::StateSpace::Shared:
+      if (v.elementCount() == 0 && !v.dims.empty()) {
+        externShared.push_back(s);
+        dynamicAlign = std::max(dynamicAlign, alignOf(v));
+        continue;
+      }
+      sharedBytes = alignUp(sharedBytes, alignOf(v));
+      pv.address = sharedBytes;
+      sharedBytes += pv.size;
+      placement[s] = {SymbolPlacement::Kind::Shared, pv.address, kNoSlot};
+      break;
+    default: continue; // registers, .local/.param (frames, placed by the decoder)
+    }
+    program.variables.push_back(std::move(pv));
+  }
+  uint64_t dynamicStart = alignUp(sharedBytes, dynamicAlign);
+  for (uint32_t s : externShared) {
+    placement[s] = {SymbolPlacement::Kind::Shared, dynamicStart, kNoSlot};
+    PlacedVariable pv;
+    pv.variable = m.symbols[s].index;
+    pv.name = std::string(m.symbols[s].name);
+    pv.space = ptx::StateSpace::Shared;
+    pv.address = dynamicStart;
+    program.variables.push_back(std::move(pv));
+  }
+  program.staticSharedBytes = sharedBytes;
+  if (constBytes) {
+    auto bank = memory_.allocate(constBytes, AllocationKind::ModuleConst,
+                                 fmt::format("constant bank of {} ({} bytes)", name, constBytes));
+    if (!bank)
+      throw VmError(fmt::format("{}: out of device memory for the constant bank", name));
+    loaded->constBank_ = *bank;
+    loaded->constBankBytes_ = constBytes;
+  }
+  program.constBankBase = loaded->constBank_;
+
+  // Initializers, now that every symbol has an address.
+  auto symbolAddress = [&](uint32_t s, bool generic) -> uint64_t {
+    const SymbolPlacement &p = placement[s];
+    switch (p.kind) {
+    case SymbolPlacement::Kind::Const: return loaded->constBank_ + p.address;
+    case SymbolPlacement::Kind::Shared: return generic ? kSharedWindow + p.address : p.address;
+    default: return p.address;
+    }
+  };
+  for (const PlacedVariable &pv : program.variables) {
+    const ptx::Variable &v = m.variables[pv.variable];
+    if (v.init.empty() || (v.space != ptx::StateSpace::Global && v.space != ptx::StateSpace::Const))
+      continue;
+    uint64_t base = loaded->deviceAddress(pv);
+    std::byte *host = memory_.hostRange(base, pv.size);
+    if (!host)
+      continue;
+    uint64_t elementBytes = std::max<uint64_t>(ptx::typeInfo(v.type).bits / 8, 1);
+    uint64_t at = 0;
+    for (const ptx::InitItem &item : v.init) {
+      uint64_t bits = 0;
+      switch (item.kind) {
+      case ptx::InitItem::Kind::Int:
+        bits = static_cast<uint64_t>(item.value);
+        if (ptx::typeInfo(v.type).kind == ptx::TypeKind::Float) {
+          // An integer written for a float element is a value, not bits.
+          bits = elementBytes == 8 ? std::bit_cast<uint64_t>(static_cast<double>(item.value))
+                                   : std::bit_cast<uint32_t>(static_cast<float>(item.value));
+        }
+        break;
+      case ptx::InitItem::Kind::Float32:
+        bits = static_cast<uint64_t>(item.value);
+        if (elementBytes == 8)
+          bits = std::bit_cast<uint64_t>(static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(bits))));
+        break;
+      case ptx::InitItem::Kind::Float64:
+        bits = static_cast<uint64_t>(item.value);
+        if (elementBytes == 4)
+          bits = std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(bits)));
+        break;
+      case ptx::InitItem::Kind::Symbol:
+      case ptx::InitItem::Kind::GenericSymbol:
+        bits = symbolAddress(item.symbol, item.kind == ptx::InitItem::Kind::GenericSymbol) +
+               static_cast<uint64_t>(item.value);
+        break;
+      default: continue; // braces, texture properties
+      }
+      if (at + elementBytes > pv.size)
+        break;
+      std::memcpy(host + at, &bits, elementBytes);
+      at += elementBytes;
+    }
+  }
+
+  decodeProgram(program, placement);
+  modules_.push_back(std::move(loaded));
+  return *modules_.back();
+}
+
+uint64_t Device::allocate(uint64_t bytes, std::string label) {
+  if (label.empty())
+    label = fmt::format("allocation of {} bytes", bytes);
+  auto a = memory_.allocate(bytes, AllocationKind::Device, std::move(label));
+  if (!a)
+    throw VmError(fmt::format("out of device memory allocating {} bytes", bytes));
+  return *a;
+}
+
+void Device::free(uint64_t address) {
+  const Allocation *a = memory_.find(address);
+  if (!a || a->base != address || a->kind != AllocationKind::Device || !memory_.release(address))
+    throw VmError(fmt::format("free of 0x{:x}: not the start of a live device allocation", address));
+}
+
+void Device::copyToDevice(uint64_t address, std::span<const std::byte> data) {
+  std::byte *p = memory_.hostRange(address, data.size());
+  if (!p)
+    throw VmError(fmt::format("copy of {} bytes to 0x{:x}: outside every live allocation", data.size(), address));
+  std::memcpy(p, data.data(), data.size());
+}
+
+void Device::copyFromDevice(std::span<std::byte> data, uint64_t address) const {
+  std::byte *p = memory_.hostRange(address, data.size());
+  if (!p)
+    throw VmError(fmt::format("copy of {} bytes from 0x{:x}: outside every live allocation", data.size(), address));
+  std::memcpy(data.data(), p, data.size());
+}
+
+void Device::memset(uint64_t address, uint8_t value, uint64_t bytes) {
+  std::byte *p = memory_.hostRange(address, bytes);
+  if (!p)
+    throw VmError(fmt::format("memset of {} bytes at 0x{:x}: outside every live allocation", bytes, address));
+  std::memset(p, value, bytes);
+}
+
+void Device::writeVariable(const LoadedModule &module, std::string_view name, std::span<const std::byte> data,
+                           uint64_t offset) {
+  const PlacedVariable *v = module.findVariable(name);
+  if (!v || (v->space != ptx::StateSpace::Global && v->space != ptx::StateSpace::Const))
+    throw VmError(fmt::format("{}: no .global or .const variable named {}", module.name(), name));
+  if (offset > v->size || data.size() > v->size - offset)
+    throw VmError(fmt::format("{}: writing {} bytes at offset {} overruns {} ({} bytes)", module.name(), data.size(),
+                              offset, name, v->size));
+  std::byte *p = memory_.hostRange(module.deviceAddress(*v) + offset, data.size());
+  if (p)
+    std::memcpy(p, data.data(), data.size());
+}
+
+void Device::readVariable(const LoadedModule &module, std::string_view name, std::span<std::byte> data,
+                          uint64_t offset) const {
+  const PlacedVariable *v = module.findVariable(name);
+  if (!v || (v->space != ptx::StateSpace::Global && v->space != ptx::StateSpace::Const))
+    throw VmError(fmt::format("{}: no .global or .const variable named {}", module.name(), name));
+  if (offset > v->size || data.size() > v->size - offset)
+    throw VmError(fmt::format("{}: reading {} bytes at offset {} overruns {} ({} bytes)", module.name(), data.size(),
+                              offset, name, v->size));
+  std::byte *p = memory_.hostRange(module.deviceAddress(*v) + offset, data.size());
+  if (p)
+    std::memcpy(data.data(), p, data.size());
+}
+
+std::string Device::checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
+                                std::span<const std::vector<std::byte>> args) const {
+  const Dim3 &b = config.block, &g = config.grid;
+  const char *axis = "xyz";
+  uint32_t bd[3] = {b.x, b.y, b.z};
+  uint32_t gd[3] = {g.x, g.y, g.z};
+  for (int i = 0; i < 3; ++i) {
+    if (bd[i] == 0 || gd[i] == 0)
+      return "invalid configuration argument: a grid or block dimension is 0";
+    if (bd[i] > static_cast<uint32_t>(cc_.maxBlockDim[i]))
+      return fmt::format("invalid configuration argument: blockDim.{} = {} exceeds {} on {}", axis[i], bd[i],
+                         cc_.maxBlockDim[i], cc_.smName());
+    if (gd[i] > cc_.maxGridDim[i])
+      return fmt::format("invalid configuration argument: gridDim.{} = {} exceeds {} on {}", axis[i], gd[i],
+                         cc_.maxGridDim[i], cc_.smName());
+  }
+  uint64_t threads = b.count();
+  if (threads > static_cast<uint64_t>(cc_.maxThreadsPerBlock))
+    return fmt::format("invalid configuration argument: {} threads per block exceed the {} of {}", threads,
+                       cc_.maxThreadsPerBlock, cc_.smName());
+  const ptx::Function &src = *kernel.source;
+  for (const ptx::PerfDirective &d : src.directives) {
+    uint64_t product = 1;
+    for (uint32_t v : d.values)
+      product *= v;
+    if (d.kind == ptx::PerfDirectiveKind::MaxNTid && threads > product)
+      return fmt::format("invalid configuration argument: {} threads per block exceed the kernel's .maxntid ({})",
+                         threads, product);
+    if (d.kind == ptx::PerfDirectiveKind::ReqNTid) {
+      uint32_t want[3] = {1, 1, 1};
+      for (size_t i = 0; i < d.values.size() && i < 3; ++i)
+        want[i] = d.values[i];
+      if (want[0] != b.x || want[1] != b.y || want[2] != b.z)
+        return fmt::format("invalid configuration argument: the kernel requires a block of {}x{}x{} (.reqntid)",
+                           want[0], want[1], want[2]);
+    }
+  }
+  uint64_t shared = module.program().staticSharedBytes + config.dynamicSharedBytes;
+  if (shared > static_cast<uint64_t>(cc_.sharedPerBlockOptIn))
+    return fmt::format("too many resources requested for launch: {} bytes of shared memory per block ({} static + {} "
+                       "dynamic) exceed the {} of {}",
+                       shared, module.program().staticSharedBytes, config.dynamicSharedBytes, cc_.sharedPerBlockOptIn,
+                       cc_.smName());
+  // Registers: .maxnreg when given, else the PTX liveness estimate (ptxas may use more).
+  uint32_t regs = 0;
+  for (const ptx::PerfDirective &d : src.directives)
+    if (d.kind == ptx::PerfDirectiveKind::MaxNReg && !d.values.empty())
+      regs = d.values[0];
+  if (regs == 0)
+    regs = ptx::estimateRegisterPressure(module.ptx(), src).maxLive32;
+  regs = std::min<uint32_t>(regs, static_cast<uint32_t>(cc_.maxRegistersPerThread));
+  if (uint64_t{regs} * threads > static_cast<uint64_t>(cc_.maxRegistersPerBlock))
+    return fmt::format("too many resources requested for launch: {} registers per thread x {} threads exceed the {} "
+                       "registers of a block on {}",
+                       regs, threads, cc_.maxRegistersPerBlock, cc_.smName());
+  if (args.size() != kernel.paramSizes.size())
+    return fmt::format("invalid argument: {} takes {} parameters, {} given", kernel.name, kernel.paramSizes.size(),
+                       args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].size() != kernel.paramSizes[i])
+      return fmt::format("invalid argument: parameter {} of {} is {} bytes, the argument is {}", i, kernel.name,
+                         kernel.paramSizes[i], args[i].size());
+  return {};
+}
+
+LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelName, const LaunchConfig &config,
+                            std::span<const std::vector<std::byte>> args, const LaunchOptions &options) {
+  const DecodedFunction *kernel = module.findKernel(kernelName);
+  if (!kernel)
+    throw VmError(fmt::format("{}: no kernel named {}", module.name(), kernelName));
+  LaunchResult result;
+  result.error = checkLaunch(module, *kernel, config, args);
+  if (!result.error.empty()) {
+    result.status = LaunchStatus::Refused;
+    return result;
+  }
+  if (!heap_ || heap_->size() != heapBytes_)
+    heap_ = std::make_unique<DeviceHeap>(memory_, heapBytes_);
+
+  LaunchState L;
+  L.program = &module.program();
+  L.kernel = kernel;
+  L.memory = &memory_;
+  L.heap = heap_.get();
+  L.grid = config.grid;
+  L.block = config.block;
+  L.sharedBytes = static_cast<uint32_t>(module.program().staticSharedBytes + config.dynamicSharedBytes);
+  L.smCount = static_cast<uint32_t>(smCount_);
+  L.gridId = ++launches_;
+  L.options = options;
+  L.budget = options.maxInstructions ? options.maxInstructions : kDefaultInstructionBudget;
+  L.constBank = module.constBank_ ? memory_.find(module.constBank_) : nullptr;
+  L.params.assign(std::max<uint64_t>(kernel->kernelParamBytes, 1), std::byte{0});
+  for (size_t i = 0; i < args.size(); ++i)
+    std::memcpy(L.params.data() + kernel->paramOffsets[i], args[i].data(), args[i].size());
+
+  const uint64_t ctas = config.grid.count();
+  unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  workers = static_cast<unsigned>(std::min<uint64_t>(workers, ctas));
+  result.workers = workers;
+  if (options.listener)
+    options.listener->onLaunchBegin(*kernel, config.grid, config.block, workers);
+  std::atomic<uint64_t> next{0};
+  auto work = [&](unsigned worker) {
+    for (;;) {
+      if (L.abort.load(std::memory_order_relaxed))
+        return;
+      uint64_t id = next.fetch_add(1);
+      if (id >= ctas)
+        return;
+      runCta(L, id, worker);
+    }
+  };
+  if (workers <= 1) {
+    work(0);
+  } else {
+    std::vector<std::jthread> pool;
+    for (unsigned w = 1; w < workers; ++w)
+      pool.emplace_back(work, w);
+    work(0);
+  }
+  if (options.listener)
+    options.listener->onLaunchEnd();
+
+  result.threadInstructions = L.instructions.load();
+  result.printfOutput = std::move(L.printfOutput);
+  result.faults = std::move(L.faults);
+  // Workers report in whatever order they ran; a fixed order makes reports reproducible.
+  std::stable_sort(result.faults.begin(), result.faults.end(), [](const Fault &a, const Fault &b) {
+    auto key = [](const Fault &f) {
+      return std::tuple(f.block.z, f.block.y, f.block.x, f.thread.z, f.thread.y, f.thread.x);
+    };
+    return key(a) < key(b);
+  });
+  if (L.assertFailed) {
+    result.status = LaunchStatus::AssertFailed;
+    result.error = "device-side assert triggered";
+  } else if (!result.faults.empty()) {
+    result.status = LaunchStatus::Faulted;
+    result.error = faultName(result.faults.front().kind);
+  }
+  return result;
+}
+
+} // namespace ptxray::vm

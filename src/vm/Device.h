@@ -1,0 +1,126 @@
+// The host side of the virtual GPU, shaped like the CUDA driver API: a device for an architecture,
+// modules loaded from PTX (or CUDA compiled by nvcc), device memory, module variables by name, and
+// kernel launches checked the way the driver checks them.
+#pragma once
+
+#include "arch/ComputeCapability.h"
+#include "ptx/Diagnostics.h"
+#include "ptx/Ir.h"
+#include "vm/Exec.h"
+#include "vm/Program.h"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ptxray::vm {
+
+/// A host API call that cannot be carried out (bad module, unknown kernel, bad pointer...).
+class VmError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class DeviceHeap;
+
+/// A loaded module: its PTX, the decoded program and where its variables live.
+class LoadedModule {
+public:
+  const ptx::Module &ptx() const { return *ptx_; }
+  const Program &program() const { return program_; }
+  std::string_view name() const { return name_; }
+  /// A module-scope .global or .const variable by PTX name (or demangled name).
+  const PlacedVariable *findVariable(std::string_view name) const;
+  /// Kernel entry by PTX name or demangled name (with or without its parameter list).
+  const DecodedFunction *findKernel(std::string_view name) const;
+  /// Device address of a variable (const variables live in the module's constant bank).
+  uint64_t deviceAddress(const PlacedVariable &v) const;
+
+private:
+  friend class Device;
+  std::string name_;
+  std::unique_ptr<ptx::Module> ptx_;
+  Program program_;
+  uint64_t constBank_ = 0;
+  uint64_t constBankBytes_ = 0;
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamicSharedBytes = 0;
+};
+
+enum class LaunchStatus : uint8_t {
+  Success,
+  Refused,      ///< the driver would not start it (configuration, resources, arguments)
+  Faulted,      ///< a memory or execution error (cudaErrorIllegalAddress and friends)
+  AssertFailed, ///< cudaErrorAssert
+};
+
+struct LaunchResult {
+  LaunchStatus status = LaunchStatus::Success;
+  std::string error;         ///< why a launch was refused, or a one-line summary of the fault
+  std::vector<Fault> faults; ///< every fault (one without memcheck, up to maxFaults with)
+  std::string printfOutput;  ///< device printf lines, as the kernel printed them
+  uint64_t threadInstructions = 0;
+  unsigned workers = 0;
+  bool ok() const { return status == LaunchStatus::Success; }
+};
+
+class Device {
+public:
+  /// A device of the given compute capability with `smCount` SMs (for %nsmid / %smid).
+  explicit Device(const arch::ComputeCapability &cc, int smCount = 0);
+  ~Device();
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  const arch::ComputeCapability &computeCapability() const { return cc_; }
+
+  /// Parses, verifies and loads PTX. Throws VmError with every diagnostic when it does not verify.
+  LoadedModule &loadModule(std::string name, std::string ptxText);
+  /// A .ptx file, or a .cu file compiled with `nvcc -ptx -lineinfo` for this device's compute
+  /// capability when nvcc is installed.
+  LoadedModule &loadModuleFile(const std::string &path);
+
+  // Device memory (cuMemAlloc / cuMemFree / cuMemcpy*).
+  uint64_t allocate(uint64_t bytes, std::string label = {});
+  void free(uint64_t address);
+  void copyToDevice(uint64_t address, std::span<const std::byte> data);
+  void copyFromDevice(std::span<std::byte> data, uint64_t address) const;
+  void memset(uint64_t address, uint8_t value, uint64_t bytes);
+
+  // Module variables (cuModuleGetGlobal + copies).
+  void writeVariable(const LoadedModule &module, std::string_view name, std::span<const std::byte> data,
+                     uint64_t offset = 0);
+  void readVariable(const LoadedModule &module, std::string_view name, std::span<std::byte> data,
+                    uint64_t offset = 0) const;
+
+  /// The device heap for malloc/free in kernels (cudaLimitMallocHeapSize); takes effect at the next launch.
+  void setHeapBytes(uint64_t bytes) { heapBytes_ = bytes; }
+
+  /// Launches `kernel` and waits for it. `args` holds each parameter's bytes (a pointer's 8 or 4
+  /// bytes, a struct's bytes); their sizes must match the kernel's parameters.
+  LaunchResult launch(const LoadedModule &module, std::string_view kernel, const LaunchConfig &config,
+                      std::span<const std::vector<std::byte>> args, const LaunchOptions &options = {});
+
+  DeviceMemory &memory() { return memory_; }
+
+private:
+  std::string checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
+                          std::span<const std::vector<std::byte>> args) const;
+  const arch::ComputeCapability &cc_;
+  int smCount_ = 1;
+  DeviceMemory memory_;
+  std::vector<std::unique_ptr<LoadedModule>> modules_;
+  uint64_t heapBytes_ = 8 * 1024 * 1024; ///< CUDA's default malloc heap
+  std::unique_ptr<DeviceHeap> heap_;
+  uint64_t launches_ = 0;
+};
+
+} // namespace ptxray::vm

@@ -1,0 +1,161 @@
+#include "vm/DevicePrintf.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace ptxray::vm {
+
+namespace {
+
+/// Reads the next argument of `size` bytes, aligned to its size, from the argument buffer.
+bool nextArgument(ExecContext &ctx, int lane, uint64_t args, uint64_t &offset, uint32_t size, uint64_t &bits) {
+  offset = (offset + size - 1) / size * size;
+  bits = 0;
+  if (!readDeviceBytes(ctx, lane, args + offset, &bits, size))
+    return false;
+  offset += size;
+  return true;
+}
+
+} // namespace
+
+std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint64_t args, int &count) {
+  count = 0;
+  std::string fmtText;
+  if (format == 0)
+    return "(null format)\n";
+  if (!readDeviceString(ctx, lane, format, fmtText, 1 << 16))
+    return {};
+  const uint32_t ptrSize = ctx.launch->program->addressBits / 8;
+  std::string out;
+  uint64_t offset = 0;
+  char buffer[512];
+  for (size_t i = 0; i < fmtText.size(); ++i) {
+    char c = fmtText[i];
+    if (c != '%') {
+      out.push_back(c);
+      continue;
+    }
+    if (i + 1 < fmtText.size() && fmtText[i + 1] == '%') {
+      out.push_back('%');
+      ++i;
+      continue;
+    }
+    // %[flags][width][.precision][length]conversion
+    size_t start = i++;
+    std::string spec = "%";
+    while (i < fmtText.size() && std::strchr("-+ #0", fmtText[i]))
+      spec.push_back(fmtText[i++]);
+    auto number = [&]() -> bool {
+      if (i < fmtText.size() && fmtText[i] == '*') {
+        uint64_t bits;
+        if (!nextArgument(ctx, lane, args, offset, 4, bits))
+          return false;
+        ++count;
+        spec += std::to_string(static_cast<int32_t>(bits));
+        ++i;
+        return true;
+      }
+      while (i < fmtText.size() && fmtText[i] >= '0' && fmtText[i] <= '9')
+        spec.push_back(fmtText[i++]);
+      return true;
+    };
+    if (!number())
+      return out;
+    if (i < fmtText.size() && fmtText[i] == '.') {
+      spec.push_back('.');
+      ++i;
+      if (!number())
+        return out;
+    }
+    int longs = 0;
+    bool sizeT = false;
+    while (i < fmtText.size() && std::strchr("hlLzjt", fmtText[i])) {
+      char l = fmtText[i++];
+      if (l == 'l' || l == 'L')
+        ++longs;
+      if (l == 'z' || l == 'j' || l == 't')
+        sizeT = true;
+    }
+    if (i >= fmtText.size()) {
+      out.append(fmtText, start, std::string::npos);
+      break;
+    }
+    char conv = fmtText[i];
+    uint64_t bits = 0;
+    switch (conv) {
+    case 'd':
+    case 'i':
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+    case 'c': {
+      bool wide = longs > 0 || sizeT;
+      if (!nextArgument(ctx, lane, args, offset, wide ? 8 : 4, bits))
+        return out;
+      ++count;
+      spec += wide && conv != 'c' ? "ll" : "";
+      spec.push_back(conv);
+      if (conv == 'c')
+        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<int>(bits & 0xff));
+      else if (wide)
+        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<long long>(bits));
+      else if (conv == 'd' || conv == 'i')
+        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<int32_t>(bits));
+      else
+        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<uint32_t>(bits));
+      out += buffer;
+      break;
+    }
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A': {
+      if (!nextArgument(ctx, lane, args, offset, 8, bits))
+        return out;
+      ++count;
+      spec.push_back(conv);
+      std::snprintf(buffer, sizeof buffer, spec.c_str(), std::bit_cast<double>(bits));
+      out += buffer;
+      break;
+    }
+    case 's': {
+      if (!nextArgument(ctx, lane, args, offset, ptrSize, bits))
+        return out;
+      ++count;
+      std::string s;
+      if (bits == 0)
+        s = "(null)";
+      else if (!readDeviceString(ctx, lane, bits, s, 1 << 16))
+        return out;
+      spec.push_back('s');
+      std::vector<char> wide(s.size() + 512);
+      std::snprintf(wide.data(), wide.size(), spec.c_str(), s.c_str());
+      out += wide.data();
+      break;
+    }
+    case 'p': {
+      if (!nextArgument(ctx, lane, args, offset, ptrSize, bits))
+        return out;
+      ++count;
+      spec.push_back('p');
+      std::snprintf(buffer, sizeof buffer, spec.c_str(), reinterpret_cast<void *>(static_cast<uintptr_t>(bits)));
+      out += buffer;
+      break;
+    }
+    default:
+      // An unknown conversion (or %n) is printed as written and consumes nothing.
+      out.append(fmtText, start, i - start + 1);
+      break;
+    }
+  }
+  return out;
+}
+
+} // namespace ptxray::vm

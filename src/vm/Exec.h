@@ -1,0 +1,178 @@
+// Execution state: a launch, its CTAs and their warps, and the context every micro-op handler gets.
+// Warps are plain data (pc, SIMT stack, call frames, registers), never OS threads: a CTA's warps run
+// one at a time on one worker until they block at a barrier or finish.
+#pragma once
+
+#include "vm/Events.h"
+#include "vm/Fault.h"
+#include "vm/Memory.h"
+#include "vm/Program.h"
+
+#include <atomic>
+#include <bit>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ptxray::vm {
+
+class DeviceHeap;
+class TextureTable;
+
+/// One path of a warp: run `mask` from `pc` until `rpc` (where it rejoins the entry below).
+struct SimtEntry {
+  uint32_t pc = 0;
+  uint32_t rpc = kNoSlot;
+  uint32_t mask = 0;
+};
+
+struct CallFrame {
+  const DecodedFunction *function = nullptr;
+  uint32_t simtBase = 0; ///< SIMT stack depth below this frame's entries
+  uint32_t regBase = 0;  ///< first value slot of the frame's register window
+  uint32_t predBase = 0;
+  uint64_t frameBase = 0;    ///< local-memory offset of the frame
+  uint32_t callPc = kNoSlot; ///< caller's call micro-op (kNoSlot for the kernel)
+  uint32_t returnedMask = 0; ///< lanes that executed ret
+};
+
+struct Warp {
+  uint32_t index = 0;
+  uint32_t liveMask = 0; ///< lanes that exist and have not exited
+  std::vector<SimtEntry> simt;
+  std::vector<CallFrame> frames;
+  std::vector<uint64_t> regs; ///< slot-major: regs[slot * 32 + lane]
+  std::vector<uint32_t> preds;
+  std::vector<std::byte> local; ///< lane-major: local[lane * localStride + offset]
+  uint64_t localStride = 0;
+  uint64_t clock = 0; ///< warp instructions issued: %clock, %clock64, %globaltimer
+  enum class State : uint8_t { Ready, AtBarrier, Done } state = State::Ready;
+  uint32_t barrier = 0;          ///< barrier id waited on
+  uint32_t barrierPc = 0;        ///< micro-op of the wait (reports)
+  uint32_t cachedAllocation = 0; ///< index hint for global lookups
+};
+
+inline constexpr int kNumBarriers = 16;
+
+struct Cta {
+  Dim3 id;
+  uint64_t linearId = 0;
+  std::vector<std::byte> shared;
+  std::vector<Warp> warps;
+  struct Barrier {
+    uint32_t arrived = 0;   ///< threads arrived
+    uint32_t expected = 0;  ///< thread count of the current phase (0: all live threads)
+    uint32_t reduction = 0; ///< bar.red accumulator (popc count or and/or)
+    uint64_t waiting = 0;   ///< bit per warp (CTAs have at most 32 warps)
+  };
+  Barrier barriers[kNumBarriers];
+  uint32_t liveThreads = 0;
+};
+
+struct LaunchOptions {
+  unsigned threads = 0;         ///< workers; 0 = all cores
+  uint64_t maxInstructions = 0; ///< thread-instruction budget; 0 = default
+  bool continueOnError = false; ///< memcheck mode: report every access error, keep running
+  size_t maxFaults = 100;       ///< reports kept in memcheck mode
+  uint64_t stackBytesPerThread = 64 * 1024;
+  uint32_t maxCallDepth = 1024;
+  ExecutionListener *listener = nullptr;
+};
+
+/// Everything a launch shares between its workers.
+struct LaunchState {
+  const Program *program = nullptr;
+  const DecodedFunction *kernel = nullptr;
+  DeviceMemory *memory = nullptr;
+  DeviceHeap *heap = nullptr;
+  const TextureTable *textures = nullptr; ///< texture and surface objects the host created
+  std::vector<std::byte> params;
+  const Allocation *constBank = nullptr;
+  Dim3 grid, block;
+  uint32_t sharedBytes = 0; ///< static + dynamic
+  uint32_t smCount = 1;
+  uint64_t gridId = 1;
+  LaunchOptions options;
+
+  std::atomic<bool> abort{false};
+  std::atomic<uint64_t> instructions{0}; ///< thread-instructions retired (budget accounting)
+  uint64_t budget = 0;
+
+  std::mutex mutex; ///< guards faults and printf output
+  std::vector<Fault> faults;
+  std::string printfOutput;
+  bool assertFailed = false;
+
+  void report(Fault fault);
+};
+
+/// The state a micro-op handler works on: the warp being run and its current path.
+struct ExecContext {
+  LaunchState *launch = nullptr;
+  Cta *cta = nullptr;
+  Warp *warp = nullptr;
+  unsigned worker = 0;
+  const DecodedFunction *fn = nullptr;
+  const uint64_t *constPool = nullptr;
+  uint64_t *regs = nullptr;
+  uint32_t *preds = nullptr;
+  uint32_t active = 0; ///< lanes on the current path
+  uint32_t exec = 0;   ///< active lanes whose guard held: the lanes an instruction acts on
+  uint32_t pc = 0;     ///< the micro-op being executed; handlers that jump set nextPc
+  uint32_t nextPc = 0;
+  bool yield = false; ///< stop running this warp (barrier, exit, fault)
+  ExecutionListener *listener = nullptr;
+
+  const uint64_t *in(uint32_t ref) const {
+    return (ref & kConstBit) ? constPool + uint64_t{ref & ~kConstBit} * kWarpSize : regs + uint64_t{ref} * kWarpSize;
+  }
+  uint64_t *out(uint32_t slot) { return regs + uint64_t{slot} * kWarpSize; }
+  uint32_t &pred(uint32_t slot) { return preds[slot]; }
+  uint64_t frameBase() const { return warp->frames.back().frameBase; }
+
+  /// Reports a fault at the current instruction for `lane`; stops the launch unless in memcheck mode.
+  void fault(FaultKind kind, int lane, std::string detail, uint64_t address = 0, uint32_t size = 0,
+             Space space = Space::Global, bool isWrite = false);
+  WarpRef warpRef() const;
+  Dim3 threadIdOf(int lane) const;
+};
+
+/// Calls f(lane) for every lane in mask; a full mask is a plain loop the compiler can vectorize.
+template <class F> inline void forLanes(uint32_t mask, F &&f) {
+  if (mask == kFullMask) {
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      f(lane);
+    return;
+  }
+  while (mask) {
+    int lane = std::countr_zero(mask);
+    mask &= mask - 1;
+    f(lane);
+  }
+}
+
+template <class T> inline T bitsAs(uint64_t v) {
+  if constexpr (sizeof(T) == 8)
+    return std::bit_cast<T>(v);
+  else if constexpr (sizeof(T) == 4)
+    return std::bit_cast<T>(static_cast<uint32_t>(v));
+  else if constexpr (sizeof(T) == 2)
+    return std::bit_cast<T>(static_cast<uint16_t>(v));
+  else
+    return std::bit_cast<T>(static_cast<uint8_t>(v));
+}
+
+/// Register bits of a value: zero-extended to 64 bits (readers truncate to their type's width).
+template <class T> inline uint64_t asBits(T v) {
+  if constexpr (sizeof(T) == 8)
+    return std::bit_cast<uint64_t>(v);
+  else if constexpr (sizeof(T) == 4)
+    return std::bit_cast<uint32_t>(v);
+  else if constexpr (sizeof(T) == 2)
+    return std::bit_cast<uint16_t>(v);
+  else
+    return std::bit_cast<uint8_t>(v);
+}
+
+} // namespace ptxray::vm

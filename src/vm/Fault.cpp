@@ -1,0 +1,133 @@
+#include "vm/Fault.h"
+
+#include "ptx/LineTable.h"
+#include "ptx/Printer.h"
+#include "vm/Exec.h"
+
+#include <fmt/format.h>
+
+namespace ptxray::vm {
+
+const char *faultName(FaultKind kind) {
+  switch (kind) {
+  case FaultKind::OutOfBounds: return "Invalid address (out of bounds)";
+  case FaultKind::Misaligned: return "Misaligned address";
+  case FaultKind::UseAfterFree: return "Access to freed memory";
+  case FaultKind::ReadOnly: return "Write to read-only memory";
+  case FaultKind::InvalidGeneric: return "Invalid generic address";
+  case FaultKind::BarrierDivergence: return "Barrier error: divergent threads in warp";
+  case FaultKind::BarrierDeadlock: return "Barrier deadlock";
+  case FaultKind::InstructionLimit: return "Instruction limit reached";
+  case FaultKind::StackOverflow: return "Stack overflow";
+  case FaultKind::AssertFailed: return "Device-side assertion failed";
+  case FaultKind::Trap: return "Trap instruction executed";
+  case FaultKind::Breakpoint: return "Breakpoint instruction executed";
+  case FaultKind::IllegalInstruction: return "Illegal instruction";
+  case FaultKind::InvalidCall: return "Invalid call target";
+  case FaultKind::HeapError: return "Device heap error";
+  }
+  return "error";
+}
+
+const char *spaceName(Space space) {
+  switch (space) {
+  case Space::Global: return "global";
+  case Space::Shared: return "shared";
+  case Space::Local: return "local";
+  case Space::Const: return "const";
+  case Space::KernelParam: return "param";
+  case Space::Generic: return "generic";
+  }
+  return "?";
+}
+
+std::string Fault::describe() const {
+  std::string out = fmt::format("========= {}", faultName(kind));
+  if (size)
+    out += fmt::format(" ({} of size {} bytes, {} space)", isWrite ? "write" : "read", size, spaceName(space));
+  out += "\n";
+  out += fmt::format("=========     in kernel {}", kernel);
+  if (!function.empty() && function != kernel)
+    out += fmt::format(", function {}", function);
+  out += "\n";
+  if (!instructionText.empty())
+    out += fmt::format("=========     at {}  {}\n", ptxLocation, instructionText);
+  if (!sourceLine.empty())
+    out += fmt::format("=========     source {}\n", sourceLine);
+  out += fmt::format("=========     by thread ({},{},{}) in block ({},{},{})\n", thread.x, thread.y, thread.z, block.x,
+                     block.y, block.z);
+  if (size || address)
+    out += fmt::format("=========     address 0x{:x}\n", address);
+  if (!detail.empty())
+    out += fmt::format("=========     {}\n", detail);
+  return out;
+}
+
+void LaunchState::report(Fault fault) {
+  std::lock_guard lock(mutex);
+  // Without memcheck the launch stops at its first error, as on the GPU; later lanes of the same
+  // instruction (or other workers racing to the stop) add nothing.
+  if (!options.continueOnError && !faults.empty())
+    return;
+  if (faults.size() < options.maxFaults)
+    faults.push_back(std::move(fault));
+  if (!options.continueOnError)
+    abort = true;
+}
+
+Dim3 ExecContext::threadIdOf(int lane) const {
+  uint64_t linear = uint64_t{warp->index} * kWarpSize + static_cast<uint64_t>(lane);
+  const Dim3 &b = launch->block;
+  return {static_cast<uint32_t>(linear % b.x), static_cast<uint32_t>(linear / b.x % b.y),
+          static_cast<uint32_t>(linear / (uint64_t{b.x} * b.y))};
+}
+
+WarpRef ExecContext::warpRef() const {
+  return {worker, cta->id, warp->index, fn};
+}
+
+void ExecContext::fault(FaultKind kind, int lane, std::string detail, uint64_t address, uint32_t size, Space space,
+                        bool isWrite) {
+  Fault f;
+  f.kind = kind;
+  f.kernel = launch->kernel->name;
+  f.block = cta->id;
+  f.thread = threadIdOf(lane < 0 || lane >= kWarpSize ? 0 : lane);
+  f.address = address;
+  f.size = size;
+  f.space = space;
+  f.isWrite = isWrite;
+  f.detail = std::move(detail);
+  if (fn) {
+    f.function = fn->name;
+    if (pc < fn->code.size()) {
+      f.instruction = fn->code[pc].instruction;
+      const ptx::Module &m = *launch->program->module;
+      const ptx::Instruction &inst = fn->source->instructions[f.instruction];
+      std::lock_guard lock(launch->mutex); // the source manager builds line tables lazily
+      ptx::LineColumn lc = m.sources.lineColumn(inst.loc);
+      f.ptxLocation = fmt::format("{}:{}:{}", m.sources.name(inst.loc.file), lc.line, lc.column);
+      std::string_view text = m.sources.lineText(inst.loc);
+      while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+      f.instructionText = std::string(text);
+      ptx::LineTable lines(m);
+      auto chain = lines.chain(inst);
+      for (size_t i = 0; i < chain.size(); ++i) {
+        const ptx::SourcePosition &p = chain[i];
+        if (i)
+          f.sourceLine += " inlined into ";
+        f.sourceLine += fmt::format("{}:{}", p.file.empty() ? "?" : p.file, p.line);
+      }
+    }
+  }
+  launch->report(std::move(f));
+  if (!launch->options.continueOnError || kind == FaultKind::AssertFailed || kind == FaultKind::Trap ||
+      kind == FaultKind::BarrierDeadlock || kind == FaultKind::InstructionLimit || kind == FaultKind::StackOverflow ||
+      kind == FaultKind::IllegalInstruction || kind == FaultKind::InvalidCall || kind == FaultKind::Breakpoint) {
+    launch->abort = true;
+    yield = true;
+  }
+}
+
+} // namespace ptxray::vm

@@ -1,0 +1,53 @@
+// Errors a launch can end with, reported like the CUDA driver and compute-sanitizer report them:
+// which kernel, block, thread and instruction, the address and the allocation it missed, and the
+// CUDA source line from `.loc`.
+#pragma once
+
+#include "vm/Events.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ptxray::vm {
+
+enum class FaultKind : uint8_t {
+  OutOfBounds,        ///< an address outside every allocation / the shared, local or param window
+  Misaligned,         ///< an address not aligned to the access size
+  UseAfterFree,       ///< an address in a freed allocation
+  ReadOnly,           ///< a store to a constant bank or the kernel parameters
+  InvalidGeneric,     ///< a generic address in no window and no allocation
+  BarrierDivergence,  ///< bar.sync reached by some lanes of a warp only
+  BarrierDeadlock,    ///< warps wait at a barrier that can never complete
+  InstructionLimit,   ///< the instruction budget ran out (runaway kernel)
+  StackOverflow,      ///< call depth or local memory beyond the per-thread stack limit
+  AssertFailed,       ///< __assertfail
+  Trap,               ///< trap instruction
+  Breakpoint,         ///< brkpt instruction
+  IllegalInstruction, ///< an instruction the VM cannot execute, or invalid operands at run time
+  InvalidCall,        ///< call through a pointer that is not a function, or to a function without a body
+  HeapError,          ///< free() of a pointer malloc() did not return
+};
+
+const char *faultName(FaultKind kind);
+
+struct Fault {
+  FaultKind kind = FaultKind::IllegalInstruction;
+  std::string kernel;
+  Dim3 block;
+  Dim3 thread;
+  std::string function;     ///< PTX function executing (kernel or callee)
+  uint32_t instruction = 0; ///< PTX instruction index in that function
+  std::string ptxLocation;  ///< file:line:col of the PTX instruction
+  std::string sourceLine;   ///< CUDA file:line from .loc, empty without line info
+  std::string instructionText;
+  uint64_t address = 0;
+  uint32_t size = 0; ///< bytes accessed
+  Space space = Space::Global;
+  bool isWrite = false;
+  std::string detail; ///< what the address missed, or other specifics
+
+  /// Multi-line report in compute-sanitizer style.
+  std::string describe() const;
+};
+
+} // namespace ptxray::vm

@@ -1,0 +1,492 @@
+#include "vm/Interpreter.h"
+
+#include "ptx/Isa.h"
+#include "vm/Simt.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ptxray::vm {
+
+namespace {
+
+/// Budget accounting is flushed to the launch every this many warp instructions.
+constexpr uint32_t kBudgetChunk = 4096;
+
+void loadFrame(ExecContext &ctx) {
+  Warp &w = *ctx.warp;
+  const CallFrame &f = w.frames.back();
+  ctx.fn = f.function;
+  ctx.regs = w.regs.data() + uint64_t{f.regBase} * kWarpSize;
+  ctx.preds = w.preds.data() + f.predBase;
+}
+
+/// Pops finished paths and completed calls until the top entry has live lanes (or the warp is done).
+void settle(ExecContext &ctx);
+
+void finishCall(ExecContext &ctx) {
+  Warp &w = *ctx.warp;
+  CallFrame done = w.frames.back();
+  uint32_t returned = done.returnedMask & w.liveMask;
+  const CallFrame &caller = w.frames[w.frames.size() - 2];
+  const DecodedFunction &callerFn = *caller.function;
+  const MicroOp &call = callerFn.code[done.callPc];
+  const uint32_t *list = callerFn.extra.data() + call.extra;
+  uint32_t numRets = list[0];
+  uint64_t *calleeRegs = w.regs.data() + uint64_t{done.regBase} * kWarpSize;
+  uint64_t *callerRegs = w.regs.data() + uint64_t{caller.regBase} * kWarpSize;
+  for (uint32_t r = 0; r < numRets && r < done.function->returnOffsets.size(); ++r) {
+    auto kind = static_cast<CallOperandKind>(list[2 + 2 * r]);
+    uint32_t value = list[3 + 2 * r];
+    uint64_t from = done.function->returnOffsets[r];
+    uint64_t size = std::min<uint64_t>(done.function->returnSizes[r], 16);
+    forLanes(returned, [&](int lane) {
+      uint64_t bits[2] = {0, 0};
+      if (from >> 63)
+        bits[0] = calleeRegs[(from & 0xffffffffu) * kWarpSize + lane];
+      else
+        std::memcpy(bits, w.local.data() + lane * w.localStride + done.frameBase + from, size);
+      if (kind == CallOperandKind::Frame) {
+        // Aggregates are copied whole; the caller's variable is at least as large as the callee's.
+        std::memcpy(w.local.data() + lane * w.localStride + caller.frameBase + value,
+                    w.local.data() + lane * w.localStride + done.frameBase + from,
+                    (from >> 63) ? 8 : done.function->returnSizes[r]);
+        if (from >> 63)
+          std::memcpy(w.local.data() + lane * w.localStride + caller.frameBase + value, bits, 8);
+      } else {
+        callerRegs[uint64_t{value} * kWarpSize + lane] = bits[0];
+      }
+    });
+  }
+  w.frames.pop_back();
+  w.regs.resize(uint64_t{done.regBase} * kWarpSize);
+  w.preds.resize(done.predBase);
+  loadFrame(ctx);
+  if (ctx.listener) {
+    CallEvent e;
+    e.pc = done.callPc;
+    e.instruction = call.instruction;
+    e.callee = done.function;
+    e.mask = returned;
+    e.isReturn = true;
+    ctx.listener->onCall(ctx.warpRef(), e);
+  }
+}
+
+void settle(ExecContext &ctx) {
+  Warp &w = *ctx.warp;
+  for (;;) {
+    if (w.frames.size() > 1 && w.simt.size() == w.frames.back().simtBase) {
+      finishCall(ctx);
+      continue;
+    }
+    if (w.simt.empty()) {
+      w.state = Warp::State::Done;
+      return;
+    }
+    if ((w.simt.back().mask & w.liveMask) == 0) {
+      w.simt.pop_back();
+      continue;
+    }
+    return;
+  }
+}
+
+uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int lane) {
+  using ptx::SpecialReg;
+  const LaunchState &L = *ctx.launch;
+  auto pick = [component](const Dim3 &d) -> uint64_t {
+    return component == 0 ? d.x : component == 1 ? d.y : component == 2 ? d.z : 0;
+  };
+  uint32_t linear = ctx.warp->index * kWarpSize + lane;
+  switch (reg) {
+  case SpecialReg::tid: return pick(ctx.threadIdOf(lane));
+  case SpecialReg::ntid: return pick(L.block);
+  case SpecialReg::ctaid: return pick(ctx.cta->id);
+  case SpecialReg::nctaid: return pick(L.grid);
+  case SpecialReg::laneid: return static_cast<uint64_t>(lane);
+  case SpecialReg::warpid: return ctx.warp->index;
+  case SpecialReg::nwarpid: return static_cast<uint64_t>((L.block.count() + kWarpSize - 1) / kWarpSize);
+  case SpecialReg::smid: return ctx.cta->linearId % L.smCount;
+  case SpecialReg::nsmid: return L.smCount;
+  case SpecialReg::gridid: return L.gridId;
+  case SpecialReg::lanemask_eq: return uint64_t{1} << lane;
+  case SpecialReg::lanemask_le: return (uint64_t{2} << lane) - 1;
+  case SpecialReg::lanemask_lt: return (uint64_t{1} << lane) - 1;
+  case SpecialReg::lanemask_ge: return static_cast<uint32_t>(~((uint64_t{1} << lane) - 1));
+  case SpecialReg::lanemask_gt: return static_cast<uint32_t>(~((uint64_t{2} << lane) - 1));
+  case SpecialReg::clock: return static_cast<uint32_t>(ctx.warp->clock);
+  case SpecialReg::clock_hi: return static_cast<uint32_t>(ctx.warp->clock >> 32);
+  case SpecialReg::clock64: return ctx.warp->clock;
+  case SpecialReg::globaltimer:
+  case SpecialReg::globaltimer_lo:
+    // A nanosecond timer derived from the warp's own instruction count keeps runs deterministic.
+    return reg == SpecialReg::globaltimer ? ctx.warp->clock : static_cast<uint32_t>(ctx.warp->clock);
+  case SpecialReg::globaltimer_hi: return static_cast<uint32_t>(ctx.warp->clock >> 32);
+  case SpecialReg::is_explicit_cluster: return 0;
+  case SpecialReg::clusterid: return pick(ctx.cta->id);
+  case SpecialReg::nclusterid: return pick(L.grid);
+  case SpecialReg::cluster_ctaid: return 0;
+  case SpecialReg::cluster_nctaid: return component < 3 ? 1 : 0;
+  case SpecialReg::cluster_ctarank: return 0;
+  case SpecialReg::cluster_nctarank: return 1;
+  case SpecialReg::total_smem_size:
+  case SpecialReg::dynamic_smem_size:
+  case SpecialReg::aggr_smem_size:
+    return reg == SpecialReg::dynamic_smem_size ? L.sharedBytes - ctx.launch->program->staticSharedBytes
+                                                : L.sharedBytes;
+  default: (void)linear; return 0;
+  }
+}
+
+} // namespace
+
+namespace detail {
+
+void execReadSpecial(ExecContext &ctx, const MicroOp &op) {
+  uint64_t *d = ctx.out(op.d[0]);
+  if (op.imm < 0) { // predicate as 0/1
+    uint32_t p = ctx.preds[op.s[0]];
+    forLanes(ctx.exec, [&](int lane) { d[lane] = (p >> lane) & 1; });
+    return;
+  }
+  auto reg = static_cast<ptx::SpecialReg>(op.imm);
+  forLanes(ctx.exec, [&](int lane) { d[lane] = readSpecial(ctx, reg, op.flags, lane); });
+}
+
+void execFrameAddress(ExecContext &ctx, const MicroOp &op) {
+  uint64_t *d = ctx.out(op.d[0]);
+  uint64_t v = ctx.frameBase() + static_cast<uint64_t>(op.imm);
+  forLanes(ctx.exec, [&](int lane) { d[lane] = v; });
+}
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// SIMT operations
+
+void diverge(ExecContext &ctx, uint32_t takenPc, uint32_t takenMask, uint32_t fallPc, uint32_t fallMask, uint32_t rpc) {
+  Warp &w = *ctx.warp;
+  SimtEntry &top = w.simt.back();
+  if (top.rpc == rpc && w.simt.size() > w.frames.back().simtBase + 1) {
+    // The entry below already waits at rpc with the union of these lanes: replace, don't nest.
+    top = {fallPc, rpc, fallMask};
+  } else {
+    top.pc = rpc;
+    w.simt.push_back({fallPc, rpc, fallMask});
+  }
+  w.simt.push_back({takenPc, rpc, takenMask});
+  if (rpc == kNoSlot && top.pc == kNoSlot) {
+    // Paths that only meet at function exit: the entry below never runs again by pc; it ends when
+    // its lanes return or exit.
+  }
+}
+
+void exitLanes(ExecContext &ctx, uint32_t mask) {
+  Warp &w = *ctx.warp;
+  w.liveMask &= ~mask;
+  for (SimtEntry &e : w.simt)
+    e.mask &= ~mask;
+  for (CallFrame &f : w.frames)
+    f.returnedMask &= ~mask;
+  uint32_t gone = static_cast<uint32_t>(std::popcount(mask));
+  ctx.cta->liveThreads -= std::min(ctx.cta->liveThreads, gone);
+  settle(ctx);
+}
+
+void returnLanes(ExecContext &ctx, uint32_t mask) {
+  Warp &w = *ctx.warp;
+  if (w.frames.size() == 1) {
+    exitLanes(ctx, mask);
+    return;
+  }
+  CallFrame &f = w.frames.back();
+  f.returnedMask |= mask;
+  for (size_t i = f.simtBase; i < w.simt.size(); ++i)
+    w.simt[i].mask &= ~mask;
+  settle(ctx);
+}
+
+bool ensureLocal(ExecContext &ctx, uint64_t bytes) {
+  Warp &w = *ctx.warp;
+  if (bytes <= w.localStride)
+    return true;
+  if (bytes > ctx.launch->options.stackBytesPerThread) {
+    ctx.fault(FaultKind::StackOverflow, std::countr_zero(ctx.exec),
+              fmt::format("the call needs {} bytes of local memory per thread; the stack limit is {} bytes", bytes,
+                          ctx.launch->options.stackBytesPerThread));
+    return false;
+  }
+  uint64_t stride =
+      std::min<uint64_t>(std::max<uint64_t>(bytes, w.localStride * 2), ctx.launch->options.stackBytesPerThread);
+  stride = (stride + 15) / 16 * 16;
+  std::vector<std::byte> grown(stride * kWarpSize);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    std::memcpy(grown.data() + lane * stride, w.local.data() + lane * w.localStride, w.localStride);
+  w.local.swap(grown);
+  w.localStride = stride;
+  return true;
+}
+
+bool callFunction(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask) {
+  Warp &w = *ctx.warp;
+  if (w.frames.size() >= ctx.launch->options.maxCallDepth) {
+    ctx.fault(FaultKind::StackOverflow, std::countr_zero(mask),
+              fmt::format("call depth exceeds {} (runaway recursion?)", ctx.launch->options.maxCallDepth));
+    return false;
+  }
+  const CallFrame &caller = w.frames.back();
+  uint64_t align = std::max<uint32_t>(callee.frameAlign, 16);
+  uint64_t base = (caller.frameBase + caller.function->frameBytes + align - 1) / align * align;
+  if (!ensureLocal(ctx, base + callee.frameBytes))
+    return false;
+  uint32_t regBase = static_cast<uint32_t>(w.regs.size() / kWarpSize);
+  uint32_t predBase = static_cast<uint32_t>(w.preds.size());
+  w.regs.resize(w.regs.size() + uint64_t{callee.numValueSlots} * kWarpSize);
+  w.preds.resize(w.preds.size() + callee.numPredSlots);
+  loadFrame(ctx); // the register file may have moved
+  const uint32_t *list = ctx.fn->extra.data() + op.extra;
+  uint32_t numRets = list[0], numArgs = list[1];
+  const uint32_t *args = list + 2 + 2 * numRets;
+  uint64_t *calleeRegs = w.regs.data() + uint64_t{regBase} * kWarpSize;
+  for (uint32_t a = 0; a < numArgs && a < callee.paramOffsets.size(); ++a) {
+    auto kind = static_cast<CallOperandKind>(args[2 * a]);
+    uint32_t value = args[2 * a + 1];
+    uint64_t to = callee.paramOffsets[a];
+    uint64_t size = callee.paramSizes[a];
+    const uint64_t *valueLanes = kind == CallOperandKind::Value ? ctx.in(value) : nullptr;
+    forLanes(mask, [&](int lane) {
+      std::byte *laneLocal = w.local.data() + lane * w.localStride;
+      if (to >> 63) { // a .reg parameter
+        uint64_t bits = 0;
+        if (valueLanes)
+          bits = valueLanes[lane];
+        else
+          std::memcpy(&bits, laneLocal + caller.frameBase + value, std::min<uint64_t>(size, 8));
+        calleeRegs[(to & 0xffffffffu) * kWarpSize + lane] = bits;
+        return;
+      }
+      if (valueLanes) {
+        uint64_t bits = valueLanes[lane];
+        std::memcpy(laneLocal + base + to, &bits, std::min<uint64_t>(size, 8));
+      } else {
+        std::memcpy(laneLocal + base + to, laneLocal + caller.frameBase + value, size);
+      }
+    });
+  }
+  if (ctx.listener) {
+    CallEvent e;
+    e.pc = ctx.pc;
+    e.instruction = op.instruction;
+    e.callee = &callee;
+    e.mask = mask;
+    ctx.listener->onCall(ctx.warpRef(), e);
+  }
+  w.simt.back().pc = ctx.pc + 1;
+  CallFrame frame;
+  frame.function = &callee;
+  frame.simtBase = static_cast<uint32_t>(w.simt.size());
+  frame.regBase = regBase;
+  frame.predBase = predBase;
+  frame.frameBase = base;
+  frame.callPc = ctx.pc;
+  w.frames.push_back(frame);
+  w.simt.push_back({0, kNoSlot, mask});
+  loadFrame(ctx);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The warp loop
+
+namespace {
+
+template <bool kObserve> void runWarp(ExecContext &ctx) {
+  Warp &w = *ctx.warp;
+  LaunchState &L = *ctx.launch;
+  loadFrame(ctx);
+  uint32_t pc = w.simt.back().pc;
+  uint32_t rpc = w.simt.back().rpc;
+  uint32_t active = w.simt.back().mask & w.liveMask;
+  const MicroOp *code = ctx.fn->code.data();
+  uint32_t codeSize = static_cast<uint32_t>(ctx.fn->code.size());
+  uint64_t threadInstructions = 0;
+  uint32_t sinceFlush = 0;
+  ctx.yield = false;
+  auto reload = [&] {
+    if (w.state == Warp::State::Done || w.simt.empty()) {
+      ctx.yield = true;
+      return;
+    }
+    loadFrame(ctx);
+    code = ctx.fn->code.data();
+    codeSize = static_cast<uint32_t>(ctx.fn->code.size());
+    pc = w.simt.back().pc;
+    rpc = w.simt.back().rpc;
+    active = w.simt.back().mask & w.liveMask;
+  };
+  while (!ctx.yield) {
+    if (pc == rpc) {
+      w.simt.pop_back();
+      settle(ctx);
+      reload();
+      continue;
+    }
+    if (pc >= codeSize) {
+      // Falling off the end of a body is an implicit return.
+      w.simt.back().pc = pc;
+      ctx.pc = pc;
+      ctx.exec = active;
+      returnLanes(ctx, active);
+      reload();
+      continue;
+    }
+    const MicroOp &op = code[pc];
+    uint32_t exec = active;
+    if (op.guard != kNoSlot) {
+      uint32_t p = ctx.preds[op.guard & ~kGuardNegated];
+      exec &= (op.guard & kGuardNegated) ? ~p : p;
+    }
+    ++w.clock;
+    if constexpr (kObserve) {
+      InstructionEvent e{pc, op.instruction, active, exec};
+      ctx.listener->onInstruction(ctx.warpRef(), e);
+    }
+    threadInstructions += static_cast<uint32_t>(std::popcount(exec));
+    if (++sinceFlush == kBudgetChunk) {
+      sinceFlush = 0;
+      uint64_t total = L.instructions.fetch_add(threadInstructions) + threadInstructions;
+      threadInstructions = 0;
+      if (total > L.budget) {
+        ctx.pc = pc;
+        ctx.exec = exec ? exec : active;
+        ctx.fault(FaultKind::InstructionLimit, std::countr_zero(ctx.exec),
+                  fmt::format("the launch executed more than {} thread-instructions (--max-instructions); "
+                              "is a loop not terminating?",
+                              L.budget));
+        L.abort = true;
+        break;
+      }
+      if (L.abort.load(std::memory_order_relaxed))
+        break;
+    }
+    if (exec == 0 && op.kind != OpKind::Control) {
+      ++pc;
+      continue;
+    }
+    ctx.active = active;
+    ctx.exec = exec;
+    ctx.pc = pc;
+    if (op.kind == OpKind::Control) {
+      w.simt.back().pc = pc + 1;
+      ctx.nextPc = pc + 1;
+      op.exec(ctx, op);
+      if (ctx.nextPc != pc + 1)
+        w.simt.back().pc = ctx.nextPc; // a uniform jump: same path, new pc
+      reload();
+      continue;
+    }
+    op.exec(ctx, op);
+    ++pc;
+  }
+  L.instructions.fetch_add(threadInstructions);
+}
+
+} // namespace
+
+void runCta(LaunchState &L, uint64_t linearCtaId, unsigned worker) {
+  const DecodedFunction &kernel = *L.kernel;
+  Cta cta;
+  cta.linearId = linearCtaId;
+  cta.id.x = static_cast<uint32_t>(linearCtaId % L.grid.x);
+  cta.id.y = static_cast<uint32_t>(linearCtaId / L.grid.x % L.grid.y);
+  cta.id.z = static_cast<uint32_t>(linearCtaId / (uint64_t{L.grid.x} * L.grid.y));
+  cta.shared.assign(L.sharedBytes, std::byte{0});
+  const uint64_t threads = L.block.count();
+  const uint32_t numWarps = static_cast<uint32_t>((threads + kWarpSize - 1) / kWarpSize);
+  cta.warps.resize(numWarps);
+  cta.liveThreads = static_cast<uint32_t>(threads);
+  const uint64_t localBytes = std::max<uint64_t>((kernel.frameBytes + 15) / 16 * 16, 16);
+  for (uint32_t i = 0; i < numWarps; ++i) {
+    Warp &w = cta.warps[i];
+    w.index = i;
+    uint64_t lanes = std::min<uint64_t>(kWarpSize, threads - uint64_t{i} * kWarpSize);
+    w.liveMask = lanes == kWarpSize ? kFullMask : static_cast<uint32_t>((uint64_t{1} << lanes) - 1);
+    w.regs.assign(uint64_t{kernel.numValueSlots} * kWarpSize, 0);
+    w.preds.assign(kernel.numPredSlots, 0);
+    w.localStride = localBytes;
+    w.local.assign(localBytes * kWarpSize, std::byte{0});
+    CallFrame f;
+    f.function = &kernel;
+    w.frames.push_back(f);
+    w.simt.push_back({0, kNoSlot, w.liveMask});
+  }
+  ExecContext ctx;
+  ctx.launch = &L;
+  ctx.cta = &cta;
+  ctx.worker = worker;
+  ctx.listener = L.options.listener;
+  ctx.constPool = L.program->constPool.data();
+  if (ctx.listener) {
+    ctx.listener->onCtaBegin(worker, cta.id);
+    for (Warp &w : cta.warps) {
+      ctx.warp = &w;
+      ctx.fn = &kernel;
+      ctx.listener->onWarpBegin(ctx.warpRef(), w.liveMask);
+    }
+  }
+  for (;;) {
+    bool ran = false;
+    bool allDone = true;
+    for (Warp &w : cta.warps) {
+      if (L.abort.load(std::memory_order_relaxed))
+        break;
+      if (w.state == Warp::State::Done)
+        continue;
+      allDone = false;
+      if (w.state != Warp::State::Ready)
+        continue;
+      ran = true;
+      ctx.warp = &w;
+      if (ctx.listener)
+        runWarp<true>(ctx);
+      else
+        runWarp<false>(ctx);
+      if (w.state == Warp::State::Done) {
+        if (ctx.listener)
+          ctx.listener->onWarpEnd(ctx.warpRef());
+        // Exited threads no longer hold back barriers that wait for every live thread.
+        releaseBarriers(ctx);
+      }
+    }
+    if (allDone || L.abort.load(std::memory_order_relaxed))
+      break;
+    if (!ran) {
+      // Every live warp waits at a barrier that cannot complete.
+      std::string waits;
+      for (const Warp &w : cta.warps) {
+        if (w.state != Warp::State::AtBarrier)
+          continue;
+        const Cta::Barrier &b = cta.barriers[w.barrier];
+        waits += fmt::format("\n    warp {} waits at barrier {} ({} of {} threads arrived)", w.index, w.barrier,
+                             b.arrived, b.expected ? b.expected : cta.liveThreads);
+      }
+      for (Warp &w : cta.warps)
+        if (w.state == Warp::State::AtBarrier) {
+          ctx.warp = &w;
+          ctx.fn = w.frames.back().function;
+          ctx.pc = w.barrierPc;
+          ctx.exec = w.simt.empty() ? w.liveMask : w.simt.back().mask & w.liveMask;
+          ctx.fault(FaultKind::BarrierDeadlock, std::countr_zero(ctx.exec | 1u),
+                    "the barrier can never complete: the threads still expected have exited or wait elsewhere" + waits);
+          break;
+        }
+      L.abort = true;
+      break;
+    }
+  }
+  if (ctx.listener)
+    ctx.listener->onCtaEnd(worker, cta.id);
+}
+
+} // namespace ptxray::vm

@@ -1,0 +1,77 @@
+#include "vm/Memory.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+namespace ptxray::vm {
+
+namespace {
+constexpr std::align_val_t kHostAlign{64};
+void freeHost(std::byte *p) {
+  ::operator delete[](p, kHostAlign);
+}
+} // namespace
+
+DeviceMemory::~DeviceMemory() {
+  for (Allocation &a : allocations_)
+    if (a.host)
+      freeHost(a.host);
+}
+
+std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string label) {
+  uint64_t size = std::max<uint64_t>(bytes, 1);
+  uint64_t rounded = (size + kAllocationAlign - 1) / kAllocationAlign * kAllocationAlign;
+  // Addresses are never reused, so a stale pointer always finds the freed allocation it came from.
+  // One empty granule between allocations makes off-by-one overruns land outside every allocation.
+  if (rounded > kGlobalLimit || next_ > kGlobalLimit - rounded)
+    return std::nullopt;
+  auto *host = static_cast<std::byte *>(::operator new[](size, kHostAlign, std::nothrow));
+  if (!host)
+    return std::nullopt;
+  std::memset(host, 0, size);
+  Allocation a;
+  a.base = next_;
+  a.size = bytes;
+  a.host = host;
+  a.kind = kind;
+  a.readOnly = kind == AllocationKind::ModuleConst;
+  a.label = std::move(label);
+  next_ += rounded + kAllocationAlign;
+  inUse_ += bytes;
+  allocations_.push_back(std::move(a));
+  return allocations_.back().base;
+}
+
+bool DeviceMemory::release(uint64_t base) {
+  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), base,
+                             [](const Allocation &a, uint64_t b) { return a.base < b; });
+  if (it == allocations_.end() || it->base != base || it->freed)
+    return false;
+  freeHost(it->host);
+  it->host = nullptr;
+  it->freed = true;
+  inUse_ -= it->size;
+  return true;
+}
+
+const Allocation *DeviceMemory::find(uint64_t address) const {
+  auto it = std::upper_bound(allocations_.begin(), allocations_.end(), address,
+                             [](uint64_t a, const Allocation &x) { return a < x.base; });
+  if (it == allocations_.begin())
+    return nullptr;
+  --it;
+  // An address one granule past the end still names the allocation it overran (for the report).
+  uint64_t reach = std::max<uint64_t>(it->size, 1);
+  reach = (reach + kAllocationAlign - 1) / kAllocationAlign * kAllocationAlign + kAllocationAlign;
+  return address - it->base < reach ? &*it : nullptr;
+}
+
+std::byte *DeviceMemory::hostRange(uint64_t address, uint64_t bytes) const {
+  const Allocation *a = find(address);
+  if (!a || a->freed || address - a->base > a->size || bytes > a->size - (address - a->base))
+    return nullptr;
+  return a->host + (address - a->base);
+}
+
+} // namespace ptxray::vm

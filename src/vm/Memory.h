@@ -1,0 +1,65 @@
+// Device memory as the VM sees it: global allocations in a sorted table (device allocations, module
+// variables, constant banks, the device heap), and the fixed generic-address windows through which
+// shared, local and kernel-parameter memory are reached with generic addressing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxray::vm {
+
+// The generic address space, laid out so that it fits 32-bit modules too. Global allocations live
+// below the windows; a window address minus its base is the state-space address (PTX: cvta).
+inline constexpr uint64_t kGlobalBase = 0x1000'0000; ///< the first 256 MiB stay unmapped (null)
+inline constexpr uint64_t kGlobalLimit = 0xE000'0000;
+inline constexpr uint64_t kLocalWindow = 0xE000'0000; ///< per thread
+inline constexpr uint64_t kLocalWindowSize = 0x0800'0000;
+inline constexpr uint64_t kSharedWindow = 0xE800'0000; ///< per CTA
+inline constexpr uint64_t kSharedWindowSize = 0x0100'0000;
+inline constexpr uint64_t kParamWindow = 0xE900'0000; ///< the kernel's parameter buffer
+inline constexpr uint64_t kParamWindowSize = 0x0010'0000;
+inline constexpr uint64_t kFunctionWindow = 0xEF00'0000; ///< function pointers: base + 16 * index
+inline constexpr uint64_t kFunctionStride = 16;
+inline constexpr uint64_t kAllocationAlign = 256; ///< cudaMalloc's guaranteed alignment
+
+enum class AllocationKind : uint8_t { Device, ModuleGlobal, ModuleConst, Heap };
+
+struct Allocation {
+  uint64_t base = 0;
+  uint64_t size = 0;
+  std::byte *host = nullptr; ///< null once freed
+  AllocationKind kind = AllocationKind::Device;
+  bool freed = false;
+  bool readOnly = false; ///< constant banks: the kernel cannot store to them
+  std::string label;     ///< "cudaMalloc #3 (4096 B)", "module variable g_table"
+};
+
+class DeviceMemory {
+public:
+  DeviceMemory() = default;
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+  ~DeviceMemory();
+
+  /// Zero-filled allocation aligned to kAllocationAlign; nullopt when the address space is exhausted.
+  std::optional<uint64_t> allocate(uint64_t bytes, AllocationKind kind, std::string label);
+  /// Releases an allocation made by allocate(); false for an address that is not an allocation's base.
+  bool release(uint64_t base);
+
+  /// The live or freed allocation containing `address` (freed ones are kept to report use after free).
+  const Allocation *find(uint64_t address) const;
+  /// Host pointer to [address, address + bytes) when it lies in one live allocation.
+  std::byte *hostRange(uint64_t address, uint64_t bytes) const;
+  uint64_t bytesInUse() const { return inUse_; }
+
+private:
+  std::vector<Allocation> allocations_; ///< sorted by base (addresses are never reused)
+  uint64_t next_ = kGlobalBase;
+  uint64_t inUse_ = 0;
+};
+
+} // namespace ptxray::vm

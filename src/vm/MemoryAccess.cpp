@@ -1,0 +1,188 @@
+#include "vm/MemoryAccess.h"
+
+#include <fmt/format.h>
+
+namespace ptxray::vm {
+
+void computeAddresses(ExecContext &ctx, const MicroOp &op, uint32_t mask, uint64_t *addresses) {
+  uint64_t offset = static_cast<uint64_t>(op.addr.offset) + (op.addr.frameRelative ? ctx.frameBase() : 0);
+  const bool narrow = ctx.launch->program->addressBits == 32;
+  if (op.addr.base == kNoSlot) {
+    forLanes(mask, [&](int lane) { addresses[lane] = narrow ? static_cast<uint32_t>(offset) : offset; });
+    return;
+  }
+  const uint64_t *base = ctx.in(op.addr.base);
+  forLanes(mask, [&](int lane) {
+    uint64_t a = base[lane] + offset;
+    addresses[lane] = narrow ? static_cast<uint32_t>(a) : a;
+  });
+}
+
+namespace {
+
+std::string describeMiss(const DeviceMemory &memory, uint64_t address, uint32_t bytes) {
+  const Allocation *a = memory.find(address);
+  if (!a) {
+    if (address < kGlobalBase)
+      return "the address is not in any allocation (a null or small pointer?)";
+    return "the address is not in any allocation";
+  }
+  if (a->freed)
+    return fmt::format("the address is inside {}, {} bytes from its start, which was freed", a->label,
+                       address - a->base);
+  if (address >= a->base + a->size)
+    return fmt::format("the address is {} bytes past the end of {} (0x{:x}, {} bytes)", address - (a->base + a->size),
+                       a->label, a->base, a->size);
+  return fmt::format("the access of {} bytes at offset {} runs past the end of {} (0x{:x}, {} bytes)", bytes,
+                     address - a->base, a->label, a->base, a->size);
+}
+
+} // namespace
+
+void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uint32_t align, bool write,
+               WarpAccess &acc) {
+  LaunchState &L = *ctx.launch;
+  acc.space = space;
+  uint32_t ok = 0;
+  const Allocation *cached = nullptr;
+  bool firstResolved = false;
+  auto fail = [&](int lane, FaultKind kind, std::string detail, Space s) {
+    ctx.fault(kind, lane, std::move(detail), acc.addresses[lane], bytes, s, write);
+  };
+  auto global = [&](int lane, uint64_t a, Space reportSpace) {
+    if (!cached || a - cached->base >= cached->size || cached->freed) {
+      cached = L.memory->find(a);
+    }
+    const Allocation *al = cached;
+    if (!al || al->freed || a - al->base > al->size || bytes > al->size - (a - al->base)) {
+      FaultKind kind = al && al->freed ? FaultKind::UseAfterFree : FaultKind::OutOfBounds;
+      if (reportSpace == Space::Generic && !al)
+        kind = FaultKind::InvalidGeneric;
+      fail(lane, kind, describeMiss(*L.memory, a, bytes), reportSpace == Space::Generic ? Space::Global : reportSpace);
+      return;
+    }
+    if (write && al->readOnly) {
+      fail(lane, FaultKind::ReadOnly, fmt::format("{} is read-only", al->label), reportSpace);
+      return;
+    }
+    acc.host[lane] = al->host + (a - al->base);
+    ok |= 1u << lane;
+  };
+  auto window = [&](int lane, uint64_t offset, Space s) {
+    uint64_t limit = 0;
+    std::byte *base = nullptr;
+    switch (s) {
+    case Space::Shared:
+      limit = ctx.cta->shared.size();
+      base = ctx.cta->shared.data();
+      break;
+    case Space::Local:
+      limit = ctx.warp->localStride;
+      base = ctx.warp->local.data() + lane * ctx.warp->localStride;
+      break;
+    case Space::KernelParam:
+      limit = L.params.size();
+      base = L.params.data();
+      if (write) {
+        fail(lane, FaultKind::ReadOnly, "kernel parameters are read-only", s);
+        return;
+      }
+      break;
+    default: break;
+    }
+    if (offset > limit || bytes > limit - offset) {
+      fail(lane, FaultKind::OutOfBounds,
+           fmt::format("the {} window is {} bytes; the access of {} bytes is at offset {}", spaceName(s), limit, bytes,
+                       offset),
+           s);
+      return;
+    }
+    acc.host[lane] = base + offset;
+    ok |= 1u << lane;
+  };
+  forLanes(mask, [&](int lane) {
+    uint64_t a = acc.addresses[lane];
+    if (align > 1 && (a & (align - 1))) {
+      fail(lane, FaultKind::Misaligned, fmt::format("the address is not aligned to {} bytes", align), space);
+      return;
+    }
+    switch (space) {
+    case Space::Global:
+      if (a >= kLocalWindow) {
+        fail(lane, FaultKind::OutOfBounds,
+             "the address is in the shared/local window, not global memory (a generic pointer used with a "
+             ".global access?)",
+             space);
+        return;
+      }
+      global(lane, a, Space::Global);
+      return;
+    case Space::Const: {
+      const Allocation *bank = L.constBank;
+      if (!bank || a > bank->size || bytes > bank->size - a) {
+        fail(lane, FaultKind::OutOfBounds,
+             fmt::format("the constant bank is {} bytes; the access is at offset {}", bank ? bank->size : 0, a), space);
+        return;
+      }
+      if (write) {
+        fail(lane, FaultKind::ReadOnly, "constant memory is read-only", space);
+        return;
+      }
+      acc.host[lane] = bank->host + a;
+      ok |= 1u << lane;
+      return;
+    }
+    case Space::Shared:
+    case Space::Local:
+    case Space::KernelParam: window(lane, a, space); return;
+    case Space::Generic: {
+      Space s = Space::Global;
+      uint64_t off = a;
+      if (a - kSharedWindow < kSharedWindowSize) {
+        s = Space::Shared;
+        off = a - kSharedWindow;
+      } else if (a - kLocalWindow < kLocalWindowSize) {
+        s = Space::Local;
+        off = a - kLocalWindow;
+      } else if (a - kParamWindow < kParamWindowSize) {
+        s = Space::KernelParam;
+        off = a - kParamWindow;
+      }
+      if (!firstResolved) {
+        acc.space = s;
+        firstResolved = true;
+      }
+      if (s == Space::Global) {
+        global(lane, a, Space::Generic);
+      } else {
+        acc.addresses[lane] = off;
+        window(lane, off, s);
+      }
+      return;
+    }
+    }
+  });
+  acc.mask = ok;
+}
+
+void emitMemoryEvent(ExecContext &ctx, const MicroOp &op, MemoryOp kind, const WarpAccess &access, uint8_t width,
+                     uint8_t vec) {
+  MemoryEvent e;
+  e.pc = ctx.pc;
+  e.instruction = op.instruction;
+  e.op = kind;
+  e.space = access.space;
+  e.width = width;
+  e.vec = vec;
+  e.mask = access.mask;
+  const ptx::Instruction &inst = ctx.fn->source->instructions[op.instruction];
+  e.cache = inst.cache;
+  e.nonCoherent = inst.opcode == ptx::Opcode::ldu || inst.has(ptx::Mod::nc);
+  e.isVolatile = inst.isVolatile;
+  e.semantics = inst.semantics;
+  e.scope = inst.scope;
+  forLanes(access.mask, [&](int lane) { e.addresses[lane] = access.addresses[lane]; });
+  ctx.listener->onMemory(ctx.warpRef(), e);
+}
+
+} // namespace ptxray::vm

@@ -1,0 +1,194 @@
+#include "vm/SystemCalls.h"
+
+#include "abi/SystemCalls.h"
+#include "vm/DevicePrintf.h"
+#include "vm/MemoryAccess.h"
+#include "vm/Simt.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ptxray::vm {
+
+// ---------------------------------------------------------------------------------------------
+// Heap
+
+DeviceHeap::DeviceHeap(DeviceMemory &memory, uint64_t bytes) : size_(bytes) {
+  if (bytes == 0)
+    return;
+  auto base = memory.allocate(bytes, AllocationKind::Heap, fmt::format("the device heap ({} bytes)", bytes));
+  if (!base) {
+    size_ = 0;
+    return;
+  }
+  base_ = *base;
+  blocks_.push_back({0, bytes, false});
+}
+
+uint64_t DeviceHeap::allocate(uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  uint64_t need = (std::max<uint64_t>(bytes, 1) + 15) / 16 * 16;
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    Block &b = blocks_[i];
+    if (b.used || b.size < need)
+      continue;
+    if (b.size > need) {
+      Block rest{b.offset + need, b.size - need, false};
+      b.size = need;
+      blocks_.insert(blocks_.begin() + static_cast<ptrdiff_t>(i) + 1, rest);
+    }
+    blocks_[i].used = true;
+    return base_ + blocks_[i].offset;
+  }
+  return 0;
+}
+
+bool DeviceHeap::release(uint64_t address) {
+  std::lock_guard lock(mutex_);
+  if (address < base_ || address >= base_ + size_)
+    return false;
+  uint64_t offset = address - base_;
+  auto it =
+      std::lower_bound(blocks_.begin(), blocks_.end(), offset, [](const Block &b, uint64_t o) { return b.offset < o; });
+  if (it == blocks_.end() || it->offset != offset || !it->used)
+    return false;
+  it->used = false;
+  // Coalesce with free neighbours.
+  if (auto next = it + 1; next != blocks_.end() && !next->used) {
+    it->size += next->size;
+    it = blocks_.erase(next) - 1;
+  }
+  if (it != blocks_.begin() && !(it - 1)->used) {
+    (it - 1)->size += it->size;
+    blocks_.erase(it);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Call operands
+
+namespace {
+
+const uint32_t *callList(ExecContext &ctx, const MicroOp &op) {
+  return ctx.fn->extra.data() + op.extra;
+}
+
+} // namespace
+
+uint64_t callArgument(ExecContext &ctx, const MicroOp &op, uint32_t index, int lane, uint32_t size) {
+  const uint32_t *list = callList(ctx, op);
+  uint32_t numRets = list[0], numArgs = list[1];
+  if (index >= numArgs)
+    return 0;
+  const uint32_t *a = list + 2 + 2 * numRets + 2 * index;
+  if (static_cast<CallOperandKind>(a[0]) == CallOperandKind::Value) {
+    uint64_t v = ctx.in(a[1])[lane];
+    return size >= 8 ? v : v & ((uint64_t{1} << (8 * size)) - 1);
+  }
+  uint64_t v = 0;
+  std::memcpy(&v, frameBytes(ctx, lane, a[1]), std::min<uint32_t>(size, 8));
+  return v;
+}
+
+void setCallResult(ExecContext &ctx, const MicroOp &op, int lane, uint64_t bits, uint32_t size) {
+  const uint32_t *list = callList(ctx, op);
+  if (list[0] == 0)
+    return;
+  const uint32_t *r = list + 2;
+  if (static_cast<CallOperandKind>(r[0]) == CallOperandKind::Value) {
+    ctx.out(r[1])[lane] = bits;
+    return;
+  }
+  std::memcpy(frameBytes(ctx, lane, r[1]), &bits, std::min<uint32_t>(size, 8));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device memory reads for strings and argument buffers
+
+bool readDeviceBytes(ExecContext &ctx, int lane, uint64_t generic, void *out, uint32_t bytes) {
+  WarpAccess acc;
+  acc.addresses[lane] = generic;
+  translate(ctx, Space::Generic, 1u << lane, bytes, 1, false, acc);
+  if (!(acc.mask >> lane & 1))
+    return false;
+  std::memcpy(out, acc.host[lane], bytes);
+  return true;
+}
+
+bool readDeviceString(ExecContext &ctx, int lane, uint64_t generic, std::string &out, size_t limit) {
+  out.clear();
+  for (size_t i = 0; i < limit; ++i) {
+    char c;
+    if (!readDeviceBytes(ctx, lane, generic + i, &c, 1))
+      return false;
+    if (c == 0)
+      return true;
+    out.push_back(c);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask) {
+  const uint32_t ptrSize = ctx.launch->program->addressBits / 8;
+  LaunchState &L = *ctx.launch;
+  switch (static_cast<abi::SystemCallId>(callee.systemCall)) {
+  case abi::SystemCallId::Vprintf: {
+    std::string lines;
+    forLanes(mask, [&](int lane) {
+      uint64_t format = callArgument(ctx, op, 0, lane, ptrSize);
+      uint64_t args = callArgument(ctx, op, 1, lane, ptrSize);
+      int count = 0;
+      std::string text = formatDevicePrintf(ctx, lane, format, args, count);
+      lines += text;
+      setCallResult(ctx, op, lane, static_cast<uint32_t>(count), 4);
+    });
+    std::lock_guard lock(L.mutex);
+    L.printfOutput += lines;
+    return;
+  }
+  case abi::SystemCallId::Malloc:
+    forLanes(mask, [&](int lane) {
+      uint64_t bytes = callArgument(ctx, op, 0, lane, ptrSize);
+      uint64_t p = L.heap ? L.heap->allocate(bytes) : 0;
+      setCallResult(ctx, op, lane, p, ptrSize);
+    });
+    return;
+  case abi::SystemCallId::Free:
+    forLanes(mask, [&](int lane) {
+      uint64_t p = callArgument(ctx, op, 0, lane, ptrSize);
+      if (p == 0)
+        return;
+      if (!L.heap || !L.heap->release(p))
+        ctx.fault(FaultKind::HeapError, lane,
+                  fmt::format("free(0x{:x}): not a pointer malloc() returned, or freed twice", p), p);
+    });
+    return;
+  case abi::SystemCallId::AssertFail: {
+    int lane = std::countr_zero(mask);
+    std::string message, file, function;
+    readDeviceString(ctx, lane, callArgument(ctx, op, 0, lane, ptrSize), message, 4096);
+    readDeviceString(ctx, lane, callArgument(ctx, op, 1, lane, ptrSize), file, 4096);
+    uint32_t line = static_cast<uint32_t>(callArgument(ctx, op, 2, lane, 4));
+    readDeviceString(ctx, lane, callArgument(ctx, op, 3, lane, ptrSize), function, 4096);
+    std::string out;
+    forLanes(mask, [&](int l) {
+      Dim3 t = ctx.threadIdOf(l);
+      out += fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", file, line,
+                         function, ctx.cta->id.x, ctx.cta->id.y, ctx.cta->id.z, t.x, t.y, t.z, message);
+    });
+    {
+      std::lock_guard lock(L.mutex);
+      L.printfOutput += out;
+      L.assertFailed = true;
+    }
+    ctx.fault(FaultKind::AssertFailed, lane,
+              fmt::format("{}:{}: {}: Assertion `{}` failed.", file, line, function, message));
+    return;
+  }
+  }
+}
+
+} // namespace ptxray::vm

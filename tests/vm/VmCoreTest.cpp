@@ -1,0 +1,275 @@
+// The execution core: special registers, SIMT divergence and reconvergence, loops, barriers and
+// shared memory, calls and recursion, and the launch checks — each against host-computed results.
+#include "support/VmHarness.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxray::test {
+namespace {
+
+const char *kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+TEST(VmCore, GlobalIndexAndArithmetic) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  setp.ge.u32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  mul.lo.s32 %r6, %r5, 3;
+  add.s32 %r6, %r6, 7;
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r5, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  st.global.u32 [%rd2], %r6;
+DONE:
+  ret;
+}
+)");
+  const uint32_t n = 1000;
+  uint64_t out = h.zeros<uint32_t>(n);
+  auto r = h.launch(m, "k", {8, 1, 1}, {128, 1, 1}, out, n);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<uint32_t>(out, n);
+  for (uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(v[i], i * 3 + 7) << i;
+}
+
+TEST(VmCore, DivergentIfElseAndLoopReconverge) {
+  VmHarness h;
+  // out[i] = (i odd) ? sum(0..i) : -i ; then every lane adds 1000 after reconvergence.
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  @%p1 bra EVEN;
+  mov.u32 %r3, 0;
+  mov.u32 %r4, 0;
+LOOP:
+  add.s32 %r3, %r3, %r4;
+  add.s32 %r4, %r4, 1;
+  setp.le.u32 %p2, %r4, %r1;
+  @%p2 bra LOOP;
+  bra JOIN;
+EVEN:
+  neg.s32 %r3, %r1;
+JOIN:
+  add.s32 %r3, %r3, 1000;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)");
+  uint64_t out = h.zeros<int32_t>(64);
+  auto r = h.launch(m, "k", {1, 1, 1}, {64, 1, 1}, out);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<int32_t>(out, 64);
+  for (int i = 0; i < 64; ++i) {
+    int expect = (i % 2) ? i * (i + 1) / 2 : -i;
+    EXPECT_EQ(v[i], expect + 1000) << i;
+  }
+}
+
+TEST(VmCore, BarrierAndSharedMemoryReverse) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 data)
+{
+  .shared .align 4 .b8 tile[1024];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [data];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ntid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r3, [%rd3];
+  mov.u64 %rd4, tile;
+  add.s64 %rd5, %rd4, %rd2;
+  st.shared.u32 [%rd5], %r3;
+  bar.sync 0;
+  sub.s32 %r4, %r2, %r1;
+  sub.s32 %r4, %r4, 1;
+  mul.wide.u32 %rd6, %r4, 4;
+  add.s64 %rd7, %rd4, %rd6;
+  ld.shared.u32 %r5, [%rd7];
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+)");
+  std::vector<uint32_t> in(256);
+  for (uint32_t i = 0; i < 256; ++i)
+    in[i] = i * 11 + 1;
+  uint64_t data = h.upload(in);
+  auto r = h.launch(m, "k", {1, 1, 1}, {256, 1, 1}, data);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<uint32_t>(data, 256);
+  for (uint32_t i = 0; i < 256; ++i)
+    EXPECT_EQ(v[i], in[255 - i]) << i;
+}
+
+TEST(VmCore, RecursiveCallThroughParams) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + R"(
+.func (.param .b32 ret) fib(.param .b32 n)
+{
+  .reg .b32 %r<8>;
+  .reg .pred %p<2>;
+  ld.param.b32 %r1, [n];
+  setp.lt.u32 %p1, %r1, 2;
+  @%p1 bra BASE;
+  sub.s32 %r2, %r1, 1;
+  {
+  .param .b32 a;
+  .param .b32 b;
+  st.param.b32 [a], %r2;
+  call (b), fib, (a);
+  ld.param.b32 %r3, [b];
+  }
+  sub.s32 %r2, %r1, 2;
+  {
+  .param .b32 a;
+  .param .b32 b;
+  st.param.b32 [a], %r2;
+  call (b), fib, (a);
+  ld.param.b32 %r4, [b];
+  }
+  add.s32 %r5, %r3, %r4;
+  st.param.b32 [ret], %r5;
+  ret;
+BASE:
+  st.param.b32 [ret], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 a;
+  .param .b32 b;
+  st.param.b32 [a], %r1;
+  call (b), fib, (a);
+  ld.param.b32 %r2, [b];
+  }
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)");
+  uint64_t out = h.zeros<uint32_t>(20);
+  auto r = h.launch(m, "k", {1, 1, 1}, {20, 1, 1}, out);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<uint32_t>(out, 20);
+  uint32_t f[20] = {0, 1};
+  for (int i = 2; i < 20; ++i)
+    f[i] = f[i - 1] + f[i - 2];
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(v[i], f[i]) << i;
+}
+
+TEST(VmCore, OutOfBoundsStoreIsReportedWithThreadAndAllocation) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+)");
+  uint64_t out = h.zeros<uint32_t>(30);
+  auto r = h.launch(m, "k", {1, 1, 1}, {32, 1, 1}, out);
+  ASSERT_EQ(r.status, vm::LaunchStatus::Faulted);
+  ASSERT_EQ(r.faults.size(), 1u);
+  const vm::Fault &f = r.faults[0];
+  EXPECT_EQ(f.kind, vm::FaultKind::OutOfBounds);
+  EXPECT_EQ(f.thread.x, 30u);
+  EXPECT_EQ(f.address, out + 120);
+  EXPECT_TRUE(f.isWrite);
+  EXPECT_NE(f.detail.find("0 bytes past the end"), std::string::npos) << f.detail;
+  EXPECT_NE(f.ptxLocation.find("test.ptx:"), std::string::npos);
+  // memcheck mode reports both lanes and keeps going.
+  h.options.continueOnError = true;
+  r = h.launch(m, "k", {1, 1, 1}, {32, 1, 1}, out);
+  ASSERT_EQ(r.faults.size(), 2u) << describe(r);
+  EXPECT_EQ(r.faults[1].thread.x, 31u);
+}
+
+TEST(VmCore, BarrierInDivergentCodeIsReported) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k()
+{
+  .reg .b32 %r<4>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra SKIP;
+  bar.sync 0;
+SKIP:
+  ret;
+}
+)");
+  auto r = h.launch(m, "k", {1, 1, 1}, {64, 1, 1});
+  ASSERT_EQ(r.status, vm::LaunchStatus::Faulted) << describe(r);
+  EXPECT_EQ(r.faults[0].kind, vm::FaultKind::BarrierDivergence);
+}
+
+TEST(VmCore, RunawayLoopStopsAtBudget) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k()
+{
+LOOP:
+  bra.uni LOOP;
+}
+)");
+  h.options.maxInstructions = 1'000'000;
+  auto r = h.launch(m, "k", {1, 1, 1}, {32, 1, 1});
+  ASSERT_EQ(r.status, vm::LaunchStatus::Faulted);
+  EXPECT_EQ(r.faults[0].kind, vm::FaultKind::InstructionLimit);
+}
+
+TEST(VmCore, LaunchChecksLikeTheDriver) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + ".visible .entry k(.param .u32 a) .maxntid 128, 1, 1 { ret; }\n");
+  auto r = h.launch(m, "k", {1, 1, 1}, {2048, 1, 1}, 1u);
+  EXPECT_EQ(r.status, vm::LaunchStatus::Refused);
+  EXPECT_NE(r.error.find("1024"), std::string::npos) << r.error;
+  r = h.launch(m, "k", {1, 1, 1}, {256, 1, 1}, 1u);
+  EXPECT_EQ(r.status, vm::LaunchStatus::Refused);
+  EXPECT_NE(r.error.find(".maxntid"), std::string::npos) << r.error;
+  r = h.launch(m, "k", {1, 1, 1}, {128, 1, 1}, uint64_t{1});
+  EXPECT_EQ(r.status, vm::LaunchStatus::Refused);
+  EXPECT_NE(r.error.find("parameter 0"), std::string::npos) << r.error;
+  r = h.launch(m, "k", {1, 1, 1}, {128, 1, 1}, 1u);
+  EXPECT_TRUE(r.ok()) << describe(r);
+}
+
+} // namespace
+} // namespace ptxray::test
