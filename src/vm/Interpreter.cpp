@@ -352,7 +352,8 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
       InstructionEvent e{pc, op.instruction, active, exec};
       ctx.listener->onInstruction(ctx.warpRef(), e);
     }
-    threadInstructions += static_cast<uint32_t>(std::popcount(exec));
+    // Like CUDA's thread_inst_executed: every active lane, predicated off or not.
+    threadInstructions += static_cast<uint32_t>(std::popcount(active));
     if (++sinceFlush == kBudgetChunk) {
       sinceFlush = 0;
       uint64_t total = L.instructions.fetch_add(threadInstructions) + threadInstructions;

@@ -1,0 +1,175 @@
+// VM throughput in thread-instructions per second on three kernel shapes: ALU-bound (a dependent
+// integer/float loop), memory-bound (a strided copy), and branchy (data-dependent divergence), each
+// with one worker and with every core. Counters report thread-instructions/s ("items").
+#include "arch/GpuDatabase.h"
+#include "vm/Device.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace ptxray;
+
+const arch::ComputeCapability &sm90() {
+  return *arch::findArch("sm_90").target->computeCapability;
+}
+
+std::vector<std::byte> arg(uint64_t v, size_t bytes = 8) {
+  std::vector<std::byte> b(bytes);
+  std::memcpy(b.data(), &v, bytes);
+  return b;
+}
+
+// Each thread: 256 iterations of 6 dependent integer operations plus the loop's compare and branch.
+const char *kAlu = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry alu(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mov.u32 %r5, 0;
+  mov.u32 %r6, %r4;
+LOOP:
+  mad.lo.s32 %r6, %r6, 1664525, 1013904223;
+  add.s32 %r7, %r6, %r5;
+  mul.lo.s32 %r8, %r7, 3;
+  sub.s32 %r9, %r8, %r6;
+  max.s32 %r10, %r9, %r7;
+  add.s32 %r6, %r10, %r4;
+  add.s32 %r5, %r5, 1;
+  setp.lt.u32 %p1, %r5, 256;
+  @%p1 bra LOOP;
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r6;
+  ret;
+}
+)";
+
+// Each thread copies 32 words with a grid-wide stride (coalesced, like the guide's offsetCopy).
+const char *kMemory = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry copy(.param .u64 dst, .param .u64 src, .param .u32 n)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<10>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [dst];
+  ld.param.u64 %rd2, [src];
+  ld.param.u32 %r9, [n];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mov.u32 %r5, %nctaid.x;
+  mul.lo.s32 %r6, %r5, %r3;
+LOOP:
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u32 %r7, [%rd4];
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.u32 [%rd5], %r7;
+  add.s32 %r4, %r4, %r6;
+  setp.lt.u32 %p1, %r4, %r9;
+  @%p1 bra LOOP;
+  ret;
+}
+)";
+
+// Lanes loop a data-dependent number of times (tid % 32 + 8) with an if/else inside: the warp
+// splits and reconverges every iteration.
+const char *kBranchy = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry branchy(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<3>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  rem.u32 %r5, %r1, 32;
+  add.s32 %r5, %r5, 8;
+  mov.u32 %r6, 0;
+  mov.u32 %r7, 0;
+LOOP:
+  rem.u32 %r8, %r6, 3;
+  setp.eq.u32 %p1, %r8, 0;
+  @%p1 bra THEN;
+  add.s32 %r7, %r7, %r6;
+  bra.uni NEXT;
+THEN:
+  sub.s32 %r7, %r7, 1;
+NEXT:
+  add.s32 %r6, %r6, 1;
+  setp.lt.u32 %p2, %r6, %r5;
+  @%p2 bra LOOP;
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+)";
+
+void runKernel(benchmark::State &state, const char *ptx, const char *kernel, bool memory) {
+  vm::Device device(sm90(), 132);
+  auto &module = device.loadModule("bench.ptx", ptx);
+  const uint32_t blocks = 64, threads = 256;
+  const uint64_t n = uint64_t{blocks} * threads * (memory ? 32 : 1);
+  uint64_t out = device.allocate(n * 4);
+  uint64_t in = device.allocate(n * 4);
+  std::vector<std::vector<std::byte>> args;
+  args.push_back(arg(out));
+  if (memory) {
+    args.push_back(arg(in));
+    args.push_back(arg(n, 4));
+  }
+  vm::LaunchOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  uint64_t instructions = 0;
+  for (auto _ : state) {
+    vm::LaunchResult r = device.launch(module, kernel, {{blocks, 1, 1}, {threads, 1, 1}, 0}, args, options);
+    if (!r.ok()) {
+      state.SkipWithError(r.error.c_str());
+      return;
+    }
+    instructions += r.threadInstructions;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(instructions));
+  state.counters["thread_instr_per_s"] =
+      benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+}
+
+void BM_VmAlu(benchmark::State &state) {
+  runKernel(state, kAlu, "alu", false);
+}
+void BM_VmMemory(benchmark::State &state) {
+  runKernel(state, kMemory, "copy", true);
+}
+void BM_VmBranchy(benchmark::State &state) {
+  runKernel(state, kBranchy, "branchy", false);
+}
+
+BENCHMARK(BM_VmAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VmMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VmBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+} // namespace
