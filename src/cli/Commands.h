@@ -15,5 +15,6 @@ CommandRunner addOccupancyCommand(CLI::App &app);
 CommandRunner addArchsCommand(CLI::App &app);
 CommandRunner addArchCommand(CLI::App &app);
 CommandRunner addAbiCommand(CLI::App &app);
+CommandRunner addRunCommand(CLI::App &app);
 
 } // namespace ptxray::cli

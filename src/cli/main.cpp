@@ -15,6 +15,7 @@ int main(int argc, char **argv) {
   commands.push_back(ptxray::cli::addOccupancyCommand(app));
   commands.push_back(ptxray::cli::addArchsCommand(app));
   commands.push_back(ptxray::cli::addArchCommand(app));
+  commands.push_back(ptxray::cli::addRunCommand(app));
   CLI11_PARSE(app, argc, argv);
   for (auto &run : commands) {
     int status = run();

@@ -5,6 +5,7 @@
 #include "vm/Exec.h"
 #include "vm/Reconvergence.h"
 #include "vm/ops/Families.h"
+#include "vm/semantics/Half.h"
 
 #include <bit>
 #include <cstring>
@@ -111,6 +112,8 @@ DecodeFn familyOf(const ptx::Instruction &inst) {
   case Opcode::fence:
   case Opcode::nanosleep: return &ops::decodeSync;
   case Opcode::tex:
+  case Opcode::istypep:
+  case Opcode::sured:
   case Opcode::tld4:
   case Opcode::txq:
   case Opcode::suld:
@@ -201,6 +204,23 @@ void execReadSpecial(ExecContext &ctx, const MicroOp &op);
 void execFrameAddress(ExecContext &ctx, const MicroOp &op);
 } // namespace detail
 
+uint32_t DecodeContext::vectorComponent(const ptx::Operand &op) const {
+  // .x/.y/.z/.w or .r/.g/.b/.a of a vector register; byte and half selectors (.b0, .h1) carry digits
+  // and belong to the instructions that take them.
+  uint32_t digits = (op.selector >> 8) & 0xf;
+  if (op.selector == 0 || digits != 0 || ptxFn.registers[op.id].vectorWidth <= 1)
+    return 0;
+  switch (static_cast<char>(op.selector & 0xff)) {
+  case 'y':
+  case 'g': return 1;
+  case 'z':
+  case 'b': return 2;
+  case 'w':
+  case 'a': return 3;
+  default: return 0;
+  }
+}
+
 uint32_t DecodeContext::src(const ptx::Operand &op, Mod type) {
   switch (op.kind) {
   case OperandKind::Register: {
@@ -215,32 +235,25 @@ uint32_t DecodeContext::src(const ptx::Operand &op, Mod type) {
       emitBefore(m);
       return m.d[0];
     }
-    char letter = static_cast<char>(op.selector & 0xff);
-    uint32_t digits = (op.selector >> 8) & 0xf;
-    if (op.selector != 0 && digits == 0 && ptxFn.registers[op.id].vectorWidth > 1) {
-      int component = letter == 'x' || letter == 'r' ? 0 : letter == 'y' || letter == 'g' ? 1 : letter == 'z' ? 2 : 3;
-      if (letter == 'b')
-        component = 2;
-      return slot + component;
-    }
-    return slot;
+    return slot + vectorComponent(op);
   }
   case OperandKind::Immediate: return constant(static_cast<uint64_t>(op.value));
-  case OperandKind::Float32: {
-    uint64_t bits = static_cast<uint64_t>(op.value) & 0xffffffffu;
-    if (type == Mod::f64) {
-      double d = std::bit_cast<float>(static_cast<uint32_t>(bits));
-      bits = std::bit_cast<uint64_t>(d);
-    }
-    return constant(bits);
-  }
+  case OperandKind::Float32:
   case OperandKind::Float64: {
-    uint64_t bits = static_cast<uint64_t>(op.value);
-    if (type == Mod::f32 || type == Mod::f16 || type == Mod::bf16) {
-      float f = static_cast<float>(std::bit_cast<double>(bits));
-      bits = std::bit_cast<uint32_t>(f);
+    // A float literal is a value: it takes the instruction's float format (rounded to nearest).
+    double value = op.kind == OperandKind::Float32
+                       ? static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(op.value)))
+                       : std::bit_cast<double>(static_cast<uint64_t>(op.value));
+    switch (type) {
+    case Mod::f64: return constant(std::bit_cast<uint64_t>(value));
+    case Mod::f16: return constant(sem::fromF64<sem::HalfKind::F16>(value));
+    case Mod::bf16: return constant(sem::fromF64<sem::HalfKind::BF16>(value));
+    default:
+      // f32 instructions, and untyped uses (mov.b32 of a 0f literal keeps its bits).
+      if (op.kind == OperandKind::Float32)
+        return constant(static_cast<uint64_t>(op.value) & 0xffffffffu);
+      return constant(std::bit_cast<uint32_t>(static_cast<float>(value)));
     }
-    return constant(bits);
   }
   case OperandKind::SpecialReg: {
     MicroOp m;
@@ -272,12 +285,7 @@ uint32_t DecodeContext::src(const ptx::Operand &op, Mod type) {
 
 uint32_t DecodeContext::dst(const ptx::Operand &op) {
   if (op.kind == OperandKind::Register) {
-    uint32_t slot = slotOfRegister_[op.id];
-    char letter = static_cast<char>(op.selector & 0xff);
-    uint32_t digits = (op.selector >> 8) & 0xf;
-    if (op.selector != 0 && digits == 0 && ptxFn.registers[op.id].vectorWidth > 1)
-      slot += letter == 'x' ? 0 : letter == 'y' ? 1 : letter == 'z' ? 2 : 3;
-    return slot;
+    return slotOfRegister_[op.id] + vectorComponent(op);
   }
   if (op.kind == OperandKind::Symbol) {
     const SymbolPlacement &p = placement(op.id);
@@ -478,6 +486,8 @@ void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<Sym
     }
   }
   auto labelPc = [&](uint32_t labelSymbol) -> uint32_t {
+    if (labelSymbol >= m.symbols.size())
+      return kNoSlot;
     const ptx::Symbol &sym = m.symbols[labelSymbol];
     if (sym.kind != ptx::SymbolKind::Label || sym.index >= instructionAtStatement.size())
       return kNoSlot;
@@ -485,9 +495,8 @@ void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<Sym
   };
   for (const Fixup &f : fixups)
     fn.code[f.op].target = labelPc(f.label);
-  for (uint32_t &e : fn.extra)
-    if (e & 0x80000000u)
-      e = labelPc(e & 0x7fffffffu);
+  for (uint32_t at : ctx.extraLabels)
+    fn.extra[at] = labelPc(fn.extra[at]);
 
   // Reconvergence points of branches (computed on the PTX CFG, mapped to micro-ops). A point past
   // the last instruction means function exit.

@@ -47,6 +47,8 @@ public:
   /// The decoded space of the instruction's memory operand (kernel .param vs a function's frame).
   Space spaceOf(ptx::StateSpace space, const ptx::Operand &addressOperand) const;
 
+  /// Component of a vector register named by `.x`/`.r`... (0 for scalars).
+  uint32_t vectorComponent(const ptx::Operand &op) const;
   uint32_t constant(uint64_t bits);
   uint32_t scratchSlot();
   /// Appends a micro-op that runs before the one being decoded (operand materialization).
@@ -58,6 +60,8 @@ public:
   uint32_t functionIndexOf(uint32_t symbol) const;
 
   std::vector<MicroOp> pending; ///< emitted by emitBefore for the current instruction
+  /// Positions in fn.extra holding label symbols (brx targets) to turn into pcs after decoding.
+  std::vector<uint32_t> extraLabels;
 
   // Filled by the decoder before the instructions are decoded.
   const std::vector<SymbolPlacement> &modulePlacement_;

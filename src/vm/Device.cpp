@@ -6,6 +6,7 @@
 #include "vm/Decoder.h"
 #include "vm/Interpreter.h"
 #include "vm/SystemCalls.h"
+#include "vm/Texture.h"
 
 #include <algorithm>
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
 namespace ptxray::vm {
 
@@ -59,15 +61,22 @@ const DecodedFunction *LoadedModule::findKernel(std::string_view name) const {
   for (const DecodedFunction &f : program_.functions)
     if (f.isEntry && f.name == name)
       return &f;
+  const DecodedFunction *found = nullptr;
+  std::string candidates;
   for (const DecodedFunction &f : program_.functions) {
     if (!f.isEntry)
       continue;
     std::string d = ptx::demangle(f.name);
     auto paren = d.find('(');
-    if (d == name || (paren != std::string::npos && std::string_view(d).substr(0, paren) == name))
-      return &f;
+    if (d == name || (paren != std::string::npos && std::string_view(d).substr(0, paren) == name)) {
+      candidates += fmt::format("\n  {} ({})", d, f.name);
+      if (found)
+        throw VmError(
+            fmt::format("{}: kernel name {} is ambiguous; use the mangled name of one of:{}", name_, name, candidates));
+      found = &f;
+    }
   }
-  return nullptr;
+  return found;
 }
 
 uint64_t LoadedModule::deviceAddress(const PlacedVariable &v) const {
@@ -77,7 +86,10 @@ uint64_t LoadedModule::deviceAddress(const PlacedVariable &v) const {
 // ---------------------------------------------------------------------------------------------
 // Device
 
-Device::Device(const arch::ComputeCapability &cc, int smCount) : cc_(cc), smCount_(std::max(smCount, 1)) {}
+Device::Device(const arch::ComputeCapability &cc, int smCount)
+    : cc_(cc), smCount_(std::max(smCount, 1)), textures_(std::make_unique<TextureTable>()) {
+  textures_->setMemory(&memory_);
+}
 
 Device::~Device() = default;
 
@@ -97,8 +109,9 @@ LoadedModule &Device::loadModuleFile(const std::string &path) {
   if (nvcc.empty())
     throw VmError(fmt::format("{}: compiling CUDA needs nvcc, which is not installed; pass the PTX instead", path));
   int arch = std::max(cc_.major * 10 + cc_.minor, 75);
+  static std::atomic<unsigned> compiled{0};
   auto tmp = std::filesystem::temp_directory_path() /
-             fmt::format("ptxray-{}-{}.ptx", p.stem().string(), static_cast<unsigned>(std::hash<std::string>{}(path)));
+             fmt::format("ptxray-{}-{}-{}.ptx", p.stem().string(), static_cast<long>(getpid()), compiled++);
   std::string cmd = fmt::format("{} -ptx -lineinfo -arch=compute_{} -o '{}' '{}' 2>&1", nvcc, arch, tmp.string(), path);
   std::string output;
   if (FILE *pipe = popen(cmd.c_str(), "r")) {
@@ -148,9 +161,15 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
     pv.space = v.space;
     pv.size = v.sizeInBytes();
     switch (v.space) {
+    case ptx::StateSpace::Tex:
+      placement[s] = {SymbolPlacement::Kind::Global, textures_->registerModuleReference(m, s), kNoSlot};
+      continue;
     case ptx::StateSpace::Global: {
-      if (ptx::typeInfo(v.type).kind == ptx::TypeKind::Opaque)
-        continue; // texture/sampler/surface references
+      if (ptx::typeInfo(v.type).kind == ptx::TypeKind::Opaque) {
+        // .texref/.samplerref/.surfref: the operand is the reference's handle.
+        placement[s] = {SymbolPlacement::Kind::Global, textures_->registerModuleReference(m, s), kNoSlot};
+        continue;
+      }
       auto addr = memory_.allocate(std::max<uint64_t>(pv.size, 1), AllocationKind::ModuleGlobal,
                                    fmt::format("module variable {} ({} bytes)", sym.name, pv.size));
       if (!addr)
@@ -406,6 +425,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.kernel = kernel;
   L.memory = &memory_;
   L.heap = heap_.get();
+  L.textures = textures_.get();
   L.grid = config.grid;
   L.block = config.block;
   L.sharedBytes = static_cast<uint32_t>(module.program().staticSharedBytes + config.dynamicSharedBytes);
@@ -449,6 +469,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   result.threadInstructions = L.instructions.load();
   result.printfOutput = std::move(L.printfOutput);
   result.faults = std::move(L.faults);
+  result.faultCount = L.faultCount;
   // Workers report in whatever order they ran; a fixed order makes reports reproducible.
   std::stable_sort(result.faults.begin(), result.faults.end(), [](const Fault &a, const Fault &b) {
     auto key = [](const Fault &f) {

@@ -26,6 +26,7 @@ public:
 };
 
 class DeviceHeap;
+class TextureTable;
 
 /// A loaded module: its PTX, the decoded program and where its variables live.
 class LoadedModule {
@@ -35,7 +36,8 @@ public:
   std::string_view name() const { return name_; }
   /// A module-scope .global or .const variable by PTX name (or demangled name).
   const PlacedVariable *findVariable(std::string_view name) const;
-  /// Kernel entry by PTX name or demangled name (with or without its parameter list).
+  /// Kernel entry by PTX name or demangled name (with or without its parameter list). Throws
+  /// VmError when a demangled name matches several overloads.
   const DecodedFunction *findKernel(std::string_view name) const;
   /// Device address of a variable (const variables live in the module's constant bank).
   uint64_t deviceAddress(const PlacedVariable &v) const;
@@ -66,6 +68,7 @@ struct LaunchResult {
   LaunchStatus status = LaunchStatus::Success;
   std::string error;         ///< why a launch was refused, or a one-line summary of the fault
   std::vector<Fault> faults; ///< every fault (one without memcheck, up to maxFaults with)
+  uint64_t faultCount = 0;   ///< all faults found, also those past maxFaults
   std::string printfOutput;  ///< device printf lines, as the kernel printed them
   uint64_t threadInstructions = 0;
   unsigned workers = 0;
@@ -110,6 +113,8 @@ public:
                       std::span<const std::vector<std::byte>> args, const LaunchOptions &options = {});
 
   DeviceMemory &memory() { return memory_; }
+  /// Texture and surface objects, and texture references bound to module variables.
+  TextureTable &textures() { return *textures_; }
 
 private:
   std::string checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
@@ -120,6 +125,7 @@ private:
   std::vector<std::unique_ptr<LoadedModule>> modules_;
   uint64_t heapBytes_ = 8 * 1024 * 1024; ///< CUDA's default malloc heap
   std::unique_ptr<DeviceHeap> heap_;
+  std::unique_ptr<TextureTable> textures_;
   uint64_t launches_ = 0;
 };
 

@@ -101,6 +101,7 @@ struct LaunchState {
 
   std::mutex mutex; ///< guards faults and printf output
   std::vector<Fault> faults;
+  uint64_t faultCount = 0; ///< every fault, also those past options.maxFaults
   std::string printfOutput;
   bool assertFailed = false;
 

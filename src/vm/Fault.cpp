@@ -69,6 +69,7 @@ void LaunchState::report(Fault fault) {
   // instruction (or other workers racing to the stop) add nothing.
   if (!options.continueOnError && !faults.empty())
     return;
+  ++faultCount;
   if (faults.size() < options.maxFaults)
     faults.push_back(std::move(fault));
   if (!options.continueOnError)

@@ -14,7 +14,7 @@ const char *kPrintf = R"(
 .target sm_80
 .address_size 64
 .extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
-.global .align 1 .b8 $str[36] = {116, 105, 100, 32, 37, 100, 32, 104, 101, 120, 32, 37, 48, 56, 120, 32, 119, 105, 100, 101, 32, 37, 108, 108, 100, 32, 115, 61, 37, 115, 32, 37, 99, 37, 37, 10};
+.global .align 1 .b8 $str[37] = {116, 105, 100, 32, 37, 100, 32, 104, 101, 120, 32, 37, 48, 56, 120, 32, 119, 105, 100, 101, 32, 37, 108, 108, 100, 32, 115, 61, 37, 115, 32, 37, 99, 37, 37, 10, 0};
 .global .align 1 .b8 $name[3] = {111, 107, 0};
 .visible .entry k()
 {

@@ -137,7 +137,13 @@ void execCall(ExecContext &ctx, const MicroOp &op) {
               fmt::format("{} is declared but not defined in this module (it needs to be linked)", callee.name));
     return;
   }
-  callFunction(ctx, op, callee, mask);
+  bool split = mask != ctx.exec;
+  if (callFunction(ctx, op, callee, mask) && split) {
+    // callFunction pointed the entry below the new frame (the lanes still to call) past the call;
+    // they run the call again with their own target.
+    Warp &w = *ctx.warp;
+    w.simt[w.frames.back().simtBase - 1].pc = ctx.pc;
+  }
 }
 
 void execReturn(ExecContext &ctx, const MicroOp &) {
@@ -235,8 +241,10 @@ void decodeControl(DecodeContext &ctx, MicroOp &op) {
       return;
     const ptx::TargetList &targets = ctx.ptxFn.targetLists[list.index];
     op.extra = static_cast<uint32_t>(ctx.fn.extra.size());
-    for (uint32_t label : targets.symbols)
-      ctx.fn.extra.push_back(label | 0x80000000u);
+    for (uint32_t label : targets.symbols) {
+      ctx.extraLabels.push_back(static_cast<uint32_t>(ctx.fn.extra.size()));
+      ctx.fn.extra.push_back(label);
+    }
     op.extraCount = static_cast<uint16_t>(targets.symbols.size());
     op.exec = &execBranchIndexed;
     return;

@@ -246,12 +246,16 @@ void decodeIntegerArithmetic(DecodeContext &ctx, MicroOp &op) {
   case ptx::Opcode::mad:
     if (wide && ptx::typeInfo(type).bits == 64)
       return;
+    if (hi && sat && type != Mod::s32)
+      return; // the ISA defines mad.hi.sat for .s32 only (64-bit would overflow the wide sum)
     op.exec = wide ? forType<IntOp::MadWide>(type)
               : hi ? (sat ? forType<IntOp::MadHiSat>(type) : forType<IntOp::MadHi>(type))
                    : forType<IntOp::MadLo>(type);
     return;
   case ptx::Opcode::mul24: op.exec = hi ? forType<IntOp::Mul24Hi>(type) : forType<IntOp::Mul24Lo>(type); return;
   case ptx::Opcode::mad24:
+    if (hi && sat && type != Mod::s32)
+      return; // .sat applies only to mad24.hi.s32
     op.exec =
         hi ? (sat ? forType<IntOp::Mad24HiSat>(type) : forType<IntOp::Mad24Hi>(type)) : forType<IntOp::Mad24Lo>(type);
     return;

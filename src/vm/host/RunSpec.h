@@ -1,0 +1,155 @@
+// The run-spec format of `ptxray run SPEC.json` as a library: a JSON file naming a module, the
+// device buffers to set up, the launches to run in order and the buffers to write back to files.
+//
+//   {"module": "PATH.ptx" | "PATH.cu",
+//    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}],
+//    "launches": [{"kernel": K, "grid": [x,y,z], "block": [x,y,z], "dynamic_shared_bytes": D,
+//                  "args": [ARG...]}],
+//    "outputs": [{"buffer": N, "file": "PATH"}]}
+//
+//   INIT  "zero" | "PATH" (raw bytes; a shorter file is zero-padded, a longer one is an error)
+//         | {"random": {"dtype", "seed", "min", "max"}} | {"iota": {"dtype"}}  (DataGenerators.h)
+//         A plain buffer without "init" is zero; a symbol buffer without "init" keeps the value
+//         the module gave the variable.
+//   ARG   {"buffer": N, "offset": BYTES}   the device address of buffer N plus BYTES (8 bytes in an
+//                                          .address_size 64 module, 4 in a 32-bit one)
+//         {"type": T, "value": V}          T: u8 s8 u16 s16 u32 s32 u64 s64 b8 b16 b32 b64 f16 bf16
+//                                          f32 f64; integers must fit T; floats are rounded to
+//                                          nearest even ("inf", "-inf", "nan" are accepted)
+//         {"type": T, "bits": "0x..."}     the exact bit pattern
+//         {"type": "bytes", "hex": "..."}  a struct passed by value, byte by byte
+//   grid and block take 1 to 3 entries (missing ones are 1). Relative paths are relative to the
+//   spec file's folder. Keys starting with "_" are ignored (comments); other unknown keys are errors.
+//
+// Every error names the place in the JSON document: `spec.json: launches[1].args[2].type: unknown
+// type "u33"`. Errors that need the module (unknown kernel or symbol, argument sizes) are found by
+// runSpec() after loading it and before the first launch.
+#pragma once
+
+#include "vm/Device.h"
+#include "vm/host/DataGenerators.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ptxray::vm {
+
+/// A malformed spec, or one that does not fit its module. what() is "FILE: PATH: MESSAGE".
+class SpecError : public std::runtime_error {
+public:
+  SpecError(std::string file, std::string path, std::string message);
+  const std::string &file() const { return file_; }
+  const std::string &path() const { return path_; } ///< JSON path ("launches[1].args[2].type"), may be empty
+  const std::string &message() const { return message_; }
+
+private:
+  std::string file_, path_, message_;
+};
+
+/// How a buffer starts out.
+struct BufferInit {
+  enum class Kind : uint8_t { Keep, Zero, File, Iota, Random } kind = Kind::Zero;
+  std::filesystem::path file; ///< Kind::File, resolved against the spec's folder
+  DType dtype = DType::U8;    ///< Iota, Random
+  uint64_t seed = 0;
+  uint64_t minBits = 0, maxBits = 0; ///< integer random bounds (two's-complement patterns)
+  double minValue = 0, maxValue = 1; ///< float random bounds
+};
+
+struct SpecBuffer {
+  std::string name;
+  std::string symbol; ///< non-empty: a module .global/.const variable; its size comes from the module
+  uint64_t bytes = 0; ///< plain buffers
+  BufferInit init;
+  std::string path; ///< "buffers[3]"
+};
+
+struct SpecArg {
+  bool isBuffer = false;
+  std::string buffer; ///< isBuffer: the buffer's name
+  uint64_t offset = 0;
+  std::vector<std::byte> bytes; ///< !isBuffer: the parameter's bytes, little-endian
+  std::string type;             ///< "u32", "bytes", ... ("pointer" for buffers)
+  std::string path;             ///< "launches[0].args[2]"
+};
+
+struct SpecLaunch {
+  std::string kernel; ///< empty: the module's only kernel
+  Dim3 grid, block;
+  uint32_t dynamicSharedBytes = 0;
+  std::vector<SpecArg> args;
+  std::string path; ///< "launches[1]"
+};
+
+struct SpecOutput {
+  std::string buffer;
+  std::filesystem::path file; ///< resolved against the spec's folder
+  std::string path;           ///< "outputs[0]"
+};
+
+struct RunSpec {
+  std::string name;          ///< the spec as errors name it (its file name as given)
+  std::filesystem::path dir; ///< relative paths start here (empty: the current directory)
+  std::filesystem::path module;
+  std::vector<SpecBuffer> buffers;
+  std::vector<SpecLaunch> launches;
+  std::vector<SpecOutput> outputs;
+
+  const SpecBuffer *findBuffer(std::string_view name) const;
+};
+
+/// Checks a parsed JSON document and turns it into a RunSpec. `name` prefixes every error message;
+/// relative paths are resolved against `dir`. Throws SpecError.
+RunSpec parseRunSpec(const nlohmann::json &document, const std::string &name, const std::filesystem::path &dir);
+/// Same, from JSON text (syntax errors are SpecErrors too).
+RunSpec parseRunSpecText(std::string_view text, const std::string &name, const std::filesystem::path &dir);
+/// Reads a spec file; relative paths in it are relative to its folder.
+RunSpec loadRunSpec(const std::filesystem::path &file);
+
+/// The bytes a buffer of `bytes` bytes starts with (not for BufferInit::Kind::Keep). Throws
+/// SpecError (naming `buffer.path`) when an init file cannot be read or is too large.
+std::vector<std::byte> initialContents(const RunSpec &spec, const SpecBuffer &buffer, uint64_t bytes);
+
+struct LaunchReport {
+  size_t index = 0; ///< in spec.launches
+  std::string kernel;
+  Dim3 grid, block;
+  LaunchResult result;
+  double seconds = 0;
+  uint64_t threads() const { return grid.count() * block.count(); }
+};
+
+struct RunOptions {
+  std::string arch = "sm_90"; ///< anything arch::findArch accepts
+  LaunchOptions launch;
+  bool writeOutputs = true;
+  bool keepBuffers = false; ///< fill RunOutcome::buffers with every buffer's final contents
+  /// Called after each launch, before the next one starts (printing as the run goes).
+  std::function<void(const LaunchReport &)> onLaunch;
+};
+
+struct RunOutcome {
+  std::vector<LaunchReport> launches; ///< the launches that ran (the last one may have failed)
+  std::string printfOutput;           ///< device printf output of every launch, in order
+  std::vector<std::filesystem::path> outputsWritten;
+  std::map<std::string, std::vector<std::byte>> buffers; ///< RunOptions::keepBuffers
+  std::string error; ///< a failure after the first launch started (a launch failed, an output unwritable)
+  bool ok() const;
+};
+
+/// Runs a spec on a fresh vm::Device: loads the module, checks the spec against it, sets up the
+/// buffers, runs the launches in order (stopping at the first that fails, as a CUDA context would)
+/// and, when all succeeded, writes the outputs. Throws SpecError or VmError (module that does not
+/// load) before the first launch, std::invalid_argument for an unknown arch; later failures are in
+/// RunOutcome.
+RunOutcome runSpec(const RunSpec &spec, const RunOptions &options = {});
+
+} // namespace ptxray::vm
