@@ -119,6 +119,8 @@ DecodeFn familyOf(const ptx::Instruction &inst) {
   case Opcode::suld:
   case Opcode::sust:
   case Opcode::suq: return &ops::decodeTexture;
+  case Opcode::cp:
+  case Opcode::mbarrier: return &ops::decodeAsync;
   case Opcode::pmevent:
   case Opcode::applypriority:
   case Opcode::discard:
