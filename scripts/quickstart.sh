@@ -9,3 +9,6 @@ cmake --build build/release
 echo
 echo "\$ ptxray parse examples/saxpy.ptx"
 ./build/release/src/cli/ptxray parse examples/saxpy.ptx
+echo
+echo "\$ ptxray run examples/saxpy.json --verbose"
+./build/release/src/cli/ptxray run examples/saxpy.json --verbose

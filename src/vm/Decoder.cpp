@@ -463,10 +463,11 @@ void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<Sym
                       fmt::format("'{}' in this form is not supported by the ptxray VM", ptx::spelling(inst.opcode)));
     firstOp[i] = static_cast<uint32_t>(fn.code.size());
     for (MicroOp pre : ctx.pending) {
-      // Materializing operands runs under the instruction's guard too: harmless, and it keeps the
-      // lanes that do not execute from faulting on an operand.
+      // Operand materialization (special registers, frame addresses) cannot fault, so it runs for
+      // every active lane: a shfl reading another lane's copy then sees that lane's value even when
+      // the lane's guard is false.
       pre.instruction = i;
-      pre.guard = op.guard;
+      pre.kind = OpKind::Operand;
       fn.code.push_back(pre);
     }
     // Branch targets are label symbols until every instruction has its micro-op index.

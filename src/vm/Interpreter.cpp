@@ -347,13 +347,15 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
       uint32_t p = ctx.preds[op.guard & ~kGuardNegated];
       exec &= (op.guard & kGuardNegated) ? ~p : p;
     }
-    ++w.clock;
-    if constexpr (kObserve) {
-      InstructionEvent e{pc, op.instruction, active, exec};
-      ctx.listener->onInstruction(ctx.warpRef(), e);
+    if (op.kind != OpKind::Operand) {
+      ++w.clock;
+      if constexpr (kObserve) {
+        InstructionEvent e{pc, op.instruction, active, exec};
+        ctx.listener->onInstruction(ctx.warpRef(), e);
+      }
+      // Like CUDA's thread_inst_executed: every active lane, predicated off or not.
+      threadInstructions += static_cast<uint32_t>(std::popcount(active));
     }
-    // Like CUDA's thread_inst_executed: every active lane, predicated off or not.
-    threadInstructions += static_cast<uint32_t>(std::popcount(active));
     if (++sinceFlush == kBudgetChunk) {
       sinceFlush = 0;
       uint64_t total = L.instructions.fetch_add(threadInstructions) + threadInstructions;

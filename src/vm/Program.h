@@ -59,8 +59,9 @@ struct MicroOp {
   uint8_t kind = 0;  ///< OpKind: what the interpreter must do besides calling exec
 };
 
-/// Micro-ops the interpreter treats specially (control flow reads and writes warp state).
-enum OpKind : uint8_t { Plain = 0, Control = 1 };
+/// Micro-ops the interpreter treats specially: control flow reads and writes warp state; operand
+/// materialization belongs to the PTX instruction after it (no event, no instruction count).
+enum OpKind : uint8_t { Plain = 0, Control = 1, Operand = 2 };
 
 struct DecodedFunction {
   const ptx::Function *source = nullptr;

@@ -3,6 +3,7 @@
 #include "vm/ops/Families.h"
 
 #include "vm/Exec.h"
+#include "vm/semantics/Half.h"
 
 #include <cmath>
 
@@ -14,6 +15,16 @@ namespace {
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class Combine : uint8_t { None, And, Or, Xor };
+
+/// Element `Elem` (0: bits 15:0, 1: bits 31:16) of a half-precision operand, as a comparison type.
+template <sem::HalfKind K, int Elem> struct HalfLane {
+  static constexpr sem::HalfKind kind = K;
+  static constexpr int elem = Elem;
+};
+template <class T> struct IsHalfLane : std::false_type {};
+template <sem::HalfKind K, int E> struct IsHalfLane<HalfLane<K, E>> : std::true_type {};
+/// Types with the unordered comparisons (equ ... nan).
+template <class T> inline constexpr bool kFloatLike = std::is_floating_point_v<T> || IsHalfLane<T>::value;
 
 template <class T> inline T flushSubnormal(T v) {
   if constexpr (std::is_same_v<T, float>)
@@ -61,14 +72,26 @@ template <class T, Cmp C> uint32_t compareMask(ExecContext &ctx, const MicroOp &
   const uint64_t *b = ctx.in(op.s[1]);
   uint32_t m = 0;
   const bool ftz = op.flags & 1;
-  forLanes(ctx.exec, [&](int lane) {
-    T x = bitsAs<T>(a[lane]), y = bitsAs<T>(b[lane]);
-    if (ftz) {
-      x = flushSubnormal(x);
-      y = flushSubnormal(y);
-    }
-    m |= static_cast<uint32_t>(compare<T, C>(x, y)) << lane;
-  });
+  if constexpr (IsHalfLane<T>::value) {
+    // Halves compare as their exactly widened f32 values (.ftz flushes subnormal inputs first).
+    forLanes(ctx.exec, [&](int lane) {
+      auto x = static_cast<uint16_t>(a[lane] >> (16 * T::elem)), y = static_cast<uint16_t>(b[lane] >> (16 * T::elem));
+      if (ftz) {
+        x = sem::flushH<T::kind>(x);
+        y = sem::flushH<T::kind>(y);
+      }
+      m |= static_cast<uint32_t>(compare<float, C>(sem::toF32<T::kind>(x), sem::toF32<T::kind>(y))) << lane;
+    });
+  } else {
+    forLanes(ctx.exec, [&](int lane) {
+      T x = bitsAs<T>(a[lane]), y = bitsAs<T>(b[lane]);
+      if (ftz) {
+        x = flushSubnormal(x);
+        y = flushSubnormal(y);
+      }
+      m |= static_cast<uint32_t>(compare<T, C>(x, y)) << lane;
+    });
+  }
   return m;
 }
 
@@ -97,8 +120,10 @@ inline void writePred(ExecContext &ctx, uint32_t slot, uint32_t value) {
 
 template <class T, Cmp C> void execSetp(ExecContext &ctx, const MicroOp &op) {
   uint32_t m = compareMask<T, C>(ctx, op);
-  writePred(ctx, op.d[0], combine(ctx, op, m, false));
-  writePred(ctx, op.d[1], combine(ctx, op, m, true));
+  // Both results before either is written: c may be p or q itself.
+  uint32_t p = combine(ctx, op, m, false), q = combine(ctx, op, m, true);
+  writePred(ctx, op.d[0], p);
+  writePred(ctx, op.d[1], q);
 }
 
 /// set: 0xffffffff/0 for integer destinations, 1.0f/0.0f for .f32 (op.imm: the true value).
@@ -107,6 +132,27 @@ template <class T, Cmp C> void execSet(ExecContext &ctx, const MicroOp &op) {
   uint64_t *d = ctx.out(op.d[0]);
   const uint64_t yes = static_cast<uint64_t>(op.imm);
   forLanes(ctx.exec, [&](int lane) { d[lane] = (m >> lane & 1) ? yes : 0; });
+}
+
+/// setp.CmpOp{.BoolOp}{.ftz}.{f16x2,bf16x2} p|q, a, b{, c}: p from element 0, q from element 1.
+template <class T, Cmp C> void execSetpX2(ExecContext &ctx, const MicroOp &op) {
+  constexpr sem::HalfKind K = T::kind;
+  // Both results before either write: c may be p or q.
+  const uint32_t p = combine(ctx, op, compareMask<HalfLane<K, 0>, C>(ctx, op), false);
+  const uint32_t q = combine(ctx, op, compareMask<HalfLane<K, 1>, C>(ctx, op), false);
+  writePred(ctx, op.d[0], p);
+  writePred(ctx, op.d[1], q);
+}
+
+/// set.CmpOp{.BoolOp}{.ftz}.dtype.{f16x2,bf16x2}: each element's result (op.imm: the true value of one
+/// element, 1.0 in the half format or 0xffff) packed in 32 bits.
+template <class T, Cmp C> void execSetX2(ExecContext &ctx, const MicroOp &op) {
+  constexpr sem::HalfKind K = T::kind;
+  const uint32_t m0 = combine(ctx, op, compareMask<HalfLane<K, 0>, C>(ctx, op), false);
+  const uint32_t m1 = combine(ctx, op, compareMask<HalfLane<K, 1>, C>(ctx, op), false);
+  uint64_t *d = ctx.out(op.d[0]);
+  const uint64_t yes = static_cast<uint64_t>(op.imm);
+  forLanes(ctx.exec, [&](int lane) { d[lane] = ((m0 >> lane & 1) ? yes : 0) | ((m1 >> lane & 1) ? yes << 16 : 0); });
 }
 
 void execSelp(ExecContext &ctx, const MicroOp &op) {
@@ -167,7 +213,7 @@ template <template <class, Cmp> class Pick, class T> ExecFn forCmp(Cmp c) {
   case Cmp::Ge: return Pick<T, Cmp::Ge>::fn;
   default: break;
   }
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (kFloatLike<T>) {
     switch (c) {
     case Cmp::Equ: return Pick<T, Cmp::Equ>::fn;
     case Cmp::Neu: return Pick<T, Cmp::Neu>::fn;
@@ -185,6 +231,8 @@ template <template <class, Cmp> class Pick, class T> ExecFn forCmp(Cmp c) {
 
 template <class T, Cmp C> struct SetpPick { static constexpr ExecFn fn = &execSetp<T, C>; };
 template <class T, Cmp C> struct SetPick { static constexpr ExecFn fn = &execSet<T, C>; };
+template <class T, Cmp C> struct SetpX2Pick { static constexpr ExecFn fn = &execSetpX2<T, C>; };
+template <class T, Cmp C> struct SetX2Pick { static constexpr ExecFn fn = &execSetX2<T, C>; };
 
 template <template <class, Cmp> class Pick> ExecFn forType(Mod type, Cmp c) {
   switch (type) {
@@ -199,7 +247,32 @@ template <template <class, Cmp> class Pick> ExecFn forType(Mod type, Cmp c) {
   case Mod::b64: return forCmp<Pick, uint64_t>(c);
   case Mod::f32: return forCmp<Pick, float>(c);
   case Mod::f64: return forCmp<Pick, double>(c);
-  default: return nullptr; // f16/bf16 comparisons: see FloatArithmetic's half forms
+  case Mod::f16: return forCmp<Pick, HalfLane<sem::HalfKind::F16, 0>>(c);
+  case Mod::bf16: return forCmp<Pick, HalfLane<sem::HalfKind::BF16, 0>>(c);
+  default: return nullptr;
+  }
+}
+
+/// The packed half types, with the x2 handlers (setp: p|q, set: two packed results).
+template <template <class, Cmp> class Pick> ExecFn forPackedType(Mod type, Cmp c) {
+  switch (type) {
+  case Mod::f16x2: return forCmp<Pick, HalfLane<sem::HalfKind::F16, 0>>(c);
+  case Mod::bf16x2: return forCmp<Pick, HalfLane<sem::HalfKind::BF16, 0>>(c);
+  default: return nullptr;
+  }
+}
+
+/// The true value set writes: 1.0 for float destinations, all ones of the destination's width.
+int64_t setTrueValue(Mod dtype, Mod stype) {
+  switch (dtype) {
+  case Mod::f32: return 0x3f800000;
+  case Mod::f16:
+  case Mod::f16x2: return 0x3c00;
+  case Mod::bf16:
+  case Mod::bf16x2: return 0x3f80;
+  case Mod::u16:
+  case Mod::s16: return 0xffff;
+  default: return stype == Mod::f16x2 || stype == Mod::bf16x2 ? 0xffff : 0xffffffff;
   }
 }
 
@@ -239,7 +312,8 @@ void decodeCompare(DecodeContext &ctx, MicroOp &op) {
       if (neg)
         op.flags |= 8;
     }
-    op.exec = forType<SetpPick>(type, cmpOf(inst.compare, false));
+    op.exec = type == Mod::f16x2 || type == Mod::bf16x2 ? forPackedType<SetpX2Pick>(type, cmpOf(inst.compare, false))
+                                                        : forType<SetpPick>(type, cmpOf(inst.compare, false));
     return;
   }
   case ptx::Opcode::set: {
@@ -256,8 +330,9 @@ void decodeCompare(DecodeContext &ctx, MicroOp &op) {
       if (neg)
         op.flags |= 8;
     }
-    op.imm = dtype == Mod::f32 ? 0x3f800000 : 0xffffffff;
-    op.exec = forType<SetPick>(stype, cmpOf(inst.compare, false));
+    op.imm = setTrueValue(dtype, stype);
+    op.exec = stype == Mod::f16x2 || stype == Mod::bf16x2 ? forPackedType<SetX2Pick>(stype, cmpOf(inst.compare, false))
+                                                          : forType<SetPick>(stype, cmpOf(inst.compare, false));
     return;
   }
   case ptx::Opcode::selp: {

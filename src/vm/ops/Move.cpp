@@ -7,7 +7,8 @@
 namespace ptxray::vm {
 namespace detail {
 void execReadSpecial(ExecContext &ctx, const MicroOp &op);
-}
+void execFrameAddress(ExecContext &ctx, const MicroOp &op);
+} // namespace detail
 
 namespace ops {
 
@@ -182,6 +183,12 @@ void decodeMove(DecodeContext &ctx, MicroOp &op) {
       op.imm = src.id;
       char letter = static_cast<char>(src.selector & 0xff);
       op.flags = letter == 'y' ? 1 : letter == 'z' ? 2 : letter == 'w' ? 3 : 0;
+      return;
+    }
+    if (src.kind == OperandKind::Symbol && ctx.placement(src.id).kind == SymbolPlacement::Kind::Frame) {
+      // The address of a local or .param variable of this frame, written straight to the destination.
+      op.exec = &detail::execFrameAddress;
+      op.imm = static_cast<int64_t>(ctx.placement(src.id).address) + src.value;
       return;
     }
     op.s[0] = ctx.src(src, inst.type());
