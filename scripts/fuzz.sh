@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target with clang and runs it for SECONDS (default 60) on the seed corpus:
-# every PTX file of the test corpora and fuzz/regressions/. Exits non-zero on a crash, leak or hang;
-# the input that caused it is left in build/fuzz/artifacts/.
+# Builds the libFuzzer targets with clang and runs the parser fuzzer for SECONDS (default 60) and the
+# VM fuzzer (load and run every kernel) for half as long, on the seed corpus: every PTX file of the
+# test corpora and fuzz/regressions/. Exits non-zero on a crash, leak or hang; the input that caused
+# it is left in build/fuzz/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DPTXRAY_FUZZ=ON -DPTXRAY_TESTS=OFF -DPTXRAY_BENCH=OFF >/dev/null
-cmake --build build/fuzz --target ptx_parser_fuzzer
+cmake --build build/fuzz --target ptx_parser_fuzzer vm_fuzzer
 fuzzer=build/fuzz/fuzz/ptx_parser_fuzzer
+vm_fuzzer=build/fuzz/fuzz/vm_fuzzer
 
 # libFuzzer reads flat directories: copy the seeds under unique names.
 seeds=build/fuzz/seeds
@@ -27,7 +29,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 regressions=(fuzz/regressions/*)
 if [ -e "${regressions[0]}" ]; then
   "$fuzzer" "${regressions[@]}" >/dev/null 2>&1 || { "$fuzzer" "${regressions[@]}"; exit 1; }
+  "$vm_fuzzer" "${regressions[@]}" >/dev/null 2>&1 || { "$vm_fuzzer" "${regressions[@]}"; exit 1; }
 fi
 "$fuzzer" build/fuzz/corpus "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
   -max_len=65536 -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 2>&1 | tail -n 25
-echo "fuzz: ran ${seconds}s over $n seeds with no crash, leak or hang"
+mkdir -p build/fuzz/vm-corpus
+"$vm_fuzzer" build/fuzz/vm-corpus "$seeds" -max_total_time="$((seconds / 2))" -timeout=20 -rss_limit_mb=4096 \
+  -max_len=65536 -artifact_prefix=build/fuzz/artifacts/vm- -print_final_stats=1 2>&1 | tail -n 25
+echo "fuzz: parser ${seconds}s and VM $((seconds / 2))s over $n seeds with no crash, leak or hang"

@@ -196,9 +196,9 @@ uint32_t DecodeContext::predSlot(const ptx::Operand &op, bool *negated) {
     *negated = (op.flags & ptx::Operand::Negated) != 0;
   if (op.kind == OperandKind::Register && isPred_[op.id])
     return slotOfRegister_[op.id];
-  if (op.kind == OperandKind::Sink)
-    return fn.numPredSlots++;
-  return kNoSlot;
+  // A sink, or an operand that is not a predicate register (a predicate special register such as
+  // %is_explicit_cluster, false for the VM's clusters of one CTA): a fresh slot that reads false.
+  return fn.numPredSlots++;
 }
 
 namespace detail {

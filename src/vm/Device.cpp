@@ -209,7 +209,8 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
     pv.address = dynamicStart;
     program.variables.push_back(std::move(pv));
   }
-  program.staticSharedBytes = sharedBytes;
+  // Dynamic shared memory starts at the extern arrays' alignment; the padding before it is static.
+  program.staticSharedBytes = externShared.empty() ? sharedBytes : dynamicStart;
   if (constBytes) {
     auto bank = memory_.allocate(constBytes, AllocationKind::ModuleConst,
                                  fmt::format("constant bank of {} ({} bytes)", name, constBytes));

@@ -392,7 +392,17 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
     op.exec(ctx, op);
     ++pc;
   }
-  L.instructions.fetch_add(threadInstructions);
+  // Warps that yield often (nanosleep spin loops) may never fill a chunk: check at every exit too.
+  uint64_t total = L.instructions.fetch_add(threadInstructions) + threadInstructions;
+  if (total > L.budget && !L.abort.load(std::memory_order_relaxed)) {
+    ctx.pc = std::min<uint32_t>(pc, codeSize ? codeSize - 1 : 0);
+    ctx.exec = active ? active : w.liveMask;
+    ctx.fault(FaultKind::InstructionLimit, std::countr_zero(ctx.exec | 0x80000000u),
+              fmt::format("the launch executed more than {} thread-instructions (--max-instructions); "
+                          "is a loop not terminating?",
+                          L.budget));
+    L.abort = true;
+  }
 }
 
 } // namespace

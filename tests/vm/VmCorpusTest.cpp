@@ -4,6 +4,7 @@
 #include "support/TestFiles.h"
 #include "support/VmHarness.h"
 
+#include <cstring>
 #include <gtest/gtest.h>
 
 namespace ptxray::test {
@@ -28,6 +29,38 @@ TEST_P(VmCorpus, LoadsAndDecodes) {
     ops += f.code.size();
   }
   RecordProperty("micro_ops", static_cast<int>(ops));
+}
+
+// Every kernel runs with a small launch, zero scalars and pointers into a small valid buffer: it
+// finishes or stops with a reported fault (bad address, budget, unsupported instruction), never
+// crashes (what fuzz/VmFuzzer.cpp checks on mutated inputs).
+TEST_P(VmCorpus, EveryKernelRunsOrFaultsCleanly) {
+  VmHarness h;
+  h.device.setHeapBytes(64 * 1024);
+  const std::filesystem::path &path = GetParam();
+  vm::LoadedModule &m = h.load(readFile(path), path.filename().string());
+  uint64_t buffer = h.device.allocate(4096);
+  vm::LaunchOptions options;
+  options.threads = 1;
+  options.maxInstructions = 200'000;
+  options.stackBytesPerThread = 16 * 1024;
+  for (const vm::DecodedFunction &f : m.program().functions) {
+    if (!f.isEntry)
+      continue;
+    std::vector<std::vector<std::byte>> args;
+    for (uint64_t bytes : f.paramSizes) {
+      std::vector<std::byte> a(bytes);
+      if (bytes == 8 || bytes == 4) {
+        uint64_t p = buffer + 256;
+        std::memcpy(a.data(), &p, bytes);
+      }
+      args.push_back(std::move(a));
+    }
+    vm::LaunchResult r = h.device.launch(m, f.name, {{2, 1, 1}, {64, 1, 1}, 0}, args, options);
+    if (r.status == vm::LaunchStatus::Faulted) {
+      EXPECT_FALSE(r.faults.empty()) << f.name;
+    }
+  }
 }
 
 std::vector<std::filesystem::path> corpus() {

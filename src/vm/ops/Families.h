@@ -22,8 +22,8 @@ void decodeAtomic(DecodeContext &, MicroOp &);            // atom red
 void decodeWarp(DecodeContext &, MicroOp &);              // shfl vote match redux activemask elect
 void decodeControl(DecodeContext &, MicroOp &);           // bra brx call ret exit trap brkpt
 void decodeSync(DecodeContext &, MicroOp &);              // bar barrier membar fence nanosleep
-void decodeTexture(DecodeContext &, MicroOp &);
-void decodeAsync(DecodeContext &, MicroOp &); // cp.async (incl. bulk), mbarrier           // tex tld4 txq suld sust suq
+void decodeTexture(DecodeContext &, MicroOp &);           // tex tld4 txq istypep suld sust sured suq
+void decodeAsync(DecodeContext &, MicroOp &);             // cp.async (incl. bulk), mbarrier
 
 /// A micro-op that does nothing (hints: prefetch, pmevent, applypriority...).
 void decodeNop(DecodeContext &, MicroOp &);

@@ -154,6 +154,8 @@ void decodeMove(DecodeContext &ctx, MicroOp &op) {
       op.exec = &execMovPred;
       return;
     }
+    if (ptx::typeInfo(inst.type()).bits > 64)
+      return; // .b128 registers are not modelled (lanes hold 64 bits)
     if (src.kind == OperandKind::Vector || dst.kind == OperandKind::Vector) {
       bool pack = src.kind == OperandKind::Vector;
       auto elements = ctx.children(pack ? src : dst);
