@@ -1,5 +1,5 @@
-// VM throughput in thread-instructions per second on three kernel shapes: ALU-bound (a dependent
-// integer/float loop), memory-bound (a strided copy), and branchy (data-dependent divergence), each
+// VM throughput in thread-instructions per second on four kernel shapes: ALU-bound (a dependent
+// integer loop, an fma.rn.f32 loop), memory-bound (a strided copy), and branchy (data-dependent divergence), each
 // with one worker and with every core. Counters report thread-instructions/s ("items").
 #include "arch/GpuDatabase.h"
 #include "vm/Device.h"
@@ -54,6 +54,42 @@ LOOP:
   mul.wide.u32 %rd2, %r4, 4;
   add.s64 %rd3, %rd1, %rd2;
   st.global.u32 [%rd3], %r6;
+  ret;
+}
+)";
+
+// Each thread: 256 iterations of 4 dependent fma.rn.f32 chains plus the loop's add, compare, branch.
+const char *kFma = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry fma(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  cvt.rn.f32.u32 %f1, %r4;
+  mov.f32 %f2, 0f3F800000;
+  mov.f32 %f3, 0f40000000;
+  mov.f32 %f4, 0f40400000;
+  mov.u32 %r5, 0;
+LOOP:
+  fma.rn.f32 %f2, %f2, 0f3F7FFFF0, %f1;
+  fma.rn.f32 %f3, %f3, 0f3F7FFFF0, %f2;
+  fma.rn.f32 %f4, %f4, 0f3F7FFFF0, %f3;
+  fma.rn.f32 %f1, %f1, 0f3F7FFFF0, %f4;
+  add.s32 %r5, %r5, 1;
+  setp.lt.u32 %p1, %r5, 256;
+  @%p1 bra LOOP;
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %f1;
   ret;
 }
 )";
@@ -161,6 +197,9 @@ void runKernel(benchmark::State &state, const char *ptx, const char *kernel, boo
 void BM_VmAlu(benchmark::State &state) {
   runKernel(state, kAlu, "alu", false);
 }
+void BM_VmFma(benchmark::State &state) {
+  runKernel(state, kFma, "fma", false);
+}
 void BM_VmMemory(benchmark::State &state) {
   runKernel(state, kMemory, "copy", true);
 }
@@ -169,6 +208,7 @@ void BM_VmBranchy(benchmark::State &state) {
 }
 
 BENCHMARK(BM_VmAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VmFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VmMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VmBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
