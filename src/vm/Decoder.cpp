@@ -365,7 +365,7 @@ void layoutFrame(DecodeContext &ctx, DecodedFunction &fn, const ptx::Function &s
     cursor += std::max<uint64_t>(v.sizeInBytes(), 1);
     return SymbolPlacement{kind, at, kNoSlot};
   };
-  auto symbolOf = [&](uint32_t varIndex) -> uint32_t { return ctx.symbolOfVariable_[varIndex]; };
+  auto symbolOf = [&](uint32_t varIndex) -> uint32_t { return (*ctx.symbolOfVariable_)[varIndex]; };
   auto regParam = [&](uint32_t varIndex) {
     const ptx::Variable &v = m.variables[varIndex];
     return v.space == ptx::StateSpace::Reg;
@@ -433,7 +433,7 @@ void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<Sym
   const ptx::Module &m = *program.module;
   const ptx::Function &src = *fn.source;
   DecodeContext ctx(program, fn, placement);
-  ctx.symbolOfVariable_ = symbolOfVariable;
+  ctx.symbolOfVariable_ = &symbolOfVariable;
   assignRegisters(ctx, fn, src);
   layoutFrame(ctx, fn, src, m);
 

@@ -68,7 +68,7 @@ public:
   std::unordered_map<uint32_t, SymbolPlacement> framePlacement_; ///< function-scope symbols
   std::vector<uint32_t> slotOfRegister_;
   std::vector<uint8_t> isPred_;
-  std::vector<uint32_t> symbolOfVariable_; ///< module variable index -> its symbol
+  const std::vector<uint32_t> *symbolOfVariable_ = nullptr; ///< module variable index -> its symbol
 };
 
 using DecodeFn = void (*)(DecodeContext &, MicroOp &);

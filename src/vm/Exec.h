@@ -65,6 +65,10 @@ struct Cta {
     uint32_t expected = 0;  ///< thread count of the current phase (0: all live threads)
     uint32_t reduction = 0; ///< bar.red accumulator (popc count or and/or)
     uint64_t waiting = 0;   ///< bit per warp (CTAs have at most 32 warps)
+    // Per waiting warp: where its bar.red result goes when the barrier releases (kind 0: no bar.red).
+    uint32_t redSlot[kWarpSize] = {};
+    uint32_t redMask[kWarpSize] = {};
+    uint8_t redKind[kWarpSize] = {};
   };
   Barrier barriers[kNumBarriers];
   uint32_t liveThreads = 0;

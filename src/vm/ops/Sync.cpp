@@ -33,14 +33,7 @@ void writeReduction(Warp &w, uint32_t slot, uint32_t mask, uint8_t kind, uint64_
   }
 }
 
-/// Per waiting warp, the register a bar.red result goes to when the barrier releases.
-struct BarrierReductionState {
-  uint32_t slot[kWarpSize] = {};
-  uint32_t mask[kWarpSize] = {};
-  uint8_t kind[kWarpSize] = {};
-};
-
-void release(ExecContext &ctx, uint32_t id, BarrierReductionState *red) {
+void release(ExecContext &ctx, uint32_t id) {
   Cta &cta = *ctx.cta;
   Cta::Barrier &b = cta.barriers[id];
   for (uint32_t i = 0; i < cta.warps.size(); ++i) {
@@ -48,8 +41,8 @@ void release(ExecContext &ctx, uint32_t id, BarrierReductionState *red) {
       continue;
     Warp &w = cta.warps[i];
     w.state = Warp::State::Ready;
-    if (red && red->kind[i])
-      writeReduction(w, red->slot[i], red->mask[i], red->kind[i], reductionResult(b, red->kind[i]));
+    if (b.redKind[i])
+      writeReduction(w, b.redSlot[i], b.redMask[i], b.redKind[i], reductionResult(b, b.redKind[i]));
   }
   if (ctx.listener) {
     BarrierEvent e;
@@ -60,9 +53,6 @@ void release(ExecContext &ctx, uint32_t id, BarrierReductionState *red) {
   }
   b = Cta::Barrier{};
 }
-
-// bar.red results for warps that wait; one table per CTA worker (CTAs run one at a time per worker).
-thread_local BarrierReductionState reductions[kNumBarriers];
 
 void execBarrier(ExecContext &ctx, const MicroOp &op) {
   if (ctx.exec == 0)
@@ -109,9 +99,9 @@ void execBarrier(ExecContext &ctx, const MicroOp &op) {
       b.reduction &= p == ctx.exec ? 1u : 0u;
     else
       b.reduction |= p ? 1u : 0u;
-    reductions[id].slot[w.index] = op.d[0];
-    reductions[id].mask[w.index] = ctx.exec;
-    reductions[id].kind[w.index] = redKind;
+    b.redSlot[w.index] = op.d[0];
+    b.redMask[w.index] = ctx.exec;
+    b.redKind[w.index] = redKind;
   }
   b.arrived += static_cast<uint32_t>(std::popcount(ctx.exec));
   if (ctx.listener) {
@@ -125,9 +115,7 @@ void execBarrier(ExecContext &ctx, const MicroOp &op) {
   uint32_t expected = b.expected ? b.expected : cta.liveThreads;
   if (b.arrived >= expected) {
     b.waiting |= uint64_t{1} << w.index;
-    release(ctx, id, redKind ? &reductions[id] : nullptr);
-    if (redKind)
-      reductions[id] = BarrierReductionState{};
+    release(ctx, id);
     return;
   }
   if (op.flags & Arrive)
@@ -154,9 +142,7 @@ void releaseWaitingBarriers(ExecContext &ctx) {
   for (uint32_t id = 0; id < kNumBarriers; ++id) {
     Cta::Barrier &b = cta.barriers[id];
     if (b.waiting && b.expected == 0 && b.arrived >= cta.liveThreads) {
-      bool red = reductions[id].kind[std::countr_zero(b.waiting)] != 0;
-      release(ctx, id, red ? &reductions[id] : nullptr);
-      reductions[id] = BarrierReductionState{};
+      release(ctx, id);
     }
   }
 }
