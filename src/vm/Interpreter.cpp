@@ -98,7 +98,6 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   auto pick = [component](const Dim3 &d) -> uint64_t {
     return component == 0 ? d.x : component == 1 ? d.y : component == 2 ? d.z : 0;
   };
-  uint32_t linear = ctx.warp->index * kWarpSize + lane;
   switch (reg) {
   case SpecialReg::tid: return pick(ctx.threadIdOf(lane));
   case SpecialReg::ntid: return pick(L.block);
@@ -135,7 +134,7 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   case SpecialReg::aggr_smem_size:
     return reg == SpecialReg::dynamic_smem_size ? L.sharedBytes - ctx.launch->program->staticSharedBytes
                                                 : L.sharedBytes;
-  default: (void)linear; return 0;
+  default: return 0;
   }
 }
 
@@ -175,11 +174,9 @@ void diverge(ExecContext &ctx, uint32_t takenPc, uint32_t takenMask, uint32_t fa
     top.pc = rpc;
     w.simt.push_back({fallPc, rpc, fallMask});
   }
+  // With rpc == kNoSlot (paths that meet only at function exit) the entry below never runs again
+  // by pc: it ends when its lanes return or exit.
   w.simt.push_back({takenPc, rpc, takenMask});
-  if (rpc == kNoSlot && top.pc == kNoSlot) {
-    // Paths that only meet at function exit: the entry below never runs again by pc; it ends when
-    // its lanes return or exit.
-  }
 }
 
 void exitLanes(ExecContext &ctx, uint32_t mask) {
