@@ -93,7 +93,7 @@ struct ComputeCapability {
   int maxWarpsPerSm = 0;
   int maxBlocksPerSm = 0;
   int maxThreadsPerBlock = 0;
-  int maxBlockDim[3] = {0, 0, 0}; ///< blockDim.x/y/z limits (the launch fails beyond them)
+  int maxBlockDim[3] = {0, 0, 0};    ///< blockDim.x/y/z limits (the launch fails beyond them)
   int64_t maxGridDim[3] = {0, 0, 0}; ///< gridDim.x/y/z limits
   int warpAllocationGranularity = 0; ///< a block's warps are allocated in multiples of this
 

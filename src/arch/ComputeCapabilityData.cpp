@@ -23,17 +23,17 @@ constexpr int KiB = 1024;
 ComputeCapability cc10() {
   ComputeCapability c;
   c.major = 1, c.minor = 0, c.architecture = "Tesla";
-  c.warpSize = 32;                 // [BPG] §1.1, [PG4.2] Table F-2
-  c.maxThreadsPerSm = 768;         // [BPG] §4.2 (24 warps x 32 threads)
-  c.maxWarpsPerSm = 24;            // [BPG] §4.2
-  c.maxBlocksPerSm = 8;            // [PG4.2] Table F-2, [OCC7]
-  c.maxThreadsPerBlock = 512;      // [BPG] §4.5, [PG4.2] Table F-2
-  c.maxBlockDim[0] = c.maxBlockDim[1] = 512, c.maxBlockDim[2] = 64;   // [PG4.2] Table F-2
-  c.maxGridDim[0] = c.maxGridDim[1] = 65535, c.maxGridDim[2] = 1;     // [PG4.2] Table F-2 (2-D grids)
-  c.warpAllocationGranularity = 2; // [OCC7] warps are allocated in pairs on 1.x, [XLS]
-  c.registersPerSm = 8192;         // [BPG] §4.2
-  c.maxRegistersPerBlock = 8192;   // [PG4.2] Table F-2 (deviceQuery regsPerBlock)
-  c.maxRegistersPerThread = 124;   // [XLS]; nvcc 2.x help text says 128 (see report)
+  c.warpSize = 32;                                                  // [BPG] §1.1, [PG4.2] Table F-2
+  c.maxThreadsPerSm = 768;                                          // [BPG] §4.2 (24 warps x 32 threads)
+  c.maxWarpsPerSm = 24;                                             // [BPG] §4.2
+  c.maxBlocksPerSm = 8;                                             // [PG4.2] Table F-2, [OCC7]
+  c.maxThreadsPerBlock = 512;                                       // [BPG] §4.5, [PG4.2] Table F-2
+  c.maxBlockDim[0] = c.maxBlockDim[1] = 512, c.maxBlockDim[2] = 64; // [PG4.2] Table F-2
+  c.maxGridDim[0] = c.maxGridDim[1] = 65535, c.maxGridDim[2] = 1;   // [PG4.2] Table F-2 (2-D grids)
+  c.warpAllocationGranularity = 2;                                  // [OCC7] warps are allocated in pairs on 1.x, [XLS]
+  c.registersPerSm = 8192;                                          // [BPG] §4.2
+  c.maxRegistersPerBlock = 8192;                                    // [PG4.2] Table F-2 (deviceQuery regsPerBlock)
+  c.maxRegistersPerThread = 124;                                    // [XLS]; nvcc 2.x help text says 128 (see report)
   c.registerAllocationGranularity = RegisterAllocationGranularity::Block; // [BPG] §4.2, [OCC7]
   c.registerAllocationUnit = 256;       // [BPG] §4.2 "rounded to the nearest 256 registers", [OCC7]
   c.registerFilePartitions = 1;         // [OCC7] one "side"
@@ -110,16 +110,16 @@ ComputeCapability cc13() {
 ComputeCapability cc20() {
   auto c = cc13();
   c.major = 2, c.minor = 0, c.architecture = "Fermi";
-  c.maxThreadsPerSm = 1536;        // [PG4.2] Table F-2
-  c.maxWarpsPerSm = 48;            // [PG4.2] Table F-2, [KTG] §1.4.1
-  c.maxBlocksPerSm = 8;            // [PG4.2] Table F-2, [KTG] §1.4.1 ("from 8 to 16")
-  c.maxThreadsPerBlock = 1024;     // [PG4.2] Table F-2
-  c.maxBlockDim[0] = c.maxBlockDim[1] = 1024;                         // [PG4.2] Table F-2
-  c.maxGridDim[2] = 65535;                                            // [PG4.2] Table F-2 (3-D grids)
-  c.warpAllocationGranularity = 1; // [OCC7] warp pairs only on 1.x
-  c.registersPerSm = 32768;        // [PG4.2] Table F-2
-  c.maxRegistersPerBlock = 32768;  // [PG4.2] Table F-2
-  c.maxRegistersPerThread = 63;    // [PG4.2] Table F-2, [KTG] §1.4.4.1
+  c.maxThreadsPerSm = 1536;                   // [PG4.2] Table F-2
+  c.maxWarpsPerSm = 48;                       // [PG4.2] Table F-2, [KTG] §1.4.1
+  c.maxBlocksPerSm = 8;                       // [PG4.2] Table F-2, [KTG] §1.4.1 ("from 8 to 16")
+  c.maxThreadsPerBlock = 1024;                // [PG4.2] Table F-2
+  c.maxBlockDim[0] = c.maxBlockDim[1] = 1024; // [PG4.2] Table F-2
+  c.maxGridDim[2] = 65535;                    // [PG4.2] Table F-2 (3-D grids)
+  c.warpAllocationGranularity = 1;            // [OCC7] warp pairs only on 1.x
+  c.registersPerSm = 32768;                   // [PG4.2] Table F-2
+  c.maxRegistersPerBlock = 32768;             // [PG4.2] Table F-2
+  c.maxRegistersPerThread = 63;               // [PG4.2] Table F-2, [KTG] §1.4.4.1
   c.registerAllocationGranularity = RegisterAllocationGranularity::Warp; // [OCC7]
   c.registerAllocationUnit = 64;                                         // [OCC7], [XLS]
   c.registerCountsWithWideUnit = {21, 22, 29, 30, 37, 38, 45, 46};       // [OCC7] Fermi allocation quirk
@@ -181,7 +181,7 @@ ComputeCapability cc21() {
 ComputeCapability cc30() {
   auto c = cc21();
   c.major = 3, c.minor = 0, c.architecture = "Kepler";
-  c.maxGridDim[0] = 2147483647; // [PG4.2] Table F-2, [KTG] §1.4 (2^31-1 blocks in x from 3.0)
+  c.maxGridDim[0] = 2147483647;         // [PG4.2] Table F-2, [KTG] §1.4 (2^31-1 blocks in x from 3.0)
   c.maxThreadsPerSm = 2048;             // [OCC] device table, [PG] Table
   c.maxWarpsPerSm = 64;                 // [KTG] §1.4.1
   c.maxBlocksPerSm = 16;                // [KTG] §1.4.1, [OCC]
