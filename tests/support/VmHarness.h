@@ -59,6 +59,18 @@ public:
   uint32_t dynamicShared = 0;
 };
 
+/// `body` (kernels, functions, variables) as a PTX 8.0 module for sm_90 with 64-bit addresses.
+inline std::string sm90Module(const std::string &body) {
+  return ".version 8.0\n.target sm_90\n.address_size 64\n" + body;
+}
+
+/// `s` with every occurrence of `from` replaced by `to` (PTX templates instantiated per type).
+inline std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
 /// Every fault of a launch, for test failure messages.
 inline std::string describe(const vm::LaunchResult &r) {
   std::string s = r.error + "\n";

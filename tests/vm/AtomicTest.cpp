@@ -13,18 +13,6 @@
 namespace ptxray::test {
 namespace {
 
-const char *kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
-std::string ptx(const std::string &body) {
-  return std::string(kHeader) + body;
-}
-
-std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-  return s;
-}
-
 /// Global thread index in %r0, its 4-byte offset in %rd0.
 const char *kPrologue = R"(
   mov.u32 %r0, %tid.x;
@@ -37,7 +25,7 @@ const char *kPrologue = R"(
 TEST(Atomic, HistogramAcrossWorkersIsExact) {
   VmHarness h;
   h.options.threads = 4;
-  auto &m = h.load(ptx(std::string(R"(
+  auto &m = h.load(sm90Module(std::string(R"(
 .visible .entry hist(.param .u64 data, .param .u64 bins, .param .u32 n, .param .u32 nbins)
 {
   .reg .b32 %r<16>;
@@ -81,7 +69,7 @@ TEST(Atomic, CasLoopCountersHandOutEveryTicketOnce) {
   VmHarness h;
   h.options.threads = 4;
   // Lock-free increment with a CAS retry loop; each thread records the ticket it won.
-  auto &m = h.load(ptx(std::string(R"(
+  auto &m = h.load(sm90Module(std::string(R"(
 .visible .entry tickets(.param .u64 ctr, .param .u64 out)
 {
   .reg .b32 %r<16>;
@@ -116,7 +104,7 @@ RETRY:
 
 TEST(Atomic, Cas64AndExchangeInLaneOrder) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 buf, .param .u64 out)
 {
   .reg .b32 %r<8>;
@@ -158,7 +146,7 @@ TEST(Atomic, Cas64AndExchangeInLaneOrder) {
 
 TEST(Atomic, IncDecWrapInLaneOrder) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 buf, .param .u64 out, .param .u32 bi, .param .u32 bd)
 {
   .reg .b32 %r<8>;
@@ -201,7 +189,7 @@ TEST(Atomic, IncDecWrapInLaneOrder) {
 TEST(Atomic, IncDecAcrossWorkersEndInTheModularCount) {
   VmHarness h;
   h.options.threads = 4;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 buf)
 {
   .reg .b32 %r<8>;
@@ -245,7 +233,7 @@ PROLOGUE
 
 TEST(Atomic, FloatAddIsExactInLaneOrderWithOneWorker) {
   VmHarness h;
-  auto &m = h.load(ptx(replaceAll(kFloatAdd, "PROLOGUE", kPrologue)));
+  auto &m = h.load(sm90Module(replaceAll(kFloatAdd, "PROLOGUE", kPrologue)));
   const uint32_t ctas = 8, block = 64, n = ctas * block;
   std::vector<float> vals(n);
   for (uint32_t i = 0; i < n; ++i)
@@ -275,7 +263,7 @@ TEST(Atomic, FloatAddIsExactInLaneOrderWithOneWorker) {
 TEST(Atomic, FloatAddAcrossWorkersMatchesWithinRounding) {
   VmHarness h;
   h.options.threads = 4;
-  auto &m = h.load(ptx(replaceAll(kFloatAdd, "PROLOGUE", kPrologue)));
+  auto &m = h.load(sm90Module(replaceAll(kFloatAdd, "PROLOGUE", kPrologue)));
   const uint32_t ctas = 64, block = 128, n = ctas * block;
   std::vector<float> vals(n);
   double exact = 0.0;
@@ -304,7 +292,7 @@ TEST(Atomic, FloatAddAcrossWorkersMatchesWithinRounding) {
 
 TEST(Atomic, F32AddFlushesSubnormalsOnGlobalNotShared) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<4>;
@@ -334,7 +322,7 @@ TEST(Atomic, F32AddFlushesSubnormalsOnGlobalNotShared) {
 TEST(Atomic, SharedHistogramThenGlobalReduction) {
   VmHarness h;
   h.options.threads = 4;
-  auto &m = h.load(ptx(std::string(R"(
+  auto &m = h.load(sm90Module(std::string(R"(
 .visible .entry k(.param .u64 data, .param .u64 bins)
 {
   .reg .b32 %r<16>;
@@ -380,7 +368,7 @@ DONE:
 
 TEST(Atomic, SharedMinMaxReturnOldValuesInLaneOrder) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 vals, .param .u64 out)
 {
   .reg .b32 %r<16>;
@@ -433,7 +421,7 @@ TEST(Atomic, SharedMinMaxReturnOldValuesInLaneOrder) {
 TEST(Atomic, ReductionsOfEveryOperation) {
   VmHarness h;
   h.options.threads = 4;
-  auto &m = h.load(ptx(std::string(R"(
+  auto &m = h.load(sm90Module(std::string(R"(
 .visible .entry k(.param .u64 w, .param .u64 d)
 {
   .reg .b32 %r<16>;
@@ -501,7 +489,7 @@ TEST(Atomic, ReductionsOfEveryOperation) {
 
 TEST(Atomic, GenericAddressesReachGlobalAndShared) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<8>;
@@ -534,7 +522,7 @@ DONE:
 
 TEST(Atomic, HalfAndPackedHalfAdd) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b16 %h<8>;
@@ -581,7 +569,7 @@ TEST(Atomic, HalfAndPackedHalfAdd) {
 
 TEST(Atomic, VectorF32Add) {
   VmHarness h;
-  auto &m = h.load(replaceAll(ptx(R"(
+  auto &m = h.load(replaceAll(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .f32 %f<12>;
@@ -613,7 +601,7 @@ TEST(Atomic, VectorF32Add) {
 
 TEST(Atomic, MisalignedAndSharedOutOfBoundsFault) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry mis(.param .u64 out)
 {
   .reg .b32 %r<4>;
@@ -650,7 +638,7 @@ TEST(Atomic, ListenerSeesAtomicAndReductionEvents) {
   VmHarness h;
   AtomicEvents listener;
   h.options.listener = &listener;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<4>;

@@ -44,12 +44,6 @@ std::string regName(char operand, int width) {
   return std::string(prefix) + operand;
 }
 
-std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-  return s;
-}
-
 std::string kernelFor(const Case &c) {
   std::string body = c.ptx;
   body = replaceAll(body, "{a}", regName('a', c.wa));

@@ -213,12 +213,6 @@ float randomIn(std::mt19937 &rng, double lo, double hi) {
   return static_cast<float>(lo + (hi - lo) * u);
 }
 
-std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-  return s;
-}
-
 /// Turns the declaration of function `name` (`[.extern] .func ... name\n(...)\n;`) into a definition
 /// with `body`; `@P0@`, `@P1@` in the body name its parameters.
 std::string defineFunction(std::string ptx, const std::string &name, std::string body) {

@@ -10,18 +10,6 @@
 namespace ptxray::test {
 namespace {
 
-const char *kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
-std::string ptx(const std::string &body) {
-  return std::string(kHeader) + body;
-}
-
-std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-  return s;
-}
-
 // ---------------------------------------------------------------------------------------------
 // shfl
 
@@ -105,7 +93,8 @@ const char *kShflKernel = R"(
 class ShflRunner {
 public:
   ShflRunner(VmHarness &h, const std::string &shfl)
-      : h_(h), module_(h.load(ptx(replaceAll(kShflKernel, "SHFL", shfl)), "shfl" + std::to_string(counter_++))) {}
+      : h_(h), module_(h.load(sm90Module(replaceAll(kShflKernel, "SHFL", shfl)), "shfl" + std::to_string(counter_++))) {
+  }
 
   /// Runs with b and c; returns lane -> {value, predicate}.
   std::vector<std::pair<uint32_t, uint32_t>> run(uint32_t b, uint32_t c) {
@@ -190,7 +179,7 @@ TEST(WarpOps, LegacyShflWithoutSync) {
 
 TEST(WarpOps, ShflPerLaneSourceAndWarpSum) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
@@ -239,7 +228,7 @@ TEST(WarpOps, ShflFromInactiveLaneReadsItsCurrentRegister) {
   VmHarness h;
   // Odd lanes skip the shuffle; even lanes read their odd neighbour, which did not execute it: the VM
   // defines the result as that lane's current register value.
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
@@ -354,7 +343,9 @@ SKIP:
 )";
 
 void checkVotes(VmHarness &h, const char *body, bool legacy) {
-  auto &m = h.load(ptx(replaceAll(kVoteKernel, "BODY", body)), legacy ? "legacy" : body == kVoteGuarded ? "g" : "b");
+  auto &m = h.load(sm90Module(replaceAll(kVoteKernel, "BODY", body)), legacy                 ? "legacy"
+                                                                      : body == kVoteGuarded ? "g"
+                                                                                             : "b");
   for (uint32_t gate : {32u, 20u, 1u, 0u}) {
     for (uint32_t mask : {0xffffffffu, 0x0000ffffu, 0x00f0f0f0u}) {
       for (uint32_t modulus : {3u, 1u}) {
@@ -410,7 +401,7 @@ TEST(WarpOps, LegacyVote) {
 
 TEST(WarpOps, MatchAnyAndAll) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out, .param .u32 modulus, .param .u32 gate, .param .u32 mask)
 {
   .reg .b32 %r<20>;
@@ -515,7 +506,7 @@ TEST(WarpOps, ReduxSyncEveryOperation) {
   };
   for (const Case &c : cases) {
     // Each half-warp reduces over its own membermask (a per-lane register); lanes >= gate do not execute.
-    auto &m = h.load(ptx(replaceAll(R"(
+    auto &m = h.load(sm90Module(replaceAll(R"(
 .visible .entry k(.param .u64 vals, .param .u64 out, .param .u32 gate)
 {
   .reg .b32 %r<16>;
@@ -538,7 +529,7 @@ TEST(WarpOps, ReduxSyncEveryOperation) {
   ret;
 }
 )",
-                                    "OP", c.op)),
+                                           "OP", c.op)),
                      c.op);
     std::vector<uint32_t> vals(32);
     for (uint32_t i = 0; i < 32; ++i)
@@ -569,7 +560,7 @@ TEST(WarpOps, ReduxSyncEveryOperation) {
 
 TEST(WarpOps, ActivemaskInsideDivergentBranch) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
@@ -619,7 +610,7 @@ SKIP:
 
 TEST(WarpOps, ElectSync) {
   VmHarness h;
-  auto &m = h.load(ptx(R"(
+  auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<16>;
