@@ -1,7 +1,9 @@
 // VM throughput in thread-instructions per second on four kernel shapes: ALU-bound (a dependent
 // integer loop, an fma.rn.f32 loop), memory-bound (a strided copy), and branchy (data-dependent divergence), each
-// with one worker and with every core. Counters report thread-instructions/s ("items").
+// with one worker and with every core, plain and with the performance model attached (BM_Model*).
+// Counters report thread-instructions/s ("items").
 #include "arch/GpuDatabase.h"
+#include "model/PerformanceModel.h"
 #include "vm/Device.h"
 
 #include <benchmark/benchmark.h>
@@ -165,7 +167,7 @@ NEXT:
 }
 )";
 
-void runKernel(benchmark::State &state, const char *ptx, const char *kernel, bool memory) {
+void runKernel(benchmark::State &state, const char *ptx, const char *kernel, bool memory, bool withModel = false) {
   vm::Device device(sm90(), 132);
   auto &module = device.loadModule("bench.ptx", ptx);
   const uint32_t blocks = 64, threads = 256;
@@ -180,6 +182,9 @@ void runKernel(benchmark::State &state, const char *ptx, const char *kernel, boo
   }
   vm::LaunchOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
+  model::PerformanceModel perf(*arch::findArch("sm_90").target);
+  if (withModel)
+    options.listener = &perf;
   uint64_t instructions = 0;
   for (auto _ : state) {
     vm::LaunchResult r = device.launch(module, kernel, {{blocks, 1, 1}, {threads, 1, 1}, 0}, args, options);
@@ -207,9 +212,26 @@ void BM_VmBranchy(benchmark::State &state) {
   runKernel(state, kBranchy, "branchy", false);
 }
 
+void BM_ModelAlu(benchmark::State &state) {
+  runKernel(state, kAlu, "alu", false, true);
+}
+void BM_ModelFma(benchmark::State &state) {
+  runKernel(state, kFma, "fma", false, true);
+}
+void BM_ModelMemory(benchmark::State &state) {
+  runKernel(state, kMemory, "copy", true, true);
+}
+void BM_ModelBranchy(benchmark::State &state) {
+  runKernel(state, kBranchy, "branchy", false, true);
+}
+
 BENCHMARK(BM_VmAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VmFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VmMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VmBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 } // namespace

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DPTXRAY_FUZZ=ON -DPTXRAY_TESTS=OFF -DPTXRAY_BENCH=OFF >/dev/null
+  -DPTXRAY_FUZZ=ON -DPTXRAY_TESTS=OFF -DPTXRAY_BENCH=OFF -DPTXRAY_WERROR=ON >/dev/null
 cmake --build build/fuzz --target ptx_parser_fuzzer vm_fuzzer
 fuzzer=build/fuzz/fuzz/ptx_parser_fuzzer
 vm_fuzzer=build/fuzz/fuzz/vm_fuzzer

@@ -1,5 +1,7 @@
 #include "abi/CDeclParser.h"
 
+#include "abi/Layout.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +9,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace ptxray::abi {
 
@@ -220,12 +225,12 @@ struct Specs {
   unsigned align = 0;
   AddressSpace space = AddressSpace::Generic;
   bool writeOnly = false;
-  Token first;
+  const Token *first = nullptr; // into the parser's tokens, which outlive it
 };
 
 struct Declarator {
   std::string name;
-  Token at;
+  const Token *at = nullptr; // into the parser's tokens, which outlive it
   int pointers = 0;
   std::vector<std::uint64_t> dims;
   unsigned align = 0;
@@ -263,7 +268,7 @@ public:
       Specs specs = specifiers(false);
       Declarator d = declarator(true);
       if (cur().kind != Tok::End)
-        fail(cur(), fmt::format("unexpected '{}' after the type", cur().text));
+        failf(cur(), "unexpected '{}' after the type", cur().text);
       return apply(specs, d);
     } catch (const Failure &f) {
       errors_.push_back({f.line, f.column, f.message});
@@ -284,10 +289,84 @@ private:
   [[noreturn]] void fail(const Token &at, std::string message) const {
     throw Failure{at.line, at.column, std::move(message)};
   }
+  // Messages are formatted out of line: record(), member() and specifiers() recurse once per level of
+  // struct nesting, and formatting temporaries would otherwise enlarge each of their stack frames.
+  template <typename... Args>
+  [[noreturn, gnu::noinline, gnu::cold]] void failf(const Token &at, fmt::format_string<Args...> format,
+                                                    Args &&...args) const {
+    fail(at, fmt::format(format, std::forward<Args>(args)...));
+  }
   std::string describe(const Token &t) const { return t.kind == Tok::End ? "end of input" : "'" + t.text + "'"; }
   void expect(std::string_view text) {
     if (!accept(text))
-      fail(cur(), fmt::format("expected '{}' before {}", text, describe(cur())));
+      failf(cur(), "expected '{}' before {}", text, describe(cur()));
+  }
+
+  // Struct bodies and parenthesized or unary expressions are parsed by recursion; past kMaxNestingDepth
+  // levels the input is refused with an error rather than the stack overflowed.
+  class DepthGuard {
+  public:
+    DepthGuard(const Parser &parser, unsigned &depth, const Token &at, const char *what) : depth_(depth) {
+      if (depth_ >= kMaxNestingDepth)
+        parser.failf(at, "{} nested more than {} levels deep are not supported", what, kMaxNestingDepth);
+      ++depth_;
+    }
+    ~DepthGuard() { --depth_; }
+    DepthGuard(const DepthGuard &) = delete;
+    DepthGuard &operator=(const DepthGuard &) = delete;
+
+  private:
+    unsigned &depth_;
+  };
+
+  // Levels of struct/union nesting in `type` as layoutOf counts them (arrays add none; 0 for other types).
+  // Structs defined by name nest without nesting braces (struct S2 { struct S1 x; }), so this is checked
+  // when each is defined: layoutOf would refuse them, and a header of them could not be listed anyway.
+  // Remembered per record, so each definition costs its number of fields. The walk uses its own stack:
+  // records from a context header (or a typedef's copy of one) may not have been seen yet.
+  unsigned nesting(const TypeRef &type) {
+    struct Frame {
+      TypeRef record;
+      std::size_t next = 0;
+      unsigned height = 1;
+    };
+    auto recordOf = [](const TypeRef &t) -> const TypeRef * {
+      const TypeRef *r = &t;
+      while ((*r)->kind == TypeKind::Array)
+        r = &(*r)->element;
+      return (*r)->kind == TypeKind::Record ? r : nullptr;
+    };
+    const TypeRef *root = recordOf(type);
+    if (root == nullptr)
+      return 0;
+    if (auto it = nesting_.find(root->get()); it != nesting_.end())
+      return it->second.second;
+    std::vector<Frame> stack;
+    stack.push_back(Frame{*root});
+    for (;;) {
+      Frame &top = stack.back();
+      if (top.next < top.record->fields.size()) {
+        const Field &field = top.record->fields[top.next++];
+        const TypeRef *child = field.isBitField() ? nullptr : recordOf(field.type);
+        if (child == nullptr)
+          continue;
+        if (auto it = nesting_.find(child->get()); it != nesting_.end()) {
+          top.height = std::max(top.height, it->second.second + 1);
+          continue;
+        }
+        if (stack.size() > kMaxNestingDepth)
+          return kMaxNestingDepth + 1; // deeper than allowed (or a cycle made through the API)
+        stack.push_back(Frame{*child});
+        continue;
+      }
+      Frame done = std::move(top);
+      stack.pop_back();
+      const Type *key = done.record.get();
+      nesting_.emplace(key, std::make_pair(std::move(done.record), done.height));
+      if (stack.empty())
+        return done.height;
+      stack.back().height = std::max(stack.back().height, done.height + 1);
+    }
   }
 
   // Skip to just after the ';' ending the broken declaration (or to a '}' closing the top level).
@@ -325,7 +404,7 @@ private:
         unsigned align = std::max(specs.align, d.align);
         TypeRef named = typedefOf(type, d.name, align);
         typedefs_[d.name] = named;
-        header_.types.push_back(NamedType{d.name, true, named, d.at.line});
+        header_.types.push_back(NamedType{d.name, true, named, d.at->line});
       }
       if (accept("="))
         fail(toks_[pos_ - 1], "initializers are not supported");
@@ -429,7 +508,7 @@ private:
 
   unsigned alignValue(const Token &at, std::uint64_t value) const {
     if (value == 0 || (value & (value - 1)) != 0 || value > (1u << 28))
-      fail(at, fmt::format("requested alignment {} is not a power of two", value));
+      failf(at, "requested alignment {} is not a power of two", value);
     return static_cast<unsigned>(value);
   }
 
@@ -440,16 +519,16 @@ private:
       expect("(");
       expect("(");
       while (!is(")")) {
-        Token name = cur();
+        const Token &name = cur();
         if (name.kind != Tok::Ident)
-          fail(name, fmt::format("expected an attribute name before {}", describe(name)));
+          failf(name, "expected an attribute name before {}", describe(name));
         ++pos_;
         std::string n = name.text;
         if (n.size() > 4 && n.substr(0, 2) == "__" && n.substr(n.size() - 2) == "__")
           n = n.substr(2, n.size() - 4);
         if (n == "aligned") {
           if (accept("(")) {
-            Token at = cur();
+            const Token &at = cur();
             align = std::max(align, alignValue(at, constExpr()));
             expect(")");
           } else {
@@ -464,7 +543,7 @@ private:
             expect(")");
           }
         } else {
-          fail(name, fmt::format("attribute '{}' is not supported", name.text));
+          failf(name, "attribute '{}' is not supported", name.text);
         }
         if (!accept(","))
           break;
@@ -476,7 +555,7 @@ private:
     if (is("__align__") || is("__builtin_align__") || is("alignas") || is("_Alignas")) {
       ++pos_;
       expect("(");
-      Token at = cur();
+      const Token &at = cur();
       if (at.kind == Tok::Ident && (isKeyword(at.text) || typedefs_.count(at.text) || builtinName(at.text))) {
         // alignas(type): the type's natural alignment needs an address size; only for fixed-size types.
         TypeRef t = apply(specifiers(false), declarator(true));
@@ -493,11 +572,11 @@ private:
     return false;
   }
 
-  static std::uint64_t fixedAlign(const TypeRef &t);
+  std::uint64_t fixedAlign(const TypeRef &t);
 
   Specs specifiers(bool allowTypedef) {
     Specs s;
-    s.first = cur();
+    s.first = &cur();
     for (;;) {
       const Token &t = cur();
       if (t.kind != Tok::Ident)
@@ -551,7 +630,7 @@ private:
         s.halfK = true;
       } else if (w == "struct" || w == "union") {
         if (typeSpecSeen(s))
-          fail(t, fmt::format("'{}' after another type specifier", w));
+          failf(t, "'{}' after another type specifier", w);
         s.named = record(s.align);
         s.any = true;
         continue;
@@ -562,7 +641,7 @@ private:
         s.any = true;
         continue;
       } else if (w == "class" || w == "template" || w == "typename" || w == "namespace") {
-        fail(t, fmt::format("C++ '{}' is not supported", w));
+        failf(t, "C++ '{}' is not supported", w);
       } else if (!typeSpecSeen(s)) {
         if (auto it = typedefs_.find(w); it != typedefs_.end())
           s.named = it->second;
@@ -571,7 +650,7 @@ private:
         else if (auto tag = tags_.find(w); tag != tags_.end())
           s.named = tag->second; // C++: a struct's tag is a type name
         else if (ahead(1).kind == Tok::Ident || ahead(1).text == "*")
-          fail(t, fmt::format("unknown type name '{}'", w));
+          failf(t, "unknown type name '{}'", w);
         else
           break;
       } else {
@@ -581,7 +660,7 @@ private:
       ++pos_;
     }
     if (!s.any)
-      fail(cur(), fmt::format("expected a type before {}", describe(cur())));
+      failf(cur(), "expected a type before {}", describe(cur()));
     return s;
   }
 
@@ -592,7 +671,7 @@ private:
                (s.intK && (s.charK || s.boolK || s.floatK || s.doubleK || s.voidK || s.halfK || s.named)) ||
                (s.signedness && (s.boolK || s.floatK || s.doubleK || s.voidK || s.halfK || s.named));
     if (bad)
-      fail(s.first, "invalid combination of type specifiers");
+      fail(*s.first, "invalid combination of type specifiers");
     if (s.named) {
       if (s.space != AddressSpace::Generic || s.writeOnly) {
         if (s.named->kind == TypeKind::Opaque && s.writeOnly && s.named->opaque == OpaqueKind::Texture)
@@ -621,12 +700,12 @@ private:
       return scalarType(u ? Scalar::ULong : Scalar::Long);
     if (s.intK || s.signedness)
       return scalarType(u ? Scalar::UInt : Scalar::Int);
-    fail(s.first, "a declaration needs a type (for example 'int')");
+    fail(*s.first, "a declaration needs a type (for example 'int')");
   }
 
   Declarator declarator(bool abstract) {
     Declarator d;
-    d.at = cur();
+    d.at = &cur();
     for (;;) {
       if (accept("*")) {
         ++d.pointers;
@@ -648,12 +727,12 @@ private:
       fail(cur(), "function and parenthesized declarators are not supported");
     if (cur().kind == Tok::Ident && !isKeyword(cur().text)) {
       if (abstract)
-        fail(cur(), fmt::format("unexpected name '{}' in a type", cur().text));
-      d.at = cur();
+        failf(cur(), "unexpected name '{}' in a type", cur().text);
+      d.at = &cur();
       d.name = cur().text;
       ++pos_;
     } else if (!abstract && !is(":")) {
-      fail(cur(), fmt::format("expected a name before {}", describe(cur())));
+      failf(cur(), "expected a name before {}", describe(cur()));
     }
     if (is("("))
       fail(cur(), "function declarations are not supported");
@@ -673,7 +752,7 @@ private:
     for (int i = 0; i < d.pointers; ++i)
       t = pointerTo(t, i == 0 ? s.space : AddressSpace::Generic);
     if (t->kind == TypeKind::Void && !d.dims.empty())
-      fail(d.at, "array of void");
+      fail(*d.at, "array of void");
     for (std::size_t i = d.dims.size(); i-- > 0;)
       t = arrayOf(t, d.dims[i]);
     return t;
@@ -681,14 +760,14 @@ private:
 
   // struct/union specifier (the keyword is the current token).
   TypeRef record(unsigned &specAlign) {
-    Token keyword = cur();
+    const Token &keyword = cur();
     bool isUnion = keyword.text == "union";
     ++pos_;
     unsigned align = 0;
     while (attribute(align)) {
     }
     std::string tag;
-    Token tagAt = cur();
+    const Token &tagAt = cur();
     if (cur().kind == Tok::Ident && !isKeyword(cur().text)) {
       tag = cur().text;
       ++pos_;
@@ -697,7 +776,7 @@ private:
     }
     if (!accept("{")) {
       if (tag.empty())
-        fail(cur(), fmt::format("expected a tag or '{{' after '{}'", keyword.text));
+        failf(cur(), "expected a tag or '{{' after '{}'", keyword.text);
       specAlign = std::max(specAlign, align);
       if (auto it = tags_.find(tag); it != tags_.end())
         return it->second;
@@ -711,7 +790,7 @@ private:
     }
     if (!tag.empty()) {
       if (auto it = tags_.find(tag); it != tags_.end() && !it->second->incomplete)
-        fail(tagAt, fmt::format("redefinition of '{} {}'", keyword.text, tag));
+        failf(tagAt, "redefinition of '{} {}'", keyword.text, tag);
       if (!tags_.count(tag)) {
         auto incomplete = std::make_shared<Type>();
         incomplete->kind = TypeKind::Record;
@@ -721,16 +800,22 @@ private:
         tags_[tag] = incomplete; // for `struct S *next;` inside S
       }
     }
+    DepthGuard guard(*this, recordDepth_, keyword, "structs and unions");
     std::vector<Field> fields;
     std::set<std::string> names;
     while (!accept("}")) {
       if (cur().kind == Tok::End)
-        fail(cur(), fmt::format("missing '}}' at the end of '{} {}'", keyword.text, tag.empty() ? "<anonymous>" : tag));
+        failf(cur(), "missing '}}' at the end of '{} {}'", keyword.text, tag.empty() ? "<anonymous>" : tag);
       member(fields, names);
     }
     while (attribute(align)) {
     }
     TypeRef t = recordType(isUnion, tag, std::move(fields), align);
+    if (nesting(t) > kMaxNestingDepth)
+      failf(tag.empty() ? keyword : tagAt,
+            "'{}' nests structs and unions more than {} levels deep, the "
+            "most that can be laid out",
+            typeName(*t), kMaxNestingDepth);
     if (!tag.empty()) {
       tags_[tag] = t;
       header_.types.push_back(NamedType{tag, false, t, keyword.line});
@@ -741,7 +826,7 @@ private:
   void member(std::vector<Field> &fields, std::set<std::string> &names) {
     if (accept(";"))
       return;
-    Token first = cur();
+    const Token &first = cur();
     if (first.text == "typedef")
       fail(first, "typedef inside a struct is not supported");
     Specs s = specifiers(false);
@@ -750,7 +835,7 @@ private:
       if (s.named && s.named->kind == TypeKind::Record && s.named->tag.empty()) {
         for (const Field &f : s.named->fields)
           if (!f.name.empty() && !names.insert(f.name).second)
-            fail(first, fmt::format("duplicate member '{}'", f.name));
+            failf(first, "duplicate member '{}'", f.name);
         fields.push_back(Field{"", s.named, std::nullopt, s.align});
       }
       return;
@@ -762,29 +847,29 @@ private:
       f.type = apply(s, d);
       f.alignOverride = std::max(s.align, d.align);
       if (accept(":")) {
-        Token at = cur();
+        const Token &at = cur();
         std::uint64_t width = constExpr();
         if (d.pointers || !d.dims.empty())
-          fail(at, fmt::format("bit field '{}' must have an integral type", d.name));
+          failf(at, "bit field '{}' must have an integral type", d.name);
         if (width == 0 && !d.name.empty())
-          fail(at, fmt::format("named bit field '{}' has zero width", d.name));
+          failf(at, "named bit field '{}' has zero width", d.name);
         f.bitWidth = static_cast<unsigned>(width);
         while (attribute(f.alignOverride)) {
         }
       } else if (d.name.empty()) {
-        fail(d.at, "a member needs a name");
+        fail(*d.at, "a member needs a name");
       }
       if (f.type->kind == TypeKind::Void)
-        fail(d.at, fmt::format("member '{}' has type void", d.name));
+        failf(*d.at, "member '{}' has type void", d.name);
       if (!f.name.empty() && !names.insert(f.name).second)
-        fail(d.at, fmt::format("duplicate member '{}'", f.name));
+        failf(*d.at, "duplicate member '{}'", f.name);
       fields.push_back(std::move(f));
     } while (accept(","));
     expect(";");
   }
 
   TypeRef enumeration() {
-    Token keyword = cur();
+    const Token &keyword = cur();
     ++pos_;
     std::string tag;
     if (cur().kind == Tok::Ident && !isKeyword(cur().text)) {
@@ -809,7 +894,7 @@ private:
     std::int64_t next = 0;
     while (!accept("}")) {
       if (cur().kind != Tok::Ident)
-        fail(cur(), fmt::format("expected an enumerator before {}", describe(cur())));
+        failf(cur(), "expected an enumerator before {}", describe(cur()));
       std::string name = cur().text;
       ++pos_;
       if (accept("="))
@@ -849,7 +934,7 @@ private:
   std::int64_t binary(int minPrec) {
     std::int64_t lhs = unary();
     for (;;) {
-      Token op = cur();
+      const Token &op = cur();
       int p = op.kind == Tok::Punct ? precedence(op.text) : 0;
       if (p == 0 || p <= minPrec)
         return lhs;
@@ -874,7 +959,8 @@ private:
   }
 
   std::int64_t unary() {
-    Token t = cur();
+    const Token &t = cur();
+    DepthGuard guard(*this, expressionDepth_, t, "expressions");
     if (accept("-"))
       return -unary();
     if (accept("+"))
@@ -894,14 +980,14 @@ private:
     }
     if (t.kind == Tok::Ident) {
       if (t.text == "sizeof" || t.text == "_Alignof" || t.text == "alignof")
-        fail(t, fmt::format("'{}' in a constant expression is not supported", t.text));
+        failf(t, "'{}' in a constant expression is not supported", t.text);
       if (auto it = constants_.find(t.text); it != constants_.end()) {
         ++pos_;
         return it->second;
       }
-      fail(t, fmt::format("'{}' is not a known constant", t.text));
+      failf(t, "'{}' is not a known constant", t.text);
     }
-    fail(t, fmt::format("expected a constant before {}", describe(t)));
+    failf(t, "expected a constant before {}", describe(t));
   }
 
   std::vector<Token> toks_;
@@ -912,15 +998,28 @@ private:
   std::map<std::string, TypeRef> typedefs_;
   std::map<std::string, TypeRef> tags_;
   std::map<std::string, std::int64_t> constants_;
+  unsigned recordDepth_ = 0;     // struct/union bodies being parsed, one inside the other
+  unsigned expressionDepth_ = 0; // unary operators and parentheses being parsed, one inside the other
+  // By address; the TypeRef keeps the type alive so that the address cannot be reused by another type.
+  std::unordered_map<const Type *, std::pair<TypeRef, unsigned>> nesting_;
+  std::unordered_map<const Type *, std::pair<TypeRef, std::uint64_t>> fixedAligns_;
 };
 
-// Alignment of types whose layout does not depend on the address size (for alignas(type)).
-std::uint64_t Parser::fixedAlign(const TypeRef &t) {
+// Alignment of types whose layout does not depend on the address size (for alignas(type)). Arrays are
+// walked in a loop (`int[1][1]...` is as deep as the input is long) and records remembered, since a
+// struct may hold the same struct many times over.
+std::uint64_t Parser::fixedAlign(const TypeRef &type) {
+  std::uint64_t arrayAlign = 0; // arrays align like their element, or stricter when they say so
+  const TypeRef *element = &type;
+  while ((*element)->kind == TypeKind::Array) {
+    arrayAlign = std::max<std::uint64_t>(arrayAlign, (*element)->alignOverride);
+    element = &(*element)->element;
+  }
+  const TypeRef &t = *element;
   std::uint64_t a = 1;
   switch (t->kind) {
   case TypeKind::Scalar:
   case TypeKind::Enum: a = scalarSize(t->scalar, 64); break;
-  case TypeKind::Array: a = fixedAlign(t->element); break;
   case TypeKind::Opaque: a = 8; break;
   case TypeKind::Vector: {
     std::uint64_t e = scalarSize(t->scalar, 64);
@@ -928,14 +1027,21 @@ std::uint64_t Parser::fixedAlign(const TypeRef &t) {
     a = t->openclVector ? size : t->count % 2 ? e : std::min<std::uint64_t>(size, 16);
     break;
   }
-  case TypeKind::Record:
+  case TypeKind::Record: {
+    // Recursion as deep as the struct nesting, which record() keeps within kMaxNestingDepth.
+    if (auto it = fixedAligns_.find(t.get()); it != fixedAligns_.end()) {
+      a = it->second.second;
+      break;
+    }
     for (const Field &f : t->fields)
       if (!(f.isBitField() && f.name.empty()))
         a = std::max(a, fixedAlign(f.type));
+    fixedAligns_.emplace(t.get(), std::make_pair(t, a));
     break;
+  }
   default: break;
   }
-  return std::max<std::uint64_t>(a, t->alignOverride);
+  return std::max<std::uint64_t>({a, t->alignOverride, arrayAlign});
 }
 
 } // namespace

@@ -4,6 +4,34 @@
 
 namespace ptxray::abi {
 
+Type::~Type() {
+  // Children whose last reference is held here are moved to a worklist and released one at a time,
+  // after their own children have been moved out, so destruction never nests more than one level.
+  std::vector<TypeRef> dying;
+  auto detach = [&dying](TypeRef &child) {
+    if (child == nullptr || child.use_count() != 1)
+      return; // shared: someone else keeps it alive
+    try {
+      dying.push_back(std::move(child));
+    } catch (...) {
+      // No memory for the worklist: push_back left `child` alone; it is released recursively as before.
+    }
+  };
+  detach(element);
+  for (Field &field : fields)
+    detach(field.type);
+  while (!dying.empty()) {
+    TypeRef type = std::move(dying.back());
+    dying.pop_back();
+    // `type` is the only reference left, so nothing can observe the type while its links are taken.
+    // Types are created non-const (make_shared<Type>) and only referred to through TypeRef's const.
+    Type &last = const_cast<Type &>(*type);
+    detach(last.element);
+    for (Field &field : last.fields)
+      detach(field.type);
+  }
+}
+
 TypeRef voidType() {
   static const TypeRef v = std::make_shared<Type>();
   return v;
@@ -155,27 +183,15 @@ std::string ptxScalarType(Scalar s, unsigned addressSize) {
   return fmt::format(".{}{}", letter, bits);
 }
 
-std::string typeName(const Type &type) {
+namespace {
+
+// The spelling of a type that is neither a pointer nor an array (or is one known under a typedef name).
+std::string leafName(const Type &type) {
   if (!type.typedefName.empty())
     return type.typedefName;
   switch (type.kind) {
   case TypeKind::Void: return "void";
   case TypeKind::Scalar: return scalarName(type.scalar);
-  case TypeKind::Pointer: {
-    std::string inner = typeName(*type.element);
-    std::string space = type.space == AddressSpace::Generic ? "" : fmt::format("__{} ", addressSpaceName(type.space));
-    return space + inner + " *";
-  }
-  case TypeKind::Array: {
-    // int[2][3]: the outermost length comes first.
-    const Type *t = &type;
-    std::string dims;
-    while (t->kind == TypeKind::Array && t->typedefName.empty()) {
-      dims += fmt::format("[{}]", t->count);
-      t = t->element.get();
-    }
-    return typeName(*t) + dims;
-  }
   case TypeKind::Vector:
     if (!type.spelling.empty())
       return type.spelling;
@@ -184,8 +200,41 @@ std::string typeName(const Type &type) {
     return fmt::format("{} {}", type.isUnion ? "union" : "struct", type.tag.empty() ? "<anonymous>" : type.tag);
   case TypeKind::Enum: return fmt::format("enum {}", type.tag.empty() ? "<anonymous>" : type.tag);
   case TypeKind::Opaque: return type.spelling.empty() ? opaqueName(type.opaque) : type.spelling;
+  case TypeKind::Pointer:
+  case TypeKind::Array: break;
   }
   return "?";
+}
+
+} // namespace
+
+// Pointers and arrays wrap the type they refer to: "__global " before it, " *" or "[2][3]" after it, the
+// outermost wrapper's suffix last. Walked in a loop, not recursively: a declarator may have any number of
+// '*', and each is one level.
+std::string typeName(const Type &type) {
+  std::string prefix;
+  std::vector<std::string> suffixes; // outermost first
+  const Type *t = &type;
+  while (t->typedefName.empty() && (t->kind == TypeKind::Pointer || t->kind == TypeKind::Array)) {
+    if (t->kind == TypeKind::Pointer) {
+      if (t->space != AddressSpace::Generic)
+        prefix += fmt::format("__{} ", addressSpaceName(t->space));
+      suffixes.emplace_back(" *");
+      t = t->element.get();
+      continue;
+    }
+    // int[2][3]: the outermost length comes first.
+    std::string dims;
+    while (t->kind == TypeKind::Array && t->typedefName.empty()) {
+      dims += fmt::format("[{}]", t->count);
+      t = t->element.get();
+    }
+    suffixes.push_back(std::move(dims));
+  }
+  std::string out = prefix + leafName(*t);
+  for (auto s = suffixes.rbegin(); s != suffixes.rend(); ++s)
+    out += *s;
+  return out;
 }
 
 const char *addressSpaceName(AddressSpace space) {

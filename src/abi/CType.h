@@ -73,6 +73,17 @@ struct Type {
   std::string spelling;       ///< the source name of builtin vector/opaque types ("float4")
   std::vector<Field> fields;  ///< Record
   unsigned alignOverride = 0; ///< aligned(N) on the type or typedef; 0 = none
+
+  Type() = default;
+  Type(const Type &) = default;
+  Type(Type &&) = default;
+  Type &operator=(const Type &) = default;
+  Type &operator=(Type &&) = default;
+  /// Releases the types only this one refers to without one nested destructor call per link: chains
+  /// such as `int ***...`, `int x[1][1]...` or structs holding structs are as long as the input. It
+  /// takes the links of types it holds the last reference to, so a Type must be created non-const
+  /// (make_shared<Type>, as every constructor here does), even though it is shared as `const`.
+  ~Type();
 };
 
 // Constructors.

@@ -9,6 +9,7 @@
 #include "abi/CType.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,62 @@ struct Layout {
   std::vector<Hole> holes;           ///< ascending, including holes inside nested aggregates
 };
 
+/// Deepest struct/union nesting that is laid out (a member of a member of ... ; arrays do not add a
+/// level). Deeper types are an AbiError (and the C declaration parser refuses to define them): the
+/// member tree is as deep as the nesting, and whoever walks it recursively (the printers, the destructor
+/// of MemberLayout) would otherwise run out of stack.
+inline constexpr unsigned kMaxNestingDepth = 4096;
+/// Most entries a member tree may hold, nested members included. Each nested struct is listed in full
+/// wherever it appears, so a struct holding two of the previous one, 30 times over, would need billions;
+/// this turns that into an AbiError instead of exhausting memory.
+inline constexpr std::uint64_t kMaxLayoutMembers = std::uint64_t{1} << 22;
+/// Largest size a type may have, in bytes: bit offsets (size * 8) must fit in 64 bits with room to spare.
+inline constexpr std::uint64_t kMaxTypeSize = std::uint64_t{1} << 60;
+
+/// The work done through a LayoutCache, so that tests can check it grows with the input and not faster.
+struct LayoutStats {
+  std::uint64_t recordsPlaced = 0; ///< structs/unions whose members were placed (each distinct one once)
+  std::uint64_t fieldsPlaced = 0;  ///< their fields, each placed once however often the struct is used
+  std::uint64_t membersBuilt = 0;  ///< MemberLayout entries written into results, each written once
+};
+
+/// Remembers the placement (size, alignment, field offsets) of every struct/union laid out through it,
+/// per address size, so that laying out all the types of a header with one cache places each record
+/// once in all, instead of once for every type that contains it. It holds a reference to every record
+/// it has placed; like any TypeRef holder it relies on types not changing once created.
+class LayoutCache {
+public:
+  LayoutCache();
+  ~LayoutCache();
+  LayoutCache(const LayoutCache &) = delete;
+  LayoutCache &operator=(const LayoutCache &) = delete;
+
+  /// Totals over every call made with this cache.
+  const LayoutStats &stats() const { return stats_; }
+
+private:
+  friend struct LayoutCacheAccess; // the layout code
+  struct Tables;
+  std::unique_ptr<Tables> tables_;
+  LayoutStats stats_;
+};
+
 /// Lays out `type` for `.address_size` 32 or 64. Throws AbiError for what has no layout (void, long
-/// double, a bit field wider than its type or of a non-integral type, a named zero-width bit field...).
+/// double, a bit field wider than its type or of a non-integral type, a named zero-width bit field...)
+/// and for types beyond the limits above. Each distinct struct/union is placed once (once per cache when
+/// one is given) and the member tree is built in one pass: the work is the size of the declarations
+/// plus the size of the returned tree.
 Layout layoutOf(const TypeRef &type, unsigned addressSize = 64);
+Layout layoutOf(const TypeRef &type, unsigned addressSize, LayoutCache &cache);
+
+struct SizeAndAlign {
+  std::uint64_t size = 0;
+  unsigned align = 1;
+};
+/// What layoutOf reports as size and align (and the same errors, except kMaxLayoutMembers), without
+/// building the member tree: linear in the size of the declarations even where the tree is not.
+SizeAndAlign sizeAndAlignOf(const TypeRef &type, unsigned addressSize = 64);
+SizeAndAlign sizeAndAlignOf(const TypeRef &type, unsigned addressSize, LayoutCache &cache);
 std::uint64_t sizeOf(const TypeRef &type, unsigned addressSize = 64);
 unsigned alignOf(const TypeRef &type, unsigned addressSize = 64);
 

@@ -10,19 +10,53 @@ namespace {
 struct Owner {
   std::uint64_t begin = 0, end = 0; // bits
   std::string label;
+  bool shortened = false; // `label` is only the last part of a dotted path too long for any cell
 };
 
-void collect(const std::vector<MemberLayout> &members, const std::string &prefix, std::vector<Owner> &out) {
-  for (const MemberLayout &m : members) {
-    if (m.isBitField && (m.name.empty() || m.bitWidth == 0))
-      continue; // unnamed bit fields are padding
-    std::string name = m.name.empty() ? prefix : prefix.empty() ? m.name : prefix + "." + m.name;
-    if (!m.isBitField && m.type->kind == TypeKind::Record) {
-      collect(m.members, name, out);
-      continue;
-    }
-    out.push_back(Owner{m.bitOffset, m.bitOffset + m.bitWidth, name.empty() ? "?" : name});
+// The widest cell of a 32-bit row leaves 2 * 32 - 1 columns for its label; longer labels are always cut
+// down to their last part, so longer paths are never built: in a deeply nested struct they would cost
+// the square of the depth.
+constexpr std::size_t kWidestLabel = 2 * 32 - 1;
+
+// A dotted member path ("outer.inner.x"), spelled out only while it could fit in a cell.
+struct Path {
+  std::string text;       // the whole path when length <= kWidestLabel, empty otherwise
+  std::size_t length = 0; // length of the whole path
+  std::string last;       // its last part
+};
+
+Path extend(const Path &prefix, const std::string &name) {
+  if (name.empty())
+    return prefix; // anonymous struct/union: its members belong to the parent
+  Path out;
+  out.length = prefix.length == 0 ? name.size() : prefix.length + 1 + name.size();
+  out.last = name;
+  if (out.length <= kWidestLabel)
+    out.text = prefix.length == 0 ? name : prefix.text + "." + name;
+  return out;
+}
+
+void collect(const MemberLayout &m, const Path &prefix, std::vector<Owner> &out);
+
+void collect(const std::vector<MemberLayout> &members, const Path &prefix, std::vector<Owner> &out) {
+  for (const MemberLayout &m : members)
+    collect(m, prefix, out);
+}
+
+void collect(const MemberLayout &m, const Path &prefix, std::vector<Owner> &out) {
+  if (m.isBitField && (m.name.empty() || m.bitWidth == 0))
+    return; // unnamed bit fields are padding
+  Path name = extend(prefix, m.name);
+  if (!m.isBitField && m.type->kind == TypeKind::Record) {
+    collect(m.members, name, out);
+    return;
   }
+  if (name.length == 0)
+    out.push_back(Owner{m.bitOffset, m.bitOffset + m.bitWidth, "?", false});
+  else if (name.length <= kWidestLabel)
+    out.push_back(Owner{m.bitOffset, m.bitOffset + m.bitWidth, name.text, false});
+  else
+    out.push_back(Owner{m.bitOffset, m.bitOffset + m.bitWidth, name.last, true});
 }
 
 void put(std::string &line, std::size_t column, std::string_view text) {
@@ -78,9 +112,10 @@ void drawBand(std::string &out, const std::vector<Owner> &owners, std::uint64_t 
       std::size_t left = leftEdge(top), right = leftEdge(lo) + 2;
       border[left] = border[right] = '+';
       cells[left] = cells[right] = '|';
-      std::string label = who[top] < 0 ? "pad" : owners[static_cast<std::size_t>(who[top])].label;
+      const Owner *owner = who[top] < 0 ? nullptr : &owners[static_cast<std::size_t>(who[top])];
+      std::string label = owner == nullptr ? "pad" : owner->label;
       std::size_t room = right - left - 1;
-      if (label.size() > room && label.find('.') != std::string::npos)
+      if (label.size() > room && !(owner != nullptr && owner->shortened) && label.find('.') != std::string::npos)
         label = label.substr(label.rfind('.') + 1); // "outer.inner" → "inner" when it does not fit
       if (label.size() > room)
         label = label.substr(0, room);
@@ -112,7 +147,7 @@ std::string layoutDiagram(const Layout &layout, std::string_view title, const Di
       if (m.isBitField && (m.name.empty() || m.bitWidth == 0))
         continue;
       std::vector<Owner> owners;
-      collect({m}, "", owners);
+      collect(m, Path{}, owners);
       out += fmt::format("member {}:\n", m.name.empty() ? "<anonymous>" : m.name);
       drawBand(out, owners, layout.size, options.maxRows);
     }
@@ -120,7 +155,7 @@ std::string layoutDiagram(const Layout &layout, std::string_view title, const Di
   }
   std::vector<Owner> owners;
   if (type.kind == TypeKind::Record)
-    collect(layout.members, "", owners);
+    collect(layout.members, Path{}, owners);
   else
     owners.push_back(Owner{0, layout.size * 8, typeName(type)});
   drawBand(out, owners, layout.size, options.maxRows);

@@ -7,6 +7,12 @@
 namespace ptxray::abi {
 
 ParamMapping mapParam(const TypeRef &typeRef, unsigned addressSize, std::string_view name, ParamRole role) {
+  LayoutCache cache;
+  return mapParam(typeRef, addressSize, name, role, cache);
+}
+
+ParamMapping mapParam(const TypeRef &typeRef, unsigned addressSize, std::string_view name, ParamRole role,
+                      LayoutCache &cache) {
   if (addressSize != 32 && addressSize != 64)
     throw AbiError(fmt::format("address size must be 32 or 64, not {}", addressSize));
   const char *what = role == ParamRole::Parameter ? "parameter" : "return value";
@@ -73,7 +79,8 @@ ParamMapping mapParam(const TypeRef &typeRef, unsigned addressSize, std::string_
     break;
   case TypeKind::Vector:
   case TypeKind::Record: {
-    Layout layout = layoutOf(typeRef, addressSize);
+    // Size and alignment are all a .param needs; the member tree would be as large as the nesting is deep.
+    SizeAndAlign layout = sizeAndAlignOf(typeRef, addressSize, cache);
     if (layout.align > 128 || (layout.align & (layout.align - 1)) != 0)
       throw AbiError(fmt::format("'{}' is {}-byte aligned; a {} must be aligned to 1, 2, 4, 8, 16, 32, 64 or 128 "
                                  "bytes (§2.3 D)",

@@ -10,6 +10,8 @@
 
 namespace ptxray::abi {
 
+class LayoutCache;
+
 enum class ParamRole { Parameter, ReturnValue };
 
 enum class ParamClass {
@@ -41,5 +43,9 @@ struct ParamMapping {
 /// `void` as a return value maps to an empty result (`text` empty, size 0).
 ParamMapping mapParam(const TypeRef &type, unsigned addressSize = 64, std::string_view name = "param",
                       ParamRole role = ParamRole::Parameter);
+/// The same, placing structs and unions through `cache` (see LayoutCache): for mapping many types of one
+/// header, or a type that was just laid out with the same cache, without placing their records again.
+ParamMapping mapParam(const TypeRef &type, unsigned addressSize, std::string_view name, ParamRole role,
+                      LayoutCache &cache);
 
 } // namespace ptxray::abi

@@ -33,7 +33,9 @@ std::string ComputeCapability::version() const {
 }
 
 int ComputeCapability::warpsPerBlock(int threadsPerBlock) const {
-  return threadsPerBlock <= 0 ? 0 : (threadsPerBlock + warpSize - 1) / warpSize;
+  // In 64 bits: a block size near INT_MAX must not wrap.
+  return threadsPerBlock <= 0 ? 0
+                              : static_cast<int>((static_cast<long long>(threadsPerBlock) + warpSize - 1) / warpSize);
 }
 
 const ComputeCapability *findComputeCapability(int major, int minor) {

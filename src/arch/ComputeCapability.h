@@ -34,6 +34,9 @@ struct SharedMemoryBanks {
   int bankWidthBytes = 0;                     ///< default bank width
   std::vector<int> selectableBankWidthsBytes; ///< Kepler: 4 or 8 (cudaDeviceSetSharedMemConfig)
   int threadsPerRequest = 0;                  ///< 16: one request per half-warp (CC 1.x); 32: per warp
+  int widestAccessBytes = 16;                 ///< wider accesses per thread are split into accesses of this size
+  int extraPassesFor128Bit = 0;               ///< CC 2.x: a 128-bit access takes one pass more than its conflicts
+  int constantThreadsPerRequest = 32;         ///< constant-cache requests: per half-warp (1.x) or warp
 };
 
 /// How the memory system turns a (half-)warp's global accesses into transactions.
@@ -46,6 +49,11 @@ struct GlobalMemoryRules {
   GlobalLoadCaching defaultLoadCaching = GlobalLoadCaching::Uncached;
   bool l1CachingOptIn = false;    ///< -Xptxas -dlcm=ca turns L1 caching of global loads on
   bool readOnlyDataCache = false; ///< __ldg / const __restrict__ path
+  /// CC 1.0/1.1: the word sizes a half-warp can coalesce (smaller words are served one per thread).
+  int minCoalescedWordBytes = 0, maxCoalescedWordBytes = 0;
+  /// CC 5.0+: one request per warp instruction whatever its width, counted in 32-byte sectors (instead
+  /// of half/quarter-warp requests for 64/128-bit accesses).
+  bool requestPerInstruction = false;
   /// CC 1.2/1.3: the segment a half-warp's request starts from, by word size (1, 2, 4, 8 or 16 bytes).
   int segmentBytesForWordSize(int wordBytes) const;
 };
@@ -74,6 +82,13 @@ struct ArithmeticThroughput {
   int convertFromOrTo64Bit = 0;
   int convertOther = 0;
   int memoryInstruction = 0; ///< issue rate of loads/stores (OpenCL Best Practices §5.2)
+  /// Native instructions behind one "multiple instructions" entry of the table: a 32-bit multiply
+  /// built from 24-/16-bit ones ([BPG] §5.1.1: 1.x "32-bit integer multiplication ... 4 times slower"
+  /// than __mul24; Maxwell's XMAD sequence, [PG-T] 5.x "multiple instructions").
+  int multiplySequenceLength = 4;
+  /// Division, remainder, IEEE sqrt/rcp and 64-bit integer multiply ([BPG] §5.1.1-5.1.2: "tens of
+  /// instructions" for integer division; an estimate until calibrated against hardware).
+  int emulatedSequenceLength = 16;
 };
 
 struct Latencies {
@@ -125,7 +140,9 @@ struct ComputeCapability {
   SharedMemoryBanks sharedBanks;
   GlobalMemoryRules global;
   int constantMemoryBytes = 0;
-  int constantCacheBytes = 0; ///< working set per SM
+  int constantCacheBytes = 0;         ///< working set per SM
+  int64_t maxLocalBytesPerThread = 0; ///< a kernel needing more local memory is refused at launch
+  int launchOverheadNanoseconds = 0;  ///< time an empty kernel takes, launch to completion
 
   ArithmeticThroughput throughput;
   Latencies latency;

@@ -45,24 +45,32 @@ ComputeCapability cc10() {
   c.sharedAllocationUnit = 512;         // [OCC7], [XLS]
   c.maxStaticSharedPerBlock = 16 * KiB; // [PG4.2] Table F-2
   c.sharedByCacheConfig = SharedMemoryByCacheConfig{16 * KiB, 16 * KiB, 16 * KiB, 16 * KiB}; // no L1 [PG4.2] F.3
-  c.combinedL1AndSharedBytes = 0;                            // shared memory only [PG4.2] F.3
-  c.sharedBanks = {16, 4, {4}, 16};                          // [BPG] §3.2.2.1: 16 banks, 32-bit wide, per half-warp
-  c.global.threadsPerRequest = 16;                           // [BPG] §3.2.1: coalesced per half warp
-  c.global.requiresInOrderAlignedAccess = true;              // [BPG] §3.2.1: k-th thread, k-th word
-  c.global.transactionBytes = {32, 64, 128};                 // [BPG] §3.2.1, §3.2.1.3 (32 B minimum)
+  c.combinedL1AndSharedBytes = 0;               // shared memory only [PG4.2] F.3
+  c.sharedBanks = {16, 4, {4}, 16};             // [BPG] §3.2.2.1: 16 banks, 32-bit wide, per half-warp
+  c.sharedBanks.widestAccessBytes = 4;          // [PG4.2] F.3.3.4: wider accesses split into 32-bit requests
+  c.sharedBanks.constantThreadsPerRequest = 16; // [BPG] §3.2.5: constant reads per half-warp
+  c.global.threadsPerRequest = 16;              // [BPG] §3.2.1: coalesced per half warp
+  c.global.requiresInOrderAlignedAccess = true; // [BPG] §3.2.1: k-th thread, k-th word
+  c.global.minCoalescedWordBytes = 4;        // Programming Guide 2.x-4.x, "Coalescing on Devices with CC 1.0 and 1.1"
+  c.global.maxCoalescedWordBytes = 16;       // ibid.: 4-, 8- and 16-byte words
+  c.global.transactionBytes = {32, 64, 128}; // [BPG] §3.2.1, §3.2.1.3 (32 B minimum)
   c.global.defaultLoadCaching = GlobalLoadCaching::Uncached; // [BPG] Table 3.1
   c.constantMemoryBytes = 64 * KiB;                          // [BPG] §3.2.5
   c.constantCacheBytes = 8 * KiB;                            // [PG4.2] Table F-2 (cache working set per SM)
-  auto &t = c.throughput;                                    // [BPG] §5.1 and [PG4.2] Table 5-1, 1.x column
-  t.fp32AddMulFma = 8;                                       // [BPG] §5.1
-  t.fp64AddMulFma = ArithmeticThroughput::kUnsupported;      // [BPG] §5.1.3: demoted to float before 1.3
-  t.fp32Special = 2;                                         // [BPG] §5.1 (native_sin/cos/exp: 1, [BPG] §5.1.4)
-  t.int32AddSub = 8;                                         // PG 2.3 §5.1.1.1 (integer add, bitwise, compare: 8)
-  t.int32MulMad = 2;                                         // [BPG] §5.1 ([PG4.2]: "multiple instructions")
-  t.int24Mul = 8;                                            // [BPG] §5.1
-  t.int32Shift = 8;                                          // PG 2.3 §5.1.1.1
-  t.compareMinMax = 8;                                       // PG 2.3 §5.1.1.1
-  t.bitwise = 8;                                             // PG 2.3 §5.1.1.1
+  c.maxLocalBytesPerThread = 16 * KiB;                       // [PG4.2] Table F-2 (local memory per thread)
+  // Measured: an empty kernel's ncu gpu__time_duration on an H100 (validation/model). The guides give no
+  // figure; the same value stands for older GPUs until one is measured there.
+  c.launchOverheadNanoseconds = 2140;
+  auto &t = c.throughput;                               // [BPG] §5.1 and [PG4.2] Table 5-1, 1.x column
+  t.fp32AddMulFma = 8;                                  // [BPG] §5.1
+  t.fp64AddMulFma = ArithmeticThroughput::kUnsupported; // [BPG] §5.1.3: demoted to float before 1.3
+  t.fp32Special = 2;                                    // [BPG] §5.1 (native_sin/cos/exp: 1, [BPG] §5.1.4)
+  t.int32AddSub = 8;                                    // PG 2.3 §5.1.1.1 (integer add, bitwise, compare: 8)
+  t.int32MulMad = 2;                                    // [BPG] §5.1 ([PG4.2]: "multiple instructions")
+  t.int24Mul = 8;                                       // [BPG] §5.1
+  t.int32Shift = 8;                                     // PG 2.3 §5.1.1.1
+  t.compareMinMax = 8;                                  // PG 2.3 §5.1.1.1
+  t.bitwise = 8;                                        // PG 2.3 §5.1.1.1
   t.bitReverseFieldExtractInsert = ArithmeticThroughput::kMultipleInstructions;   // brev/bfe/bfi need sm_20
   t.leadingZerosMostSignificantBit = ArithmeticThroughput::kMultipleInstructions; // clz/bfind need sm_20
   t.populationCount = ArithmeticThroughput::kMultipleInstructions;                // popc needs sm_20
@@ -120,6 +128,7 @@ ComputeCapability cc20() {
   c.registersPerSm = 32768;                   // [PG4.2] Table F-2
   c.maxRegistersPerBlock = 32768;             // [PG4.2] Table F-2
   c.maxRegistersPerThread = 63;               // [PG4.2] Table F-2, [KTG] §1.4.4.1
+  c.maxLocalBytesPerThread = 512 * KiB;       // [PG4.2] Table F-2; [PG] the same 512 KB through 9.0
   c.registerAllocationGranularity = RegisterAllocationGranularity::Warp; // [OCC7]
   c.registerAllocationUnit = 64;                                         // [OCC7], [XLS]
   c.registerCountsWithWideUnit = {21, 22, 29, 30, 37, 38, 45, 46};       // [OCC7] Fermi allocation quirk
@@ -133,8 +142,11 @@ ComputeCapability cc20() {
   c.maxStaticSharedPerBlock = 48 * KiB;                                  // [PG4.2] Table F-2
   // [KTG] §1.4.3.2: 48/16 or 16/48 KB; [OCC7]: only PreferL1 selects 16 KB shared on 2.x.
   c.sharedByCacheConfig = SharedMemoryByCacheConfig{48 * KiB, 48 * KiB, 16 * KiB, 48 * KiB};
-  c.combinedL1AndSharedBytes = 64 * KiB;               // [KTG] §1.4.3.2
-  c.sharedBanks = {32, 4, {4}, 32};                    // [PG4.2] F.4.3.1: 32 banks, one request per warp
+  c.combinedL1AndSharedBytes = 64 * KiB;  // [KTG] §1.4.3.2
+  c.sharedBanks = {32, 4, {4}, 32};       // [PG4.2] F.4.3.1: 32 banks, one request per warp
+  c.sharedBanks.widestAccessBytes = 16;   // [PG4.2] F.4.3.2: 64/128-bit native, wider split into 128-bit
+  c.sharedBanks.extraPassesFor128Bit = 1; // [PG4.2] F.4.3.2: most 128-bit accesses take one more pass
+  // constantThreadsPerRequest stays 32: [PG4.2] §5.3.2 constant memory, per warp from 2.0
   c.global.threadsPerRequest = 32;                     // [PG4.2] F.4.2: per warp
   c.global.transactionBytes = {32, 128};               // [PG4.2] F.4.2: 128-byte L1 lines, 32-byte L2 segments
   c.global.l1LineBytes = 128;                          // [PG4.2] F.4.2
@@ -196,7 +208,8 @@ ComputeCapability cc30() {
   c.sharedAllocationUnit = 256;     // [OCC]
   // [KTG] §1.4.3.2 adds 32/32; [OCC]: PreferNone keeps the 48 KB default.
   c.sharedByCacheConfig = SharedMemoryByCacheConfig{48 * KiB, 48 * KiB, 16 * KiB, 32 * KiB};
-  c.sharedBanks = {32, 4, {4, 8}, 32};                     // [KTG] §1.4.3.1: 8-byte bank mode; [PG] 3.x shared memory
+  c.sharedBanks = {32, 4, {4, 8}, 32}; // [KTG] §1.4.3.1: 8-byte bank mode; [PG] 3.x shared memory
+  // No 128-bit penalty in the 3.x shared-memory section ([PG] 3.x); 128-bit widest ([PG] 3.x).
   c.global.defaultLoadCaching = GlobalLoadCaching::L2Only; // [KTG] §1.4.4.2
   auto &t = c.throughput;                                  // [PG-T] 3.0, 3.2 column
   t.fp32AddMulFma = 192;
@@ -266,10 +279,11 @@ ComputeCapability cc50() {
   c.maxBlocksPerSm = 32;                                                                     // [OCC], [PG] Table
   c.sharedPerSm = 64 * KiB;                                                                  // [PG] Table (5.0: 64 KB)
   c.sharedByCacheConfig = SharedMemoryByCacheConfig{64 * KiB, 64 * KiB, 64 * KiB, 64 * KiB}; // dedicated [OCC]
-  c.combinedL1AndSharedBytes = 0;   // [PG] 5.x: L1 is unified with texture, not with shared
-  c.sharedBanks = {32, 4, {4}, 32}; // [PG] 5.x shared memory: 32 banks, 4 bytes
-  c.global.l1CachingOptIn = false;  // [PG] 5.x global memory: not for 5.0
-  auto &t = c.throughput;           // [PG-T] 5.0, 5.2 column
+  c.combinedL1AndSharedBytes = 0;        // [PG] 5.x: L1 is unified with texture, not with shared
+  c.global.requestPerInstruction = true; // [PG] 5.x global memory; Nsight Compute l1tex__t_requests/sectors
+  c.sharedBanks = {32, 4, {4}, 32};      // [PG] 5.x shared memory: 32 banks, 4 bytes
+  c.global.l1CachingOptIn = false;       // [PG] 5.x global memory: not for 5.0
+  auto &t = c.throughput;                // [PG-T] 5.0, 5.2 column
   t.fp32AddMulFma = 128;
   t.fp64AddMulFma = 4;
   t.int32AddSub = 128;

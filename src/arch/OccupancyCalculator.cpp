@@ -3,6 +3,7 @@
 #include "arch/OccupancyCalculator.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace ptxray::arch {
@@ -10,14 +11,32 @@ namespace {
 
 constexpr int kPercent = 100;
 
-int divideRoundUp(int value, int divisor) {
+// Warps and registers per block are counted in 64 bits: any int the caller passes is accepted, and
+// 10^9 threads of 32 registers need 3.2 * 10^10 registers, which an int would wrap. The largest
+// product, INT_MAX registers x 32 lanes x 2^26 warps (INT_MAX threads), stays below 2^63.
+long long divideRoundUp(long long value, long long divisor) {
   return (value + divisor - 1) / divisor;
 }
-int roundUp(int value, int multiple) {
+long long roundUp(long long value, long long multiple) {
   return divideRoundUp(value, multiple) * multiple;
 }
-std::size_t roundUp(std::size_t value, std::size_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
+
+// Shared memory sizes are std::size_t from the caller; their sums are checked, since a request that
+// wrapped round to a few bytes would be reported as fitting.
+std::optional<std::size_t> addBytes(std::size_t a, std::size_t b) {
+  if (a > std::numeric_limits<std::size_t>::max() - b)
+    return std::nullopt;
+  return a + b;
+}
+std::optional<std::size_t> roundUpBytes(std::size_t value, std::size_t multiple) {
+  std::size_t remainder = value % multiple;
+  return remainder == 0 ? std::optional<std::size_t>(value) : addBytes(value, multiple - remainder);
+}
+
+/// Warps of a block before allocation granularity. Not ComputeCapability::warpsPerBlock: its int sum
+/// overflows for a block within a warp of INT_MAX threads.
+long long warpsOf(const ComputeCapability &cc, int threadsPerBlock) {
+  return divideRoundUp(threadsPerBlock, cc.warpSize);
 }
 
 void fail(OccupancyResult &result, LaunchFailure failure, const std::string &why) {
@@ -66,18 +85,19 @@ int registerUnitFor(const ComputeCapability &cc, int registersPerThread) {
 struct RegisterLimit {
   std::optional<int> blocks; ///< nullopt: no registers used
   bool fits = true;
-  int allocatedPerBlock = 0;
+  long long allocatedPerBlock = 0;
   PartitionedGlobalCaching caching = PartitionedGlobalCaching::Off;
 };
 
 /// [OCC] cudaOccMaxBlocksPerSMRegsLimit for per-warp allocation, with `partitions` register file parts.
-RegisterLimit perWarpRegisterLimit(const ComputeCapability &cc, const OccupancyInput &input, int warps, int partitions,
-                                   PartitionedGlobalCaching caching) {
+RegisterLimit perWarpRegisterLimit(const ComputeCapability &cc, const OccupancyInput &input, long long warps,
+                                   int partitions, PartitionedGlobalCaching caching) {
   RegisterLimit limit;
-  int perWarp = roundUp(input.registersPerThread * cc.warpSize, registerUnitFor(cc, input.registersPerThread));
+  long long perWarp = roundUp(static_cast<long long>(input.registersPerThread) * cc.warpSize,
+                              registerUnitFor(cc, input.registersPerThread));
   limit.allocatedPerBlock = perWarp * warps;
   // The hardware checks the per-block limit as if every partition got the block's warps [OCC].
-  int assumedPerBlock = perWarp * roundUp(warps, partitions);
+  long long assumedPerBlock = perWarp * roundUp(warps, partitions);
   limit.caching = caching;
   if (assumedPerBlock > cc.maxRegistersPerBlock || limit.allocatedPerBlock > cc.maxRegistersPerBlock) {
     limit.fits = false;
@@ -86,8 +106,9 @@ RegisterLimit perWarpRegisterLimit(const ComputeCapability &cc, const OccupancyI
   }
   if (perWarp == 0)
     return limit;
-  int warpsPerPartition = cc.registersPerSm / partitions / perWarp;
-  int blocks = 0;
+  // Past the per-block check, perWarp and warps are small enough for every product below.
+  long long warpsPerPartition = cc.registersPerSm / partitions / perWarp;
+  long long blocks = 0;
   if (caching != PartitionedGlobalCaching::Off) { // a block is confined to one part of the SM [OCC]
     int parts = cc.globalCachingSmPartitions;
     blocks = warpsPerPartition * (partitions / parts) / warps * parts;
@@ -96,20 +117,21 @@ RegisterLimit perWarpRegisterLimit(const ComputeCapability &cc, const OccupancyI
     limit.caching = PartitionedGlobalCaching::Off;
     blocks = warpsPerPartition * partitions / warps;
   }
-  limit.blocks = blocks;
+  limit.blocks = static_cast<int>(blocks);
   return limit;
 }
 
-RegisterLimit registerLimit(const ComputeCapability &cc, const OccupancyInput &input, int warps,
+RegisterLimit registerLimit(const ComputeCapability &cc, const OccupancyInput &input, long long warps,
                             PartitionedGlobalCaching caching) {
   if (cc.registerAllocationGranularity == RegisterAllocationGranularity::Block) { // [OCC7], [BPG] §4.2
     RegisterLimit limit;
-    limit.allocatedPerBlock = roundUp(input.registersPerThread * cc.warpSize * warps, cc.registerAllocationUnit);
+    limit.allocatedPerBlock =
+        roundUp(static_cast<long long>(input.registersPerThread) * cc.warpSize * warps, cc.registerAllocationUnit);
     if (limit.allocatedPerBlock > cc.maxRegistersPerBlock) {
       limit.fits = false;
       limit.blocks = 0;
     } else if (limit.allocatedPerBlock > 0) {
-      limit.blocks = cc.registersPerSm / limit.allocatedPerBlock;
+      limit.blocks = static_cast<int>(cc.registersPerSm / limit.allocatedPerBlock);
     }
     return limit;
   }
@@ -127,30 +149,40 @@ RegisterLimit registerLimit(const ComputeCapability &cc, const OccupancyInput &i
 
 void computeSharedLimit(const ComputeCapability &cc, const OccupancyInput &input, OccupancyResult &result) {
   std::size_t reserved = static_cast<std::size_t>(cc.sharedReservedPerBlock);
-  std::size_t requested = input.staticSharedBytes + input.dynamicSharedBytes + reserved;
-  std::size_t allocated = roundUp(requested, static_cast<std::size_t>(cc.sharedAllocationUnit));
+  std::optional<std::size_t> requested;
+  if (auto data = addBytes(input.staticSharedBytes, input.dynamicSharedBytes))
+    requested = addBytes(*data, reserved);
+  std::optional<std::size_t> allocated;
+  if (requested)
+    allocated = roundUpBytes(*requested, static_cast<std::size_t>(cc.sharedAllocationUnit));
   std::size_t defaultLimit = static_cast<std::size_t>(cc.sharedPerBlock);
   std::size_t optInLimit = static_cast<std::size_t>(cc.sharedPerBlockOptIn);
   // The opt-in limit applies once the block asks for more than the default [OCC] cudaOccSMemPerBlock.
-  bool optIn = input.sharedMemoryOptIn && optInLimit > defaultLimit && requested > defaultLimit;
+  bool optIn = input.sharedMemoryOptIn && optInLimit > defaultLimit && (!requested || *requested > defaultLimit);
   std::size_t perBlockLimit = (optIn ? optInLimit : defaultLimit) + reserved;
-  result.allocatedSharedBytesPerBlock = allocated;
+  result.allocatedSharedBytesPerBlock = allocated.value_or(std::numeric_limits<std::size_t>::max());
   std::size_t preferred = preferredSharedPerSm(cc, input);
   result.sharedBytesPerSm = preferred;
-  if (allocated > perBlockLimit) {
+  if (!allocated || *allocated > perBlockLimit) {
     result.limits.sharedMemory = 0;
+    // Past SIZE_MAX there is no byte count to print; the two sizes asked for say it.
+    std::string need = allocated ? "the block needs " + bytes(*allocated) + " of shared memory"
+                                 : "the block asks for " + bytes(input.staticSharedBytes) + " of static and " +
+                                       bytes(input.dynamicSharedBytes) + " of dynamic shared memory";
     fail(result, LaunchFailure::TooMuchSharedMemory,
-         "the block needs " + bytes(allocated) + " of shared memory, more than the " + bytes(perBlockLimit) +
-             " a block may use on " + cc.smName() + (optIn ? " even with the opt-in" : ""));
+         need + ", more than the " + bytes(perBlockLimit) + " a block may use on " + cc.smName() +
+             (optIn ? " even with the opt-in" : ""));
     return;
   }
-  result.sharedMemoryOptInRequired = allocated > defaultLimit + reserved;
-  if (preferred < allocated) // the preference is overridden when one block would not fit [OCC]
-    result.sharedBytesPerSm = cc.sharedCarveoutsBytes.empty()
-                                  ? static_cast<std::size_t>(cc.sharedPerSm)
-                                  : alignUpToCarveout(cc, allocated).value_or(static_cast<std::size_t>(cc.sharedPerSm));
-  if (allocated > 0)
-    result.limits.sharedMemory = static_cast<int>(result.sharedBytesPerSm / allocated);
+  std::size_t allocatedBytes = *allocated;
+  result.sharedMemoryOptInRequired = allocatedBytes > defaultLimit + reserved;
+  if (preferred < allocatedBytes) // the preference is overridden when one block would not fit [OCC]
+    result.sharedBytesPerSm =
+        cc.sharedCarveoutsBytes.empty()
+            ? static_cast<std::size_t>(cc.sharedPerSm)
+            : alignUpToCarveout(cc, allocatedBytes).value_or(static_cast<std::size_t>(cc.sharedPerSm));
+  if (allocatedBytes > 0)
+    result.limits.sharedMemory = static_cast<int>(result.sharedBytesPerSm / allocatedBytes);
 }
 
 void validate(const OccupancyInput &input) {
@@ -192,8 +224,8 @@ OccupancyResult computeOccupancy(const ComputeCapability &cc, const OccupancyInp
   validate(input);
   OccupancyResult result;
   result.maxWarpsPerSm = cc.maxWarpsPerSm;
-  int warps = roundUp(cc.warpsPerBlock(input.threadsPerBlock), cc.warpAllocationGranularity);
-  result.allocatedWarpsPerBlock = warps;
+  long long warps = roundUp(warpsOf(cc, input.threadsPerBlock), cc.warpAllocationGranularity);
+  result.allocatedWarpsPerBlock = static_cast<int>(warps); // at most INT_MAX / warp size, rounded up
 
   PartitionedGlobalCaching caching =
       cc.globalCachingSmPartitions > 0 ? input.partitionedGlobalCaching : PartitionedGlobalCaching::Off;
@@ -212,9 +244,9 @@ OccupancyResult computeOccupancy(const ComputeCapability &cc, const OccupancyInp
              std::to_string(cc.maxThreadsPerBlock) + " a block may have on " + cc.smName());
   } else if (result.partitionedGlobalCachingEnabled) {
     int parts = cc.globalCachingSmPartitions; // half the warp slots per block [OCC]
-    result.limits.warps = cc.maxWarpsPerSm / parts / warps * parts;
+    result.limits.warps = static_cast<int>(cc.maxWarpsPerSm / parts / warps * parts);
   } else {
-    result.limits.warps = cc.maxWarpsPerSm / warps;
+    result.limits.warps = static_cast<int>(cc.maxWarpsPerSm / warps);
   }
   if (!registersAddressable) {
     result.limits.registers = 0;
@@ -242,7 +274,8 @@ OccupancyResult computeOccupancy(const ComputeCapability &cc, const OccupancyInp
     if (result.limits.of(resource) == active)
       result.limiters.push_back(resource);
   result.activeBlocksPerSm = active;
-  result.activeWarpsPerSm = active * cc.warpsPerBlock(input.threadsPerBlock);
+  // No block of more than the SM's warps is ever active, so the product fits an int.
+  result.activeWarpsPerSm = static_cast<int>(active * warpsOf(cc, input.threadsPerBlock));
   result.occupancy = static_cast<double>(result.activeWarpsPerSm) / cc.maxWarpsPerSm;
   return result;
 }
@@ -268,8 +301,9 @@ std::optional<std::size_t> availableDynamicSharedBytes(const ComputeCapability &
       perSm = alignUpToCarveout(cc, 1).value_or(0);
   }
   std::size_t share = std::min(perSm / static_cast<std::size_t>(blocksPerSm) / unit * unit, perBlockLimit);
-  std::size_t used = input.staticSharedBytes + reserved; // the header forgets the reserved bytes here
-  return share > used ? share - used : 0;
+  // The header forgets the reserved bytes here. A sum past SIZE_MAX leaves nothing.
+  std::optional<std::size_t> used = addBytes(input.staticSharedBytes, reserved);
+  return used && share > *used ? share - *used : 0;
 }
 
 LaunchConfiguration suggestLaunchConfiguration(const ComputeCapability &cc, const OccupancyInput &input, int smCount,

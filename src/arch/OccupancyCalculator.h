@@ -58,11 +58,12 @@ struct OccupancyResult {
   int maxWarpsPerSm = 0;
   double occupancy = 0; ///< active warps / max warps, 0..1
   BlockLimits limits;
-  std::vector<OccupancyResource> limiters; ///< every resource whose limit equals activeBlocksPerSm
-  int allocatedWarpsPerBlock = 0;          ///< after warp allocation granularity
-  int allocatedRegistersPerBlock = 0;
-  std::size_t allocatedSharedBytesPerBlock = 0; ///< including the driver's reserved bytes, rounded
-  std::size_t sharedBytesPerSm = 0;             ///< shared memory the SM is configured with for this launch
+  std::vector<OccupancyResource> limiters;  ///< every resource whose limit equals activeBlocksPerSm
+  int allocatedWarpsPerBlock = 0;           ///< after warp allocation granularity
+  long long allocatedRegistersPerBlock = 0; ///< 64-bit: a block of 10^9 threads needs more than INT_MAX
+  /// Including the driver's reserved bytes, rounded; SIZE_MAX when the request exceeds what size_t holds.
+  std::size_t allocatedSharedBytesPerBlock = 0;
+  std::size_t sharedBytesPerSm = 0; ///< shared memory the SM is configured with for this launch
   bool partitionedGlobalCachingEnabled = false;
   bool sharedMemoryOptInRequired = false; ///< the block only fits above the default per-block limit
   std::vector<LaunchFailure> launchFailures;

@@ -43,7 +43,7 @@ nlohmann::json membersJson(const std::vector<abi::MemberLayout> &members) {
                         {"align", m.align},        {"bit_field", m.isBitField}};
     if (!m.members.empty())
       j["members"] = membersJson(m.members);
-    out.push_back(j);
+    out.push_back(std::move(j));
   }
   return out;
 }
@@ -93,16 +93,21 @@ int runLayout(const AbiOptionsCli &o) {
   }
   nlohmann::json types = nlohmann::json::array();
   std::string text;
+  abi::LayoutCache cache;
   for (const abi::NamedType *t : selected) {
     try {
-      abi::Layout layout = abi::layoutOf(t->type, o.addressSize);
-      abi::ParamMapping param = abi::mapParam(t->type, o.addressSize, "param");
-      types.push_back({{"name", t->name},
-                       {"kind", kindOf(layout)},
-                       {"size", layout.size},
-                       {"align", layout.align},
-                       {"members", membersJson(layout.members)},
-                       {"param", param.text}});
+      abi::Layout layout = abi::layoutOf(t->type, o.addressSize, cache);
+      abi::ParamMapping param = abi::mapParam(t->type, o.addressSize, "param", abi::ParamRole::Parameter, cache);
+      if (o.json) {
+        nlohmann::json entry = {{"name", t->name},
+                                {"kind", kindOf(layout)},
+                                {"size", layout.size},
+                                {"align", layout.align},
+                                {"param", param.text}};
+        entry["members"] = membersJson(layout.members);
+        types.push_back(std::move(entry));
+        continue;
+      }
       text += fmt::format("{} {}: size {}, align {}\n", kindOf(layout), t->name, layout.size, layout.align);
       printMembers(text, layout.members, 0);
       for (const abi::Hole &h : layout.holes)

@@ -5,12 +5,10 @@
 #include "ptx/ModuleSummary.h"
 #include "ptx/Parser.h"
 #include "ptx/RegisterPressure.h"
+#include "support/Process.h"
 
 #include <fmt/format.h>
 
-#include <array>
-#include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -18,45 +16,18 @@
 namespace ptxray::cli {
 namespace {
 
-std::string findPtxas() {
-  if (const char *path = std::getenv("PATH")) {
-    std::string_view paths(path);
-    while (!paths.empty()) {
-      size_t colon = paths.find(':');
-      std::filesystem::path candidate = std::filesystem::path(paths.substr(0, colon)) / "ptxas";
-      if (std::filesystem::exists(candidate))
-        return candidate.string();
-      paths = colon == std::string_view::npos ? std::string_view{} : paths.substr(colon + 1);
-    }
-  }
-  if (std::filesystem::exists("/usr/local/cuda/bin/ptxas"))
-    return "/usr/local/cuda/bin/ptxas";
-  return {};
-}
-
-std::string shellQuote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 /// Registers ptxas allocates for `kernel` on `sm`, or nullopt when ptxas is absent or fails (it
-/// cannot target architectures older than the ones its CUDA release supports).
+/// cannot target architectures older than the ones its CUDA release supports). Run with an argument
+/// vector: no shell sees the file name.
 std::optional<int> ptxasRegisters(const std::string &path, const std::string &kernel, const std::string &sm) {
-  std::string ptxas = findPtxas();
-  if (ptxas.empty())
+  std::optional<std::string> ptxas = support::findExecutable("ptxas", {"/usr/local/cuda/bin/ptxas"});
+  if (!ptxas)
     return std::nullopt;
-  std::string command = fmt::format("{} -v -arch={} {} -o /dev/null 2>&1", shellQuote(ptxas), sm, shellQuote(path));
-  std::FILE *pipe = popen(command.c_str(), "r");
-  if (!pipe)
+  support::ProcessResult run =
+      support::runProcess({*ptxas, "-v", "-arch=" + sm, support::pathArgument(path), "-o", "/dev/null"});
+  if (!run.ok())
     return std::nullopt;
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    output.append(buffer.data(), n);
-  if (pclose(pipe) != 0)
-    return std::nullopt;
+  const std::string &output = run.output;
   // "Compiling entry function 'NAME' for 'sm_XX'" is followed by "Used N registers".
   std::regex entry("Compiling entry function '([^']+)'");
   std::regex used("Used ([0-9]+) registers");
@@ -114,9 +85,9 @@ std::optional<KernelResources> kernelResources(const std::string &path, const st
 
   std::optional<uint32_t> maxnreg;
   for (const ptx::PerfDirective &d : kernel->directives) {
-    uint32_t product = 1;
+    uint64_t product = 1; // three 32-bit factors: 64 bits, clamped below
     for (uint32_t v : d.values)
-      product *= v;
+      product = std::min<uint64_t>(product * v, uint64_t{1} << 31);
     if (d.kind == ptx::PerfDirectiveKind::MaxNReg && !d.values.empty())
       maxnreg = d.values[0];
     if (d.kind == ptx::PerfDirectiveKind::ReqNTid) {
@@ -128,7 +99,8 @@ std::optional<KernelResources> kernelResources(const std::string &path, const st
     }
   }
 
-  if (auto regs = ptxasRegisters(path, std::string(kernel->name), cc.smName())) {
+  // ptxas reads files only: standard input ("-") gets the fallbacks.
+  if (auto regs = path == "-" ? std::nullopt : ptxasRegisters(path, std::string(kernel->name), cc.smName())) {
     r.registers = *regs;
     r.registerSource = fmt::format("ptxas -v for {}", cc.smName());
   } else if (maxnreg) {

@@ -13,6 +13,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -255,13 +256,23 @@ CommandRunner addOccupancyCommand(CLI::App &app) {
   auto o = std::make_shared<OccupancyOptions>();
   CLI::App *cmd = app.add_subcommand("occupancy", "Occupancy of a launch configuration (CUDA Occupancy Calculator)");
   cmd->add_option("--arch", o->arch, "GPU or compute capability: sm_35, 3.5, k40, gk110b, h100...");
-  cmd->add_option("--threads", o->threads, "Threads per block");
-  cmd->add_option("--regs", o->regs, "Registers per thread");
-  cmd->add_option("--smem", o->smem, "Static shared memory per block (bytes)");
-  cmd->add_option("--dynamic-smem", o->dynamicSmem, "Dynamic shared memory per block (bytes)");
+  // Counts are range-checked as text, before conversion. CLI::NonNegativeNumber and CLI::PositiveNumber
+  // would do, but their messages print DBL_MAX in full (300 digits). The byte counts are std::size_t,
+  // which CLI11 converts with strtoull: "-5" would silently become 2^64 - 5, so they are checked as
+  // signed 64-bit numbers.
+  constexpr int kMaxInt = std::numeric_limits<int>::max();
+  constexpr long long kMaxLongLong = std::numeric_limits<long long>::max();
+  cmd->add_option("--threads", o->threads, "Threads per block")->check(CLI::Range(1, kMaxInt, "POSITIVE"));
+  cmd->add_option("--regs", o->regs, "Registers per thread")->check(CLI::Range(0, kMaxInt, "NONNEGATIVE"));
+  cmd->add_option("--smem", o->smem, "Static shared memory per block (bytes)")
+      ->check(CLI::Range(0LL, kMaxLongLong, "NONNEGATIVE"));
+  cmd->add_option("--dynamic-smem", o->dynamicSmem, "Dynamic shared memory per block (bytes)")
+      ->check(CLI::Range(0LL, kMaxLongLong, "NONNEGATIVE"));
   cmd->add_option("--cache-config", o->cacheConfig, "prefer-none|prefer-shared|prefer-l1|prefer-equal");
-  cmd->add_option("--carveout", o->carveout, "Shared memory carveout percent (CC 7.0+)");
-  cmd->add_option("--grid", o->grid, "Blocks in the grid (enables the grid-size advice)");
+  cmd->add_option("--carveout", o->carveout, "Shared memory carveout percent (CC 7.0+)")
+      ->check(CLI::Range(arch::kCarveoutMaxL1, arch::kCarveoutMaxShared));
+  cmd->add_option("--grid", o->grid, "Blocks in the grid (enables the grid-size advice)")
+      ->check(CLI::Range(1LL, kMaxLongLong, "POSITIVE"));
   cmd->add_flag("--json", o->json, "Print the result as JSON");
   cmd->add_option("--chart", o->chart, "Write the three charts: FILE.svg, or FILE.html with the results");
   cmd->add_option("--kernel", o->kernel, "Take registers and shared memory from a PTX kernel");

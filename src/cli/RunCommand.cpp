@@ -2,11 +2,14 @@
 // or, for one launch, from a module and a compact command line that is turned into the same spec.
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
+#include "model/PerformanceModel.h"
+#include "report/MetricsReport.h"
 #include "vm/host/RunSpec.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -23,8 +26,15 @@ struct RunCommandOptions {
   std::string arch = "sm_90";
   unsigned threads = 0;
   bool memcheck = false;
+  std::string keepPtx;
   uint64_t maxInstructions = 0;
   bool verbose = false;
+  // The performance model.
+  bool metrics = false;
+  std::string metricsJson;
+  std::string dlcm;
+  int bankMode = 0;
+  uint64_t sample = 0;
   // One launch from the command line.
   std::string kernel;
   std::string grid;
@@ -287,7 +297,25 @@ int runCommand(const RunCommandOptions &o) {
   options.launch.threads = o.threads;
   options.launch.maxInstructions = o.maxInstructions;
   options.launch.continueOnError = o.memcheck;
+  options.keepPtxDirectory = o.keepPtx;
   options.onLaunch = [&](const vm::LaunchReport &r) { printLaunch(r, o, options.launch.maxFaults); };
+  // The performance model listens to every launch when asked for metrics.
+  std::unique_ptr<model::PerformanceModel> perf;
+  if (o.metrics || !o.metricsJson.empty()) {
+    model::ModelOptions mo;
+    if (!o.dlcm.empty())
+      mo.loadCaching = o.dlcm == "ca" ? arch::GlobalLoadCaching::L1 : arch::GlobalLoadCaching::L2Only;
+    mo.bankWidthBytes = o.bankMode;
+    perf = std::make_unique<model::PerformanceModel>(*arch::findArch(o.arch).target, mo);
+    options.launch.listener = perf.get();
+    options.launch.sampleCtas = o.sample;
+    if (o.metrics)
+      options.onLaunch = [&](const vm::LaunchReport &r) {
+        printLaunch(r, o, options.launch.maxFaults);
+        if (r.result.status != vm::LaunchStatus::Refused && !perf->launches().empty())
+          std::cout << report::metricsText(perf->launches().back());
+      };
+  }
   vm::RunOutcome outcome;
   try {
     outcome = vm::runSpec(spec, options);
@@ -305,6 +333,14 @@ int runCommand(const RunCommandOptions &o) {
     std::cerr << "ptxray: error: " << what << (what.ends_with('\n') ? "" : "\n");
     return 1;
   }
+  if (perf && !o.metricsJson.empty()) {
+    std::ofstream out(o.metricsJson);
+    out << report::metricsJson(perf->launches()).dump(1) << "\n";
+    if (!out) {
+      std::cerr << "ptxray: error: cannot write " << o.metricsJson << "\n";
+      return 1;
+    }
+  }
   if (!outcome.error.empty())
     std::cerr << "ptxray: error: " << outcome.error << "\n";
   bool launchFailed = !outcome.launches.empty() && !outcome.launches.back().result.ok();
@@ -321,14 +357,32 @@ CommandRunner addRunCommand(CLI::App &app) {
   cmd->add_option("input", o->input, "SPEC.json, or a .ptx/.cu module with --kernel, --grid, --block, --arg...")
       ->required();
   cmd->add_option("--arch", o->arch, "GPU or compute capability of the device (default sm_90)");
-  cmd->add_option("--threads", o->threads, "Worker threads running CTAs (default: all cores)");
+  // Unsigned options read "-1" as 2^64-1: ranges make negative values command-line errors.
+  const CLI::Range nonNegative(0LL, std::numeric_limits<long long>::max(), "NONNEGATIVE");
+  cmd->add_option("--threads", o->threads, "Worker threads running CTAs (default: all cores)")
+      ->check(CLI::Range(0LL, 4096LL, "WORKERS"));
   cmd->add_flag("--memcheck", o->memcheck, "Report every memory error and keep running (compute-sanitizer style)");
-  cmd->add_option("--max-instructions", o->maxInstructions, "Thread-instruction budget per launch (0: default)");
+  cmd->add_option("--keep-ptx", o->keepPtx, "DIR: a .cu module's PTX is written there as NAME.cu.ptx")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--max-instructions", o->maxInstructions, "Thread-instruction budget per launch (0: default)")
+      ->check(nonNegative);
   cmd->add_flag("-v,--verbose", o->verbose, "A summary line per launch on stderr (threads, instructions, time)");
+  cmd->add_flag("--metrics", o->metrics,
+                "The performance model: per launch, what the GPU of --arch would do (memory transactions, bank "
+                "conflicts, divergence, occupancy, a time estimate) and the hottest source lines");
+  cmd->add_option("--metrics-json", o->metricsJson, "FILE: every launch's metrics, per line and per instruction");
+  cmd->add_option("--dlcm", o->dlcm, "Global loads cached in L1 (ca) or L2 only (cg), as -Xptxas -dlcm")
+      ->check(CLI::IsMember({"ca", "cg"}));
+  cmd->add_option("--sample", o->sample,
+                  "N: run only N CTAs spread over the grid (first and last included) and scale the counts; the "
+                  "kernel's results are then incomplete")
+      ->check(CLI::Range(uint64_t{2}, std::numeric_limits<uint64_t>::max(), "AT LEAST 2"));
+  cmd->add_option("--bank-mode", o->bankMode, "Kepler shared-memory bank width in bytes (4 or 8)")
+      ->check(CLI::IsMember({4, 8}));
   cmd->add_option("--kernel", o->kernel, "Kernel to launch (default: the module's only kernel)");
   cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] (default 1)");
   cmd->add_option("--block", o->block, "Block dimensions X[,Y[,Z]] (default 1)");
-  cmd->add_option("--shared", o->shared, "Dynamic shared memory per block (bytes)");
+  cmd->add_option("--shared", o->shared, "Dynamic shared memory per block (bytes)")->check(nonNegative);
   cmd->add_option("--buffer", o->buffers, "NAME=BYTES[:INIT] device buffer (repeatable)")->allow_extra_args(false);
   cmd->add_option("--arg", o->args, "Kernel argument: TYPE:VALUE, buf:NAME[+OFFSET], bytes:HEX (repeatable)")
       ->allow_extra_args(false);

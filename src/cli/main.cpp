@@ -1,7 +1,62 @@
 // ptxray: run PTX kernels against a modeled GPU and explain their performance.
 #include "cli/Commands.h"
 
+#include <iostream>
+#include <string>
 #include <vector>
+
+namespace {
+
+/// Exit status for a malformed command line, whatever CLI11 error caused it (README: "2 for a malformed
+/// command line"; CLI11's own codes, 100 and up, are not part of ptxray's interface).
+constexpr int kUsageStatus = 2;
+
+/// The app and the subcommands selected on the command line, outermost first.
+std::vector<const CLI::App *> selectedChain(const CLI::App &app) {
+  std::vector<const CLI::App *> chain{&app};
+  for (;;) {
+    std::vector<CLI::App *> subs = chain.back()->get_subcommands();
+    if (subs.empty())
+      return chain;
+    chain.push_back(subs.back());
+  }
+}
+
+/// "ptxray abi layout" for the abi layout subcommand; argv[0] would print the build path instead.
+std::string commandPath(const CLI::App *app) {
+  std::string path;
+  for (; app->get_parent() != nullptr; app = app->get_parent())
+    path = " " + app->get_name() + path;
+  return "ptxray" + path;
+}
+
+/// Prints CLI11's message for a malformed command line and where to find the usage: the --help of the
+/// (sub)command the error belongs to. --help and --version are "errors" too in CLI11; they print and
+/// succeed.
+int commandLineError(const CLI::App &app, const CLI::ParseError &e) {
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
+    return app.exit(e);
+  std::vector<const CLI::App *> chain = selectedChain(app);
+  const CLI::App *where = chain.back();
+  std::cerr << "ptxray: error: " << e.what() << "\n";
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::ExtrasError)) {
+    // Unexpected arguments belong to the innermost command that kept them.
+    for (const CLI::App *sub : chain)
+      if (sub->remaining_size() > 0)
+        where = sub;
+  } else {
+    // CLI11 checks required arguments before leftovers, so `ptxray run --bogus` would only say that
+    // the input is missing; name the arguments it did not understand as well.
+    for (const CLI::App *sub : chain)
+      if (sub->remaining_size() > 0)
+        std::cerr << "ptxray: error: " << CLI::ExtrasError(sub->remaining()).what() << "\n";
+  }
+  std::cerr << "Run with " << (where == &app ? "--help" : "'" + commandPath(where) + " --help'")
+            << " for more information.\n";
+  return kUsageStatus;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"ptxray: PTX front end, virtual GPU and performance advisor"};
@@ -16,7 +71,12 @@ int main(int argc, char **argv) {
   commands.push_back(ptxray::cli::addArchsCommand(app));
   commands.push_back(ptxray::cli::addArchCommand(app));
   commands.push_back(ptxray::cli::addRunCommand(app));
-  CLI11_PARSE(app, argc, argv);
+  // Not CLI11_PARSE: it returns CLI11's own exit codes (105, 106, 109...).
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return commandLineError(app, e);
+  }
   for (auto &run : commands) {
     int status = run();
     if (status >= 0)

@@ -1,10 +1,9 @@
 #include "ptx/ModuleSummary.h"
 
 #include "ptx/Demangle.h"
+#include "ptx/SharedLayout.h"
 
 #include <fmt/format.h>
-
-#include <set>
 
 namespace ptxray::ptx {
 namespace {
@@ -79,6 +78,7 @@ ModuleSummary summarize(const Module &m) {
       place(s.sharedBytes, var);
   }
 
+  const SharedLayoutPlanner sharedLayouts(m);
   for (const TopLevel &item : m.items) {
     if (item.kind != TopLevelKind::Function)
       continue;
@@ -101,26 +101,11 @@ ModuleSummary summarize(const Module &m) {
         count += it.rangeCount >= 0 ? static_cast<uint64_t>(it.rangeCount) : 1;
       f.registers[type] += count;
     }
-    for (uint32_t v : fn.localVariables) {
-      const Variable &var = m.variables[v];
-      if (var.space == StateSpace::Shared && var.linkage != Linkage::Extern &&
-          !(var.dims.size() && var.dims.back() == 0))
-        place(f.sharedBytes, var);
-      else if (var.space == StateSpace::Local)
-        place(f.localBytes, var);
-    }
-    // Module-scope .shared variables this function names directly.
-    std::set<uint32_t> sharedUsed;
-    for (const Operand &op : fn.operands) {
-      if (op.kind != OperandKind::Symbol || op.id == kNone)
-        continue;
-      const Symbol &sym = m.symbols[op.id];
-      if (sym.kind == SymbolKind::Variable && sym.function == kNone &&
-          m.variables[sym.index].space == StateSpace::Shared && m.variables[sym.index].linkage != Linkage::Extern)
-        sharedUsed.insert(sym.index);
-    }
-    for (uint32_t v : sharedUsed)
-      place(f.sharedBytes, m.variables[v]);
+    for (uint32_t v : fn.localVariables)
+      if (m.variables[v].space == StateSpace::Local)
+        place(f.localBytes, m.variables[v]);
+    // What its CTA (a kernel) or its callers' CTAs (a function) hold for it: ptxas's figure.
+    f.sharedBytes = sharedLayouts.layout(item.index).staticBytes;
     f.instructions = fn.instructions.size();
     s.instructions += f.instructions;
     for (const PerfDirective &d : fn.directives)

@@ -28,7 +28,7 @@ struct FunctionSummary {
   std::vector<ParamSummary> params;
   std::vector<ParamSummary> returns;
   std::map<std::string, uint64_t> registers; ///< declared registers per type, e.g. ".b32" -> 61
-  uint64_t sharedBytes = 0;                  ///< static .shared: declared in the body or module-scope and referenced
+  uint64_t sharedBytes = 0;                  ///< static .shared of its CTA as ptxas lays it out (SharedLayout.h)
   uint64_t localBytes = 0;                   ///< .local declared in the body
   uint64_t instructions = 0;
   std::vector<std::pair<std::string, std::vector<uint32_t>>> directives; ///< .maxntid 256,1,1 ...

@@ -221,6 +221,16 @@ void Parser::parseFile() {
     return skipLineRest(directiveOffset);
   }
   f.name = tok_.text.substr(1, tok_.text.size() - 2);
+  if (f.name.find('\\') != std::string_view::npos) {
+    // \" and \\ stand for the characters themselves (a file name holding a quote).
+    std::string name;
+    for (size_t i = 0; i < f.name.size(); ++i) {
+      if (f.name[i] == '\\' && i + 1 < f.name.size() && (f.name[i + 1] == '"' || f.name[i + 1] == '\\'))
+        ++i;
+      name += f.name[i];
+    }
+    f.name = m_.sources.intern(name);
+  }
   advance();
   if (at(TokenKind::Comma)) {
     advance();

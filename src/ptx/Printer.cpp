@@ -158,7 +158,13 @@ private:
   }
 
   void file(const SourceFile &f) {
-    out_ += fmt::format(".file {} \"{}\"", f.index, f.name);
+    std::string name;
+    for (char c : f.name) {
+      if (c == '"' || c == '\\')
+        name += '\\';
+      name += c;
+    }
+    out_ += fmt::format(".file {} \"{}\"", f.index, name);
     if (f.hasTimestamp)
       out_ += fmt::format(", {}, {}", f.timestamp, f.size);
     out_ += "\n";

@@ -458,8 +458,15 @@ private:
       const Series &series = c_.series[i];
       for (const auto &polyline : visiblePolylines(f_, series)) {
         std::string points;
-        for (const Pixel &p : polyline)
-          points += (points.empty() ? "" : " ") + coord(p.x) + "," + coord(p.y);
+        for (const Pixel &p : polyline) {
+          // Appended piece by piece: a temporary `"" + std::string` here trips GCC 12's false
+          // -Wrestrict at -O3.
+          if (!points.empty())
+            points += ' ';
+          points += coord(p.x);
+          points += ',';
+          points += coord(p.y);
+        }
         w_.empty("polyline", {{"class", "series"}, {"stroke", seriesColor(i)}, {"points", points}});
       }
       // A lone point has no segment to draw: show it as a dot.

@@ -1,5 +1,7 @@
 #include "vm/Decoder.h"
 
+#include "ptx/SharedLayout.h"
+
 #include "abi/SystemCalls.h"
 #include "ptx/Demangle.h"
 #include "vm/Exec.h"
@@ -154,12 +156,19 @@ const SymbolPlacement &DecodeContext::placement(uint32_t symbol) const {
   auto it = framePlacement_.find(symbol);
   if (it != framePlacement_.end())
     return it->second;
+  if (kernelPlacement_) {
+    auto shared = kernelPlacement_->find(symbol);
+    if (shared != kernelPlacement_->end())
+      return shared->second;
+  }
   return modulePlacement_[symbol];
 }
 
 uint32_t DecodeContext::functionIndexOf(uint32_t symbol) const {
   const ptx::Symbol &s = module.symbols[symbol];
-  return s.kind == ptx::SymbolKind::Function ? s.index : kNoSlot;
+  if (s.kind != ptx::SymbolKind::Function)
+    return kNoSlot;
+  return functionMap_ && s.index < functionMap_->size() ? (*functionMap_)[s.index] : s.index;
 }
 
 uint32_t DecodeContext::constant(uint64_t bits) {
@@ -428,12 +437,19 @@ void assignRegisters(DecodeContext &ctx, DecodedFunction &fn, const ptx::Functio
   }
 }
 
+struct KernelView {
+  const std::unordered_map<uint32_t, SymbolPlacement> *sharedPlacement = nullptr;
+  const std::vector<uint32_t> *functionMap = nullptr;
+};
+
 void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<SymbolPlacement> &placement,
-                    const std::vector<uint32_t> &symbolOfVariable) {
+                    const std::vector<uint32_t> &symbolOfVariable, KernelView kernel = {}) {
   const ptx::Module &m = *program.module;
   const ptx::Function &src = *fn.source;
   DecodeContext ctx(program, fn, placement);
   ctx.symbolOfVariable_ = &symbolOfVariable;
+  ctx.kernelPlacement_ = kernel.sharedPlacement;
+  ctx.functionMap_ = kernel.functionMap;
   assignRegisters(ctx, fn, src);
   layoutFrame(ctx, fn, src, m);
 
@@ -522,6 +538,7 @@ void decodeProgram(Program &program, const std::vector<SymbolPlacement> &placeme
   for (uint32_t i = 0; i < m.functions.size(); ++i) {
     DecodedFunction &fn = program.functions[i];
     const ptx::Function &src = m.functions[i];
+    fn.module = &m;
     fn.source = &src;
     fn.index = i;
     fn.name = std::string(src.name);
@@ -538,9 +555,87 @@ void decodeProgram(Program &program, const std::vector<SymbolPlacement> &placeme
   for (uint32_t s = 0; s < m.symbols.size(); ++s)
     if (m.symbols[s].kind == ptx::SymbolKind::Variable && m.symbols[s].index < m.variables.size())
       symbolOfVariable[m.symbols[s].index] = s;
-  for (DecodedFunction &fn : program.functions)
-    if (fn.source->hasBody)
-      decodeFunction(program, fn, placement, symbolOfVariable);
+  // Functions whose code depends on the kernel: they name or declare a shared variable, or call (by
+  // name) one that does. Kernel-independent functions are decoded once and shared by every kernel.
+  const ptx::SharedLayoutPlanner planner(m);
+  const size_t n = m.functions.size();
+  std::vector<char> perKernel(n, 0);
+  std::vector<std::vector<uint32_t>> callers(n);
+  std::vector<uint32_t> work;
+  for (uint32_t f = 0; f < n; ++f) {
+    for (uint32_t g : planner.namedFunctions(f))
+      callers[g].push_back(f);
+    if (planner.touchesShared(f)) {
+      perKernel[f] = 1;
+      work.push_back(f);
+    }
+  }
+  while (!work.empty()) {
+    uint32_t g = work.back();
+    work.pop_back();
+    for (uint32_t f : callers[g])
+      if (!perKernel[f]) {
+        perKernel[f] = 1;
+        work.push_back(f);
+      }
+  }
+  // Each kernel's layout and the copies it needs; all copies exist before any is decoded, so that
+  // decoding a call can name its target.
+  struct KernelPlan {
+    uint32_t kernel;
+    std::unordered_map<uint32_t, SymbolPlacement> shared;
+    std::vector<uint32_t> copies;
+  };
+  std::vector<KernelPlan> plans;
+  for (uint32_t k = 0; k < n; ++k) {
+    if (!m.functions[k].isEntry || !m.functions[k].hasBody)
+      continue;
+    ptx::SharedLayout layout = planner.layout(k);
+    KernelPlan plan{k, {}, {}};
+    DecodedFunction &kernel = program.functions[k];
+    kernel.staticSharedBytes = layout.staticBytes;
+    kernel.functionMap.resize(n);
+    for (uint32_t f = 0; f < n; ++f)
+      kernel.functionMap[f] = f;
+    for (const ptx::SharedSlot &slot : layout.slots) {
+      plan.shared[slot.symbol] = {SymbolPlacement::Kind::Shared, slot.offset, kNoSlot};
+      kernel.sharedSlots.push_back({std::string(m.symbols[slot.symbol].name), slot.offset, slot.size, slot.dynamic});
+    }
+    for (uint32_t f : layout.functions) {
+      if (f == k || !perKernel[f] || !m.functions[f].hasBody)
+        continue;
+      plan.copies.push_back(f);
+    }
+    plans.push_back(std::move(plan));
+  }
+  // Assign indices to the copies, then create them.
+  size_t next = program.functions.size();
+  for (KernelPlan &plan : plans) {
+    for (uint32_t f : plan.copies)
+      program.functions[plan.kernel].functionMap[f] = static_cast<uint32_t>(next++);
+  }
+  program.functions.resize(next);
+  for (KernelPlan &plan : plans) {
+    const std::vector<uint32_t> &map = program.functions[plan.kernel].functionMap;
+    for (uint32_t f : plan.copies) {
+      DecodedFunction &copy = program.functions[map[f]];
+      const DecodedFunction &original = program.functions[f];
+      copy.module = original.module;
+      copy.source = original.source;
+      copy.index = original.index;
+      copy.name = original.name;
+    }
+  }
+  for (uint32_t f = 0; f < n; ++f)
+    if (program.functions[f].source->hasBody && !program.functions[f].isEntry)
+      decodeFunction(program, program.functions[f], placement, symbolOfVariable);
+  for (KernelPlan &plan : plans) {
+    const std::vector<uint32_t> *map = &program.functions[plan.kernel].functionMap;
+    KernelView view{&plan.shared, map};
+    decodeFunction(program, program.functions[plan.kernel], placement, symbolOfVariable, view);
+    for (uint32_t f : plan.copies)
+      decodeFunction(program, program.functions[(*map)[f]], placement, symbolOfVariable, view);
+  }
 }
 
 std::string_view unsupportedMessage(const Program &program, int64_t index) {

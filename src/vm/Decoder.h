@@ -65,6 +65,9 @@ public:
 
   // Filled by the decoder before the instructions are decoded.
   const std::vector<SymbolPlacement> &modulePlacement_;
+  /// The kernel this copy is decoded for: its shared variables' offsets and the copies it calls.
+  const std::unordered_map<uint32_t, SymbolPlacement> *kernelPlacement_ = nullptr;
+  const std::vector<uint32_t> *functionMap_ = nullptr;
   std::unordered_map<uint32_t, SymbolPlacement> framePlacement_; ///< function-scope symbols
   std::vector<uint32_t> slotOfRegister_;
   std::vector<uint8_t> isPred_;
@@ -73,7 +76,8 @@ public:
 
 using DecodeFn = void (*)(DecodeContext &, MicroOp &);
 
-/// Decodes every function with a body; system calls get their own marker.
+/// Decodes every function with a body (system calls get their own marker), then for each kernel its
+/// shared-memory layout and a copy of every function it can call that reaches shared memory.
 void decodeProgram(Program &program, const std::vector<SymbolPlacement> &placement);
 
 /// Messages of unsupported micro-ops (indexed by MicroOp::imm of the unsupported handler).

@@ -3,6 +3,7 @@
 #include "ptx/Demangle.h"
 #include "ptx/Parser.h"
 #include "ptx/RegisterPressure.h"
+#include "support/Process.h"
 #include "vm/Decoder.h"
 #include "vm/Interpreter.h"
 #include "vm/SystemCalls.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -31,6 +33,12 @@ uint64_t alignUp(uint64_t v, uint64_t a) {
 
 uint32_t alignOf(const ptx::Variable &v) {
   return v.align ? v.align : std::max<uint32_t>(v.naturalAlign(), 1);
+}
+
+std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
 }
 
 std::string readFile(const std::string &path) {
@@ -93,40 +101,66 @@ Device::Device(const arch::ComputeCapability &cc, int smCount)
 
 Device::~Device() = default;
 
-LoadedModule &Device::loadModuleFile(const std::string &path) {
+LoadedModule &Device::loadModuleFile(const std::string &path, const std::string &keepPtxDirectory) {
   std::filesystem::path p(path);
   if (p.extension() != ".cu")
     return loadModule(path, readFile(path));
-  // CUDA source: compile to PTX for this device (nvcc 13 targets compute_75 and newer).
-  std::string nvcc;
-  for (const char *candidate : {"nvcc", "/usr/local/cuda/bin/nvcc"}) {
-    std::string probe = fmt::format("command -v {} >/dev/null 2>&1", candidate);
-    if (std::system(probe.c_str()) == 0) {
-      nvcc = candidate;
-      break;
-    }
-  }
-  if (nvcc.empty())
+  // CUDA source: compile to PTX for this device (nvcc 13 targets compute_75 and newer), with an
+  // argument vector (no shell: any file name is safe).
+  std::optional<std::string> nvcc = support::findExecutable("nvcc", {"/usr/local/cuda/bin/nvcc"});
+  if (!nvcc)
     throw VmError(fmt::format("{}: compiling CUDA needs nvcc, which is not installed; pass the PTX instead", path));
   int arch = std::max(cc_.major * 10 + cc_.minor, 75);
-  static std::atomic<unsigned> compiled{0};
-  auto tmp = std::filesystem::temp_directory_path() /
-             fmt::format("ptxray-{}-{}-{}.ptx", p.stem().string(), static_cast<long>(getpid()), compiled++);
-  std::string cmd = fmt::format("{} -ptx -lineinfo -arch=compute_{} -o '{}' '{}' 2>&1", nvcc, arch, tmp.string(), path);
-  std::string output;
-  if (FILE *pipe = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0)
-      output.append(buf, n);
-    if (pclose(pipe) != 0)
-      throw VmError(fmt::format("nvcc failed on {}:\n{}", path, output));
-  } else {
-    throw VmError(fmt::format("cannot run nvcc for {}", path));
+  // The PTX is named after the source with ".ptx" appended, so that a PTX position (va.cu.ptx:60:2)
+  // is never read as a line of the CUDA file (va.cu:2).
+  std::string ptxName = p.filename().string() + ".ptx";
+  std::string scratch = (std::filesystem::temp_directory_path() / "ptxray-nvcc-XXXXXX").string();
+  if (!::mkdtemp(scratch.data()))
+    throw VmError(fmt::format("cannot create a temporary directory for nvcc: {}", std::strerror(errno)));
+  // nvcc hands file names to a shell of its own (and resolves links to the source first), so it never
+  // sees the user's: it compiles a copy with a plain name, and finds the source's headers through a
+  // link to its directory (include paths are passed on as given).
+  const std::filesystem::path dir(scratch);
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(p, ec);
+  std::filesystem::copy_file(absolute, dir / "source.cu", ec);
+  if (!ec)
+    std::filesystem::create_directory_symlink(absolute.parent_path(), dir / "include", ec);
+  if (ec) {
+    std::filesystem::remove_all(dir, ec);
+    throw VmError(fmt::format("{}: cannot prepare the nvcc run: {}", path, ec.message()));
   }
-  std::string text = readFile(tmp.string());
-  std::filesystem::remove(tmp);
-  return loadModule(path, std::move(text));
+  support::ProcessResult nvccRun =
+      support::runProcess({*nvcc, "-ptx", "-lineinfo", fmt::format("-arch=compute_{}", arch), "-I",
+                           (dir / "include").string(), "-o", (dir / "out.ptx").string(), (dir / "source.cu").string()});
+  std::string text;
+  if (nvccRun.ok())
+    text = readFile((dir / "out.ptx").string());
+  std::filesystem::remove_all(dir, ec);
+  if (!nvccRun.started)
+    throw VmError(fmt::format("{}: {}", path, nvccRun.startError));
+  if (nvccRun.exitCode != 0) {
+    // Diagnostics name the copy: give them the user's name back.
+    throw VmError(fmt::format("nvcc failed on {} (exit status {}):\n{}", path, nvccRun.exitCode,
+                              replaceAll(nvccRun.output, (dir / "source.cu").string(), path)));
+  }
+  // The .file directives name the copy too.
+  std::string quotedPath;
+  for (char c : path) {
+    if (c == '"' || c == '\\')
+      quotedPath += '\\';
+    quotedPath += c;
+  }
+  text = replaceAll(std::move(text), "\"" + (dir / "source.cu").string() + "\"", "\"" + quotedPath + "\"");
+  std::filesystem::path ptxPath = p.parent_path() / ptxName;
+  if (!keepPtxDirectory.empty()) {
+    ptxPath = std::filesystem::path(keepPtxDirectory) / ptxName;
+    std::ofstream keep(ptxPath, std::ios::binary);
+    keep << text;
+    if (!keep)
+      throw VmError(fmt::format("cannot write {}", ptxPath.string()));
+  }
+  return loadModule(ptxPath.lexically_normal().string(), std::move(text));
 }
 
 LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
@@ -140,12 +174,11 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
   Program &program = loaded->program_;
   program.module = &m;
 
-  // Place variables: .global in device memory, .const in the module's constant bank, .shared in
-  // the CTA window (static first, then every unsized extern array at the start of dynamic memory).
+  // Place variables: .global in device memory, .const in the module's constant bank. Shared
+  // variables have an offset per kernel (ptx/SharedLayout.h), given to the decoder per kernel; the
+  // placement here (every shared variable in turn) only serves code no kernel can reach.
   std::vector<SymbolPlacement> placement(m.symbols.size());
-  uint64_t constBytes = 0, sharedBytes = 0;
-  uint32_t dynamicAlign = 16;
-  std::vector<uint32_t> externShared;
+  uint64_t constBytes = 0, unreachableShared = 0;
   for (uint32_t s = 0; s < m.symbols.size(); ++s) {
     const ptx::Symbol &sym = m.symbols[s];
     if (sym.kind == ptx::SymbolKind::Function) {
@@ -185,32 +218,14 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
       placement[s] = {SymbolPlacement::Kind::Const, pv.address, kNoSlot};
       break;
     case ptx::StateSpace::Shared:
-      if (v.elementCount() == 0 && !v.dims.empty()) {
-        externShared.push_back(s);
-        dynamicAlign = std::max(dynamicAlign, alignOf(v));
-        continue;
-      }
-      sharedBytes = alignUp(sharedBytes, alignOf(v));
-      pv.address = sharedBytes;
-      sharedBytes += pv.size;
-      placement[s] = {SymbolPlacement::Kind::Shared, pv.address, kNoSlot};
-      break;
+      unreachableShared = alignUp(unreachableShared, alignOf(v));
+      placement[s] = {SymbolPlacement::Kind::Shared, unreachableShared, kNoSlot};
+      unreachableShared += pv.size;
+      continue;
     default: continue; // registers, .local/.param (frames, placed by the decoder)
     }
     program.variables.push_back(std::move(pv));
   }
-  uint64_t dynamicStart = alignUp(sharedBytes, dynamicAlign);
-  for (uint32_t s : externShared) {
-    placement[s] = {SymbolPlacement::Kind::Shared, dynamicStart, kNoSlot};
-    PlacedVariable pv;
-    pv.variable = m.symbols[s].index;
-    pv.name = std::string(m.symbols[s].name);
-    pv.space = ptx::StateSpace::Shared;
-    pv.address = dynamicStart;
-    program.variables.push_back(std::move(pv));
-  }
-  // Dynamic shared memory starts at the extern arrays' alignment; the padding before it is static.
-  program.staticSharedBytes = externShared.empty() ? sharedBytes : dynamicStart;
   if (constBytes) {
     auto bank = memory_.allocate(constBytes, AllocationKind::ModuleConst,
                                  fmt::format("constant bank of {} ({} bytes)", name, constBytes));
@@ -379,20 +394,19 @@ std::string Device::checkLaunch(const LoadedModule &module, const DecodedFunctio
                            want[0], want[1], want[2]);
     }
   }
-  uint64_t shared = module.program().staticSharedBytes + config.dynamicSharedBytes;
+  uint64_t shared = kernel.staticSharedBytes + config.dynamicSharedBytes;
   if (shared > static_cast<uint64_t>(cc_.sharedPerBlockOptIn))
     return fmt::format("too many resources requested for launch: {} bytes of shared memory per block ({} static + {} "
                        "dynamic) exceed the {} of {}",
-                       shared, module.program().staticSharedBytes, config.dynamicSharedBytes, cc_.sharedPerBlockOptIn,
+                       shared, kernel.staticSharedBytes, config.dynamicSharedBytes, cc_.sharedPerBlockOptIn,
                        cc_.smName());
-  // Registers: .maxnreg when given, else the PTX liveness estimate (ptxas may use more).
-  uint32_t regs = 0;
-  for (const ptx::PerfDirective &d : src.directives)
-    if (d.kind == ptx::PerfDirectiveKind::MaxNReg && !d.values.empty())
-      regs = d.values[0];
-  if (regs == 0)
-    regs = ptx::estimateRegisterPressure(module.ptx(), src).maxLive32;
-  regs = std::min<uint32_t>(regs, static_cast<uint32_t>(cc_.maxRegistersPerThread));
+  // Local memory: the driver refuses a kernel whose per-thread local memory (its frame: .local
+  // arrays, spills) exceeds the architecture's limit, before allocating it for the resident threads.
+  if (kernel.frameBytes > static_cast<uint64_t>(cc_.maxLocalBytesPerThread))
+    return fmt::format("too many resources requested for launch: the kernel needs {} bytes of local memory per "
+                       "thread, more than the {} bytes {} allows",
+                       kernel.frameBytes, cc_.maxLocalBytesPerThread, cc_.smName());
+  uint32_t regs = kernelRegisters(module, kernel);
   if (uint64_t{regs} * threads > static_cast<uint64_t>(cc_.maxRegistersPerBlock))
     return fmt::format("too many resources requested for launch: {} registers per thread x {} threads exceed the {} "
                        "registers of a block on {}",
@@ -405,6 +419,17 @@ std::string Device::checkLaunch(const LoadedModule &module, const DecodedFunctio
       return fmt::format("invalid argument: parameter {} of {} is {} bytes, the argument is {}", i, kernel.name,
                          kernel.paramSizes[i], args[i].size());
   return {};
+}
+
+uint32_t Device::kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const {
+  // .maxnreg when given, else the PTX liveness estimate (ptxas may use more).
+  uint32_t regs = 0;
+  for (const ptx::PerfDirective &d : kernel.source->directives)
+    if (d.kind == ptx::PerfDirectiveKind::MaxNReg && !d.values.empty())
+      regs = d.values[0];
+  if (regs == 0)
+    regs = ptx::estimateRegisterPressure(module.ptx(), *kernel.source).maxLive32;
+  return std::min<uint32_t>(regs, static_cast<uint32_t>(cc_.maxRegistersPerThread));
 }
 
 LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelName, const LaunchConfig &config,
@@ -429,7 +454,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.textures = textures_.get();
   L.grid = config.grid;
   L.block = config.block;
-  L.sharedBytes = static_cast<uint32_t>(module.program().staticSharedBytes + config.dynamicSharedBytes);
+  L.sharedBytes = static_cast<uint32_t>(kernel->staticSharedBytes + config.dynamicSharedBytes);
   L.smCount = static_cast<uint32_t>(smCount_);
   L.gridId = ++launches_;
   L.options = options;
@@ -440,19 +465,25 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
     std::memcpy(L.params.data() + kernel->paramOffsets[i], args[i].data(), args[i].size());
 
   const uint64_t ctas = config.grid.count();
+  // Sampling runs `sampleCtas` CTAs spread evenly over the grid, the first and the last included.
+  const uint64_t runs = options.sampleCtas && options.sampleCtas < ctas ? options.sampleCtas : ctas;
+  auto ctaOfRun = [&](uint64_t k) -> uint64_t { return runs == ctas || runs == 1 ? k : k * (ctas - 1) / (runs - 1); };
   unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  workers = static_cast<unsigned>(std::min<uint64_t>(workers, ctas));
+  workers = static_cast<unsigned>(std::min<uint64_t>(workers, runs));
   result.workers = workers;
+  result.ctasRun = runs;
   if (options.listener)
-    options.listener->onLaunchBegin(*kernel, config.grid, config.block, workers);
+    options.listener->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
+                                     kernelRegisters(module, *kernel), workers, runs});
   std::atomic<uint64_t> next{0};
   auto work = [&](unsigned worker) {
     for (;;) {
       if (L.abort.load(std::memory_order_relaxed))
         return;
-      uint64_t id = next.fetch_add(1);
-      if (id >= ctas)
+      uint64_t k = next.fetch_add(1);
+      if (k >= runs)
         return;
+      uint64_t id = ctaOfRun(k);
       runCta(L, id, worker);
     }
   };

@@ -72,6 +72,7 @@ struct LaunchResult {
   std::string printfOutput;  ///< device printf lines, as the kernel printed them
   uint64_t threadInstructions = 0;
   unsigned workers = 0;
+  uint64_t ctasRun = 0; ///< CTAs that ran (fewer than the grid with LaunchOptions::sampleCtas)
   bool ok() const { return status == LaunchStatus::Success; }
 };
 
@@ -88,8 +89,9 @@ public:
   /// Parses, verifies and loads PTX. Throws VmError with every diagnostic when it does not verify.
   LoadedModule &loadModule(std::string name, std::string ptxText);
   /// A .ptx file, or a .cu file compiled with `nvcc -ptx -lineinfo` for this device's compute
-  /// capability when nvcc is installed.
-  LoadedModule &loadModuleFile(const std::string &path);
+  /// capability when nvcc is installed. The PTX of `dir/va.cu` is named `dir/va.cu.ptx`; with
+  /// `keepPtxDirectory` it is also written there (as `va.cu.ptx`), so that reports point into a file.
+  LoadedModule &loadModuleFile(const std::string &path, const std::string &keepPtxDirectory = {});
 
   // Device memory (cuMemAlloc / cuMemFree / cuMemcpy*).
   uint64_t allocate(uint64_t bytes, std::string label = {});
@@ -119,6 +121,7 @@ public:
 private:
   std::string checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
                           std::span<const std::vector<std::byte>> args) const;
+  uint32_t kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const;
   const arch::ComputeCapability &cc_;
   int smCount_ = 1;
   DeviceMemory memory_;

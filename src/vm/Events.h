@@ -82,10 +82,20 @@ struct CallEvent {
   bool isReturn = false;
 };
 
+/// What a launch is: the kernel, its configuration and the resources the launch check used.
+struct LaunchInfo {
+  const DecodedFunction *kernel = nullptr;
+  Dim3 grid, block;
+  uint64_t dynamicSharedBytes = 0;
+  uint32_t registersPerThread = 0; ///< .maxnreg, else the PTX liveness estimate (what the launch check used)
+  unsigned workers = 1;
+  uint64_t ctasRun = 0; ///< CTAs that will run: the grid, or fewer when sampling
+};
+
 class ExecutionListener {
 public:
   virtual ~ExecutionListener() = default;
-  virtual void onLaunchBegin(const DecodedFunction & /*kernel*/, Dim3 /*grid*/, Dim3 /*block*/, unsigned /*workers*/) {}
+  virtual void onLaunchBegin(const LaunchInfo &) {}
   virtual void onLaunchEnd() {}
   virtual void onCtaBegin(unsigned /*worker*/, Dim3 /*cta*/) {}
   virtual void onCtaEnd(unsigned /*worker*/, Dim3 /*cta*/) {}

@@ -82,6 +82,9 @@ struct LaunchOptions {
   uint64_t stackBytesPerThread = 64 * 1024;
   uint32_t maxCallDepth = 1024;
   ExecutionListener *listener = nullptr;
+  /// Run only this many CTAs, spread evenly over the grid (first and last included); 0 runs every CTA.
+  /// The results are then incomplete: for the performance model's --sample.
+  uint64_t sampleCtas = 0;
 };
 
 /// Everything a launch shares between its workers.

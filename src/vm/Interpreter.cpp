@@ -132,8 +132,7 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   case SpecialReg::total_smem_size:
   case SpecialReg::dynamic_smem_size:
   case SpecialReg::aggr_smem_size:
-    return reg == SpecialReg::dynamic_smem_size ? L.sharedBytes - ctx.launch->program->staticSharedBytes
-                                                : L.sharedBytes;
+    return reg == SpecialReg::dynamic_smem_size ? L.sharedBytes - L.kernel->staticSharedBytes : L.sharedBytes;
   default: return 0;
   }
 }

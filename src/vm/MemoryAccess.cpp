@@ -37,6 +37,34 @@ std::string describeMiss(const DeviceMemory &memory, uint64_t address, uint32_t 
                      address - a->base, a->label, a->base, a->size);
 }
 
+/// An access outside the CTA's shared memory, named by the kernel's layout: which variable (or the
+/// dynamic area) it ran past.
+std::string describeSharedMiss(const LaunchState &L, uint64_t offset, uint64_t bytes) {
+  const DecodedFunction &kernel = *L.kernel;
+  const uint64_t total = L.sharedBytes;
+  const uint64_t dynamicBytes = total - kernel.staticSharedBytes;
+  std::string what = fmt::format("the access of {} bytes at offset {} is outside the CTA's {} bytes of shared memory "
+                                 "({} static + {} dynamic)",
+                                 bytes, offset, total, kernel.staticSharedBytes, dynamicBytes);
+  if (offset >= uint64_t{1} << 62)
+    return what; // a negative offset: below every variable
+  auto past = [&](uint64_t end) {
+    return offset >= end ? fmt::format("{} bytes past the end of", offset - end)
+                         : std::string("running past the end of");
+  };
+  if (dynamicBytes)
+    return what + fmt::format("; it is {} the dynamic area (offset {}, {} bytes)", past(total),
+                              kernel.staticSharedBytes, dynamicBytes);
+  const SharedVariable *below = nullptr;
+  for (const SharedVariable &v : kernel.sharedSlots)
+    if (!v.dynamic && v.offset <= offset && (!below || v.offset >= below->offset))
+      below = &v;
+  if (below)
+    what += fmt::format("; it is {} {} (offset {}, {} bytes)", past(below->offset + below->size), below->name,
+                        below->offset, below->size);
+  return what;
+}
+
 } // namespace
 
 void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uint32_t align, bool write,
@@ -92,8 +120,9 @@ void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uin
     }
     if (offset > limit || bytes > limit - offset) {
       fail(lane, FaultKind::OutOfBounds,
-           fmt::format("the {} window is {} bytes; the access of {} bytes is at offset {}", spaceName(s), limit, bytes,
-                       offset),
+           s == Space::Shared ? describeSharedMiss(L, offset, bytes)
+                              : fmt::format("the {} window is {} bytes; the access of {} bytes is at offset {}",
+                                            spaceName(s), limit, bytes, offset),
            s);
       return;
     }

@@ -63,7 +63,16 @@ struct MicroOp {
 /// materialization belongs to the PTX instruction after it (no event, no instruction count).
 enum OpKind : uint8_t { Plain = 0, Control = 1, Operand = 2 };
 
+/// A shared variable in a kernel's CTA.
+struct SharedVariable {
+  std::string name;
+  uint64_t offset = 0;
+  uint64_t size = 0;    ///< 0 for an unsized extern array (the dynamic area)
+  bool dynamic = false; ///< an unsized `.extern .shared` array
+};
+
 struct DecodedFunction {
+  const ptx::Module *module = nullptr; ///< the module `source` belongs to
   const ptx::Function *source = nullptr;
   uint32_t index = 0; ///< in the PTX module's functions
   std::string name;
@@ -83,23 +92,32 @@ struct DecodedFunction {
   std::vector<uint64_t> returnSizes;
   uint64_t kernelParamBytes = 0;
   bool decoded = false;
+
+  // Kernels only: the CTA's shared memory, laid out as ptxas lays it out (ptx/SharedLayout.h).
+  uint64_t staticSharedBytes = 0;          ///< the kernel's static shared memory; the dynamic area starts here
+  std::vector<SharedVariable> sharedSlots; ///< the variables in it, by offset (dynamic arrays last)
+  /// PTX function index -> decoded function this kernel runs for it. Functions that reach shared
+  /// memory are decoded once per kernel (as ptxas compiles a copy per kernel), since a variable's
+  /// offset depends on the kernel; indirect calls go through this map.
+  std::vector<uint32_t> functionMap;
 };
 
-/// A module variable placed in device memory (global or const) or in the CTA's shared window.
+/// A module variable placed in device memory (global or const).
 struct PlacedVariable {
   uint32_t variable = 0; ///< PTX module variable index
   std::string name;
   ptx::StateSpace space = ptx::StateSpace::None;
-  uint64_t address = 0; ///< global: device address; const: const-bank offset; shared: window offset
+  uint64_t address = 0; ///< global: device address; const: const-bank offset
   uint64_t size = 0;
 };
 
 struct Program {
   const ptx::Module *module = nullptr;
+  /// One per PTX function (same index), then the per-kernel copies of functions that reach shared
+  /// memory (DecodedFunction::functionMap).
   std::vector<DecodedFunction> functions;
   std::vector<uint64_t> constPool; ///< kWarpSize copies of every constant, so operands read like registers
   std::vector<PlacedVariable> variables;
-  uint64_t staticSharedBytes = 0; ///< every module and function-scope .shared variable
   uint32_t addressBits = 64;
   uint64_t constBankBase = 0;        ///< device address of the module's constant bank (cvta.const)
   std::vector<std::string> messages; ///< texts of unsupported micro-ops (MicroOp::imm indexes it)

@@ -605,9 +605,11 @@ TEST_P(LegacyKernelOpenCl, LocalReduce) {
     for (float &x : in)
       x = randomIn(rng, -10, 10);
     uint64_t dIn = run.upload(in), dOut = run.filled<float>(grid, -1.0f);
-    // The __local pointer: dynamic shared memory, which starts after the module's static shared
+    // The __local pointer: dynamic shared memory, which starts after the kernel's static shared
     // variables (none here), aligned to 16.
-    uint64_t scratch = (m.program().staticSharedBytes + 15) & ~uint64_t{15};
+    const vm::DecodedFunction *kernel = m.findKernel("local_reduce");
+    ASSERT_NE(kernel, nullptr);
+    uint64_t scratch = (kernel->staticSharedBytes + 15) & ~uint64_t{15};
     auto args = run.args();
     args.ptr(dIn).ptr(dOut).ptr(scratch);
     auto r = run.launch(m, "local_reduce", grid, block, args, block * 4);

@@ -627,7 +627,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(spec.module, ec))
     c.fail("module", fmt::format("cannot open \"{}\": no such file", spec.module.string()));
-  LoadedModule &module = device.loadModuleFile(spec.module.string());
+  LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory);
   const unsigned pointerBytes = module.ptx().pointerBits() / 8;
 
   // Everything the module can tell us is wrong, before anything runs.

@@ -131,7 +131,8 @@ struct RunOptions {
   std::string arch = "sm_90"; ///< anything arch::findArch accepts
   LaunchOptions launch;
   bool writeOutputs = true;
-  bool keepBuffers = false; ///< fill RunOutcome::buffers with every buffer's final contents
+  bool keepBuffers = false;     ///< fill RunOutcome::buffers with every buffer's final contents
+  std::string keepPtxDirectory; ///< a .cu module: where to write the PTX nvcc made of it
   /// Called after each launch, before the next one starts (printing as the run goes).
   std::function<void(const LaunchReport &)> onLaunch;
 };

@@ -105,7 +105,11 @@ void execCall(ExecContext &ctx, const MicroOp &op) {
       if (a < kFunctionWindow || (a - kFunctionWindow) % kFunctionStride)
         return kNoSlot;
       uint64_t i = (a - kFunctionWindow) / kFunctionStride;
-      return i < program.functions.size() ? static_cast<uint32_t>(i) : kNoSlot;
+      if (i >= program.module->functions.size())
+        return kNoSlot;
+      // A function pointer names the PTX function; the kernel may run its own copy of it.
+      const std::vector<uint32_t> &map = ctx.launch->kernel->functionMap;
+      return i < map.size() ? map[i] : static_cast<uint32_t>(i);
     };
     int lead = std::countr_zero(mask);
     target = functionAt(fp[lead]);

@@ -1,0 +1,93 @@
+// The performance model as a VM listener: for the modeled GPU it counts, per PTX instruction, what
+// the hardware would do with every warp-level event (requests and transactions of global, local,
+// shared and constant memory, divergent branches, active threads), and at the end of each launch
+// turns the counts into a LaunchProfile: per instruction and source line, the instruction mix, the
+// occupancy of the launch and a time estimate. Per-worker state, merged at the end of the launch;
+// it never changes what the kernel computes.
+#pragma once
+
+#include "arch/GpuDatabase.h"
+#include "arch/OccupancyCalculator.h"
+#include "model/Counters.h"
+#include "model/GlobalCoalescing.h"
+#include "model/InstructionClass.h"
+#include "model/TimeEstimate.h"
+#include "vm/Events.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxray::model {
+
+struct ModelOptions {
+  /// -Xptxas -dlcm: whether global loads without a cache operator are cached in L1 (ca) or only in
+  /// L2 (cg); unset: the architecture's default. `ca` applies only where the chip allows it.
+  std::optional<arch::GlobalLoadCaching> loadCaching;
+  int bankWidthBytes = 0; ///< Kepler's shared-memory bank mode (4 or 8); 0: the driver's default (4)
+};
+
+enum class MemoryKind : uint8_t { None, Load, Store, Atomic };
+
+/// One PTX instruction that ran, with where it is and what it cost.
+struct InstructionProfile {
+  uint32_t function = 0;    ///< PTX function index
+  uint32_t instruction = 0; ///< index in the function
+  std::string functionName;
+  std::string ptxLocation; ///< file:line:col of the PTX
+  std::string ptxText;
+  std::string sourceFile; ///< innermost CUDA position (empty without line information)
+  uint32_t sourceLine = 0;
+  std::string inlinedAt; ///< "file:line inlined into file:line ..." beyond the innermost position
+  InstructionClass cls = InstructionClass::Other;
+  MemoryKind memory = MemoryKind::None;
+  InstructionCounters counters;
+};
+
+struct LaunchProfile {
+  std::string kernel;    ///< PTX name
+  std::string demangled; ///< C++ name
+  vm::Dim3 grid, block;
+  uint64_t staticSharedBytes = 0;
+  uint64_t dynamicSharedBytes = 0;
+  uint32_t registersPerThread = 0;
+  std::string arch;           ///< display name of the modeled GPU
+  uint64_t ctas = 0;          ///< CTAs in the grid
+  uint64_t ctasSimulated = 0; ///< CTAs that ran; fewer with sampling, whose counts are scaled to the grid
+  std::vector<InstructionProfile> instructions; ///< every instruction executed, by function and index
+  InstructionCounters total;
+  std::array<uint64_t, kInstructionClasses> warpInstructionsByClass{};
+  arch::OccupancyResult occupancy;
+  TimeEstimate time;
+};
+
+class PerformanceModel : public vm::ExecutionListener {
+public:
+  PerformanceModel(const arch::ArchTarget &target, ModelOptions options = {});
+  ~PerformanceModel() override;
+
+  const std::vector<LaunchProfile> &launches() const { return launches_; }
+
+  void onLaunchBegin(const vm::LaunchInfo &info) override;
+  void onLaunchEnd() override;
+  void onInstruction(const vm::WarpRef &warp, const vm::InstructionEvent &e) override;
+  void onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) override;
+  void onBranch(const vm::WarpRef &warp, const vm::BranchEvent &e) override;
+
+private:
+  struct Worker;
+  InstructionCounters &counters(const vm::WarpRef &warp, uint32_t instruction);
+  GlobalPath globalPath(const vm::MemoryEvent &e) const;
+
+  arch::ArchTarget target_;
+  const arch::ComputeCapability &cc_;
+  ModelOptions options_;
+  uint64_t footprintGranule_;
+  vm::LaunchInfo launch_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<LaunchProfile> launches_;
+};
+
+} // namespace ptxray::model

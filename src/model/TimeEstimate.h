@@ -1,0 +1,53 @@
+// A first, explainable time estimate for a launch: a bound model. The launch takes as long as its
+// slowest limit: issuing its instructions at the SM's per-class throughput, moving its DRAM bytes at
+// the GPU's theoretical bandwidth, or waiting for memory when too few warps are resident to hide the
+// latency; plus the launch overhead. Every rate comes from the arch database; it states which bound
+// dominates. Calibrated against hardware in validation/model.
+#pragma once
+
+#include "arch/GpuDatabase.h"
+#include "arch/OccupancyCalculator.h"
+#include "model/InstructionClass.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace ptxray::model {
+
+enum class Bound : uint8_t { Compute, MemoryBandwidth, Latency, LaunchOverhead };
+std::string_view boundName(Bound b);
+
+struct TimeInputs {
+  std::array<uint64_t, kInstructionClasses> warpInstructionsByClass{};
+  uint64_t ctas = 0;
+  uint64_t memoryRequests = 0; ///< global and local requests (each waits for DRAM or L2)
+  /// Shared wavefronts and constant transactions beyond one per request: bank conflicts and divergent
+  /// constant addresses replay the instruction, each replay taking an issue slot of the memory pipe.
+  uint64_t replays = 0;
+  uint64_t bytesMoved = 0;          ///< global and local transactions' bytes (no reuse beyond one request)
+  uint64_t readFootprintBytes = 0;  ///< distinct sectors loads touched x sector size (perfect reuse)
+  uint64_t writeFootprintBytes = 0; ///< distinct sectors stores touched x sector size
+  uint64_t bytesRequested = 0;      ///< what the kernel read and wrote (the guide's effective bandwidth numerator)
+  arch::OccupancyResult occupancy;
+};
+
+struct TimeEstimate {
+  double seconds = 0;
+  double computeSeconds = 0;
+  double memorySeconds = 0;
+  double latencySeconds = 0;
+  double launchOverheadSeconds = 0;
+  Bound dominant = Bound::LaunchOverhead;
+  uint64_t dramBytes = 0;             ///< the bytes the memory bound assumes cross the DRAM interface
+  double clockHz = 0;                 ///< SM clock used (the board's boost clock)
+  double bandwidthBytesPerSecond = 0; ///< theoretical ([BPG] §2.2.1)
+  double effectiveBandwidthGBps = 0;  ///< [BPG] §2.2.2: (bytes read + written) / 10^9 / time
+  int smCount = 0;
+  std::string gpu;         ///< the board whose clocks and bandwidth were used
+  std::string explanation; ///< one sentence per bound, with the numbers
+};
+
+TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in);
+
+} // namespace ptxray::model

@@ -1,0 +1,153 @@
+# Command-line errors: whatever CLI11 reports (unknown flag or subcommand, missing argument, bad value),
+# ptxray exits 2 as README documents, with CLI11's message and the --help to read. Included from
+# tests/CMakeLists.txt, which defines PTXRAY_BIN and EXAMPLE. The status is matched as "exit=2" followed
+# by a non-digit, so that 20-29 and 200-255 do not pass for 2.
+set(CLI_EXIT_2 "exit=2([^0-9]|$)")
+set(CLI_ABI_HEADER ${CMAKE_CURRENT_SOURCE_DIR}/abi/fixtures/abi_structs.h)
+
+# An unknown flag, for every subcommand.
+add_test(NAME cli.usage_parse_unknown_flag COMMAND bash -c "${PTXRAY_BIN} parse ${EXAMPLE} --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_parse_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "ptxray: error: The following argument was not expected: --bogus\nRun with 'ptxray parse --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_fmt_unknown_flag COMMAND bash -c "${PTXRAY_BIN} fmt ${EXAMPLE} --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_fmt_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray fmt --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_abi_unknown_flag COMMAND bash -c "${PTXRAY_BIN} abi --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_abi_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray abi --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_abi_layout_unknown_flag COMMAND bash -c
+  "${PTXRAY_BIN} abi layout ${CLI_ABI_HEADER} --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_abi_layout_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray abi layout --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_abi_param_unknown_flag COMMAND bash -c "${PTXRAY_BIN} abi param int --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_abi_param_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray abi param --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_abi_check_unknown_flag COMMAND bash -c "${PTXRAY_BIN} abi check ${EXAMPLE} --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_abi_check_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray abi check --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_unknown_flag COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray occupancy --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_archs_unknown_flag COMMAND bash -c "${PTXRAY_BIN} archs --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_archs_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray archs --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_arch_unknown_flag COMMAND bash -c "${PTXRAY_BIN} arch k40 --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_arch_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with 'ptxray arch --help' for more information\\.\n${CLI_EXIT_2}")
+# The two cases of the bug report: CLI11 gave 106 and 109.
+add_test(NAME cli.usage_run_unknown_flag COMMAND bash -c "${PTXRAY_BIN} run --bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_run_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "input is required\nptxray: error: The following argument was not expected: --bogus\nRun with 'ptxray run --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_run_unknown_flag_with_value COMMAND bash -c
+  "${PTXRAY_BIN} run x.json --no-such-flag v 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_run_unknown_flag_with_value PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: v --no-such-flag\nRun with 'ptxray run --help' for more information\\.\n${CLI_EXIT_2}")
+# A flag of the top level before the subcommand is the top level's to explain.
+add_test(NAME cli.usage_top_level_unknown_flag COMMAND bash -c "${PTXRAY_BIN} --bogus archs 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_top_level_unknown_flag PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: --bogus\nRun with --help for more information\\.\n${CLI_EXIT_2}")
+
+# Unknown or missing subcommands.
+add_test(NAME cli.usage_unknown_subcommand COMMAND bash -c "${PTXRAY_BIN} bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_unknown_subcommand PROPERTIES PASS_REGULAR_EXPRESSION
+  "A subcommand is required\nptxray: error: The following argument was not expected: bogus\nRun with --help for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_no_subcommand COMMAND bash -c "${PTXRAY_BIN} 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_no_subcommand PROPERTIES PASS_REGULAR_EXPRESSION
+  "A subcommand is required\nRun with --help for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_unknown_abi_subcommand COMMAND bash -c "${PTXRAY_BIN} abi bogus 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_unknown_abi_subcommand PROPERTIES PASS_REGULAR_EXPRESSION
+  "not expected: bogus\nRun with 'ptxray abi --help' for more information\\.\n${CLI_EXIT_2}")
+
+# Missing required arguments.
+add_test(NAME cli.usage_arch_missing_name COMMAND bash -c "${PTXRAY_BIN} arch 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_arch_missing_name PROPERTIES PASS_REGULAR_EXPRESSION
+  "ptxray: error: name is required\nRun with 'ptxray arch --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_abi_layout_missing_file COMMAND bash -c "${PTXRAY_BIN} abi layout 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_abi_layout_missing_file PROPERTIES PASS_REGULAR_EXPRESSION
+  "file is required\nRun with 'ptxray abi layout --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_missing_value COMMAND bash -c "${PTXRAY_BIN} occupancy --arch 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_missing_value PROPERTIES PASS_REGULAR_EXPRESSION
+  "--arch: 1 required TEXT missing\nRun with 'ptxray occupancy --help' for more information\\.\n${CLI_EXIT_2}")
+
+# Values of the wrong type.
+add_test(NAME cli.usage_run_threads_not_a_number COMMAND bash -c "${PTXRAY_BIN} run x.json --threads many 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_run_threads_not_a_number PROPERTIES PASS_REGULAR_EXPRESSION
+  "--threads: Value many not in range 0 to 4096\nRun with 'ptxray run --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_abi_address_size_not_a_number COMMAND bash -c
+  "${PTXRAY_BIN} abi param int --address-size wide 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_abi_address_size_not_a_number PROPERTIES PASS_REGULAR_EXPRESSION
+  "--address-size: .*wide.*\nRun with 'ptxray abi param --help' for more information\\.\n${CLI_EXIT_2}")
+
+# Occupancy counts: negative, zero where a block needs one, non-numeric or out of range.
+add_test(NAME cli.usage_occupancy_negative_regs COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --regs -5 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_negative_regs PROPERTIES PASS_REGULAR_EXPRESSION
+  "ptxray: error: --regs: Value -5 not in range 0 to 2147483647\nRun with 'ptxray occupancy --help' for more information\\.\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_regs_not_a_number COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --regs many 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_regs_not_a_number PROPERTIES PASS_REGULAR_EXPRESSION
+  "--regs: Value many not in range 0 to 2147483647\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_negative_threads COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads -5 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_negative_threads PROPERTIES PASS_REGULAR_EXPRESSION
+  "--threads: Value -5 not in range 1 to 2147483647\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_zero_threads COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 0 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_zero_threads PROPERTIES PASS_REGULAR_EXPRESSION
+  "--threads: Value 0 not in range 1 to 2147483647\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_threads_too_large COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 99999999999 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_threads_too_large PROPERTIES PASS_REGULAR_EXPRESSION
+  "--threads: Value 99999999999 not in range 1 to 2147483647\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_negative_smem COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --smem -5 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_negative_smem PROPERTIES PASS_REGULAR_EXPRESSION
+  "--smem: Value -5 not in range 0 to 9223372036854775807\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_negative_dynamic_smem COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --dynamic-smem -1 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_negative_dynamic_smem PROPERTIES PASS_REGULAR_EXPRESSION
+  "--dynamic-smem: Value -1 not in range 0 to 9223372036854775807\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_negative_grid COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --grid -3 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_negative_grid PROPERTIES PASS_REGULAR_EXPRESSION
+  "--grid: Value -3 not in range 1 to 9223372036854775807\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_carveout_above_100 COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --carveout 101 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_carveout_above_100 PROPERTIES PASS_REGULAR_EXPRESSION
+  "--carveout: Value 101 not in range 0 to 100\n.*${CLI_EXIT_2}")
+add_test(NAME cli.usage_occupancy_negative_carveout COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --carveout -1 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_negative_carveout PROPERTIES PASS_REGULAR_EXPRESSION
+  "--carveout: Value -1 not in range 0 to 100\n.*${CLI_EXIT_2}")
+
+# Huge but well-formed launches are answered, as failing launches with their real sizes. (A ';' would
+# split the expression into a list of alternatives, hence '.' for the one between launch failures.)
+add_test(NAME cli.occupancy_billion_threads COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 1000000000 --regs 32 2>&1; echo exit=$?")
+set_tests_properties(cli.occupancy_billion_threads PROPERTIES PASS_REGULAR_EXPRESSION
+  "launch fails: 1000000000 threads per block exceed the 1024 a block may have on sm_90. the block needs 32000000000 registers, more than the 65536 .*allocated per block   32000000000 registers.*exit=0")
+add_test(NAME cli.occupancy_huge_shared COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch sm_90 --threads 256 --smem 9223372036854775807 --dynamic-smem 9223372036854775807 --json 2>&1; echo exit=$?")
+set_tests_properties(cli.occupancy_huge_shared PROPERTIES PASS_REGULAR_EXPRESSION
+  "\"active_blocks_per_sm\": 0.*\"launch_error\": \"the block asks for 9223372036854775807 bytes of static and 9223372036854775807 bytes of dynamic shared memory, more than the 233472 bytes.*exit=0")
+
+# --help and --version are not errors.
+add_test(NAME cli.usage_help COMMAND bash -c "${PTXRAY_BIN} --help 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_help PROPERTIES PASS_REGULAR_EXPRESSION "Subcommands:.*occupancy.*exit=0")
+add_test(NAME cli.usage_version COMMAND bash -c "${PTXRAY_BIN} --version 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_version PROPERTIES PASS_REGULAR_EXPRESSION "^ptxray 0\\.1\\.0\nexit=0")
+add_test(NAME cli.usage_abi_layout_help COMMAND bash -c "${PTXRAY_BIN} abi layout --help 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_abi_layout_help PROPERTIES PASS_REGULAR_EXPRESSION "--diagram.*exit=0")
+add_test(NAME cli.usage_occupancy_help COMMAND bash -c "${PTXRAY_BIN} occupancy --help 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_help PROPERTIES PASS_REGULAR_EXPRESSION "--carveout.*exit=0")
+
+# Unsigned options of `run` read "-1" as 2^64-1 without a range check.
+add_test(NAME cli.usage_run_negative_budget COMMAND bash -c
+  "${PTXRAY_BIN} run ${RUN_SPECS}/affine.json --max-instructions -1 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_run_negative_budget PROPERTIES PASS_REGULAR_EXPRESSION
+  "--max-instructions: Value -1 not in range.*\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_run_negative_shared COMMAND bash -c
+  "${PTXRAY_BIN} run ${RUN_SPECS}/affine.json --shared -1 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_run_negative_shared PROPERTIES PASS_REGULAR_EXPRESSION
+  "--shared: Value -1 not in range.*\n${CLI_EXIT_2}")
