@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# From a fresh clone: install the build dependencies, build ptxray, and run it on the bundled example.
+# From a fresh clone: install the build dependencies, build ptxray, and run it on the bundled example:
+# the module summary, then both kernels on a modeled Tesla K40 with the performance model's report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,5 +11,5 @@ echo
 echo "\$ ptxray parse examples/saxpy.ptx"
 ./build/release/src/cli/ptxray parse examples/saxpy.ptx
 echo
-echo "\$ ptxray run examples/saxpy.json --verbose"
-./build/release/src/cli/ptxray run examples/saxpy.json --verbose
+echo "\$ ptxray run examples/saxpy.json --arch k40 --metrics"
+./build/release/src/cli/ptxray run examples/saxpy.json --arch k40 --metrics

@@ -238,12 +238,8 @@ MemoryKind memoryKindOf(const ptx::Instruction &inst) {
 
 void describe(const ptx::Module &m, const ptx::LineTable &lines, const ptx::Function &fn, InstructionProfile &p) {
   const ptx::Instruction &inst = fn.instructions[p.instruction];
-  ptx::LineColumn lc = m.sources.lineColumn(inst.loc);
-  p.ptxLocation = fmt::format("{}:{}:{}", m.sources.name(inst.loc.file), lc.line, lc.column);
-  std::string_view text = m.sources.lineText(inst.loc);
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-    text.remove_prefix(1);
-  p.ptxText = std::string(text);
+  p.ptxLocation = m.sources.position(inst.loc);
+  p.ptxText = std::string(m.sources.trimmedLineText(inst.loc));
   auto chain = lines.chain(inst);
   if (!chain.empty()) {
     p.sourceFile = std::string(chain[0].file);

@@ -53,4 +53,17 @@ std::string_view SourceManager::intern(std::string_view text) {
   return interned_.back();
 }
 
+std::string SourceManager::position(SourceLoc loc) const {
+  LineColumn lc = lineColumn(loc);
+  return std::string(loc.file < files_.size() ? name(loc.file) : std::string_view("?")) + ":" +
+         std::to_string(lc.line) + ":" + std::to_string(lc.column);
+}
+
+std::string_view SourceManager::trimmedLineText(SourceLoc loc) const {
+  std::string_view text = lineText(loc);
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  return text;
+}
+
 } // namespace ptxray::ptx

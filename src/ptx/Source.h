@@ -34,6 +34,10 @@ public:
 
   LineColumn lineColumn(SourceLoc loc) const;
   std::string_view lineText(SourceLoc loc) const;
+  /// "file:line:column" of a position, as reports print it.
+  std::string position(SourceLoc loc) const;
+  /// The line of a position without its indentation (an instruction as written).
+  std::string_view trimmedLineText(SourceLoc loc) const;
 
   std::string_view intern(std::string_view text);
 

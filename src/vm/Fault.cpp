@@ -106,12 +106,8 @@ void ExecContext::fault(FaultKind kind, int lane, std::string detail, uint64_t a
       const ptx::Module &m = *launch->program->module;
       const ptx::Instruction &inst = fn->source->instructions[f.instruction];
       std::lock_guard lock(launch->mutex); // the source manager builds line tables lazily
-      ptx::LineColumn lc = m.sources.lineColumn(inst.loc);
-      f.ptxLocation = fmt::format("{}:{}:{}", m.sources.name(inst.loc.file), lc.line, lc.column);
-      std::string_view text = m.sources.lineText(inst.loc);
-      while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-      f.instructionText = std::string(text);
+      f.ptxLocation = m.sources.position(inst.loc);
+      f.instructionText = std::string(m.sources.trimmedLineText(inst.loc));
       ptx::LineTable lines(m);
       auto chain = lines.chain(inst);
       for (size_t i = 0; i < chain.size(); ++i) {

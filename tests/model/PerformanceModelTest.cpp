@@ -37,6 +37,13 @@ const char *kOffsetCopy = R"(
 }
 )";
 
+std::map<std::string, double> metricMap(const model::LaunchProfile &launch) {
+  std::map<std::string, double> metrics;
+  for (const auto &[name, value] : model::launchMetrics(launch))
+    metrics[name] = value;
+  return metrics;
+}
+
 struct ModelRun {
   model::LaunchProfile profile;
   std::map<std::string, double> metrics;
@@ -59,8 +66,7 @@ ModelRun offsetCopy(const char *arch, uint32_t offset) {
   EXPECT_TRUE(r.ok()) << describe(r);
   ModelRun run;
   run.profile = perf.launches().at(0);
-  for (const auto &[name, value] : model::launchMetrics(run.profile))
-    run.metrics[name] = value;
+  run.metrics = metricMap(run.profile);
   return run;
 }
 
@@ -152,9 +158,7 @@ TEST(PerformanceModel, BranchAndWarpExecutionEfficiency) {
   uint64_t out = vm.zeros<uint32_t>(64);
   auto r = vm.launch(m, "diverge", {1, 1, 1}, {64, 1, 1}, out);
   ASSERT_TRUE(r.ok()) << describe(r);
-  std::map<std::string, double> metrics;
-  for (const auto &[name, value] : model::launchMetrics(perf.launches().at(0)))
-    metrics[name] = value;
+  std::map<std::string, double> metrics = metricMap(perf.launches().at(0));
   // Two warps, two conditional branches each: the first diverges every time, the second never.
   EXPECT_EQ(metrics["branch"], 4);
   EXPECT_EQ(metrics["divergent_branch"], 2);
@@ -214,9 +218,7 @@ TEST(PerformanceModel, SharedTileConflictsAndPadding) {
     uint64_t out = vm.zeros<float>(32 * 33);
     auto r = vm.launch(m, "tile", {1, 1, 1}, {32, 32, 1}, out);
     ASSERT_TRUE(r.ok()) << describe(r);
-    std::map<std::string, double> metrics;
-    for (const auto &[name, value] : model::launchMetrics(perf.launches().at(0)))
-      metrics[name] = value;
+    std::map<std::string, double> metrics = metricMap(perf.launches().at(0));
     // 32 warps, each one row: the row-wise store is conflict-free (1 wavefront per warp) either way.
     EXPECT_EQ(metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"], 32);
     EXPECT_EQ(metrics["smsp__inst_executed_op_shared_ld.sum"], 32);
@@ -279,9 +281,7 @@ TEST(PerformanceModel, LocalMemoryIsInterleavedPerThread) {
   uint64_t out = vm.zeros<uint32_t>(1);
   auto r = vm.launch(m, "spill", {1, 1, 1}, {32, 1, 1}, out);
   ASSERT_TRUE(r.ok()) << describe(r);
-  std::map<std::string, double> metrics;
-  for (const auto &[name, value] : model::launchMetrics(perf.launches().at(0)))
-    metrics[name] = value;
+  std::map<std::string, double> metrics = metricMap(perf.launches().at(0));
   // The load reads offset 0 of every thread: 32 x 4 contiguous bytes = 4 sectors.
   EXPECT_EQ(metrics["local_load_transactions"], 4);
   EXPECT_EQ(metrics["local_load_requests"], 1);
