@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the nvcc PTX fixtures in tests/corpus/nvcc/ from tests/kernels/*.cu
-# and examples/saxpy.ptx from examples/saxpy.cu.
+# and examples/saxpy.ptx, examples/guide/*.ptx from their .cu files.
 #
 #   scripts/gen-corpus.sh            # all targets
 #   NVCC=/path/to/nvcc scripts/gen-corpus.sh
@@ -47,7 +47,7 @@ out="$repo/tests/corpus/nvcc"
 rm -rf "$stage"
 mkdir -p "$stage/kernels" "$stage/examples"
 cp "$repo"/tests/kernels/*.cu "$stage/kernels/"
-cp "$repo"/examples/saxpy.cu "$stage/examples/"
+cp "$repo"/examples/saxpy.cu "$repo"/examples/guide/aat.cu "$repo"/examples/guide/copy.cu "$stage/examples/"
 
 rm -rf "$out"
 for a in "${archs[@]}"; do mkdir -p "$out/compute_$a"; done
@@ -95,16 +95,26 @@ else
   echo "gen-corpus: FAILED: examples/saxpy.cu" >&2
   failed=1
 fi
+# The guide's examples: C = A A^T (the README's analysis) and the coalescing copies (guide-charts).
+for name in aat copy; do
+  if (cd "$stage/examples" && "$nvcc" "${common[@]}" -arch=compute_90 -lineinfo "$name.cu" \
+    -o "$repo/examples/guide/$name.ptx"); then
+    count=$((count + 1))
+  else
+    echo "gen-corpus: FAILED: examples/guide/$name.cu" >&2
+    failed=1
+  fi
+done
 
 "$nvcc" --version | tail -n 2 >"$out/VERSION"
 
 # Optional sanity check: every generated file must assemble with ptxas.
 ptxas="$(dirname "$nvcc")/ptxas"
 if [ -x "$ptxas" ] && [ "${PTXAS_CHECK:-1}" = 1 ]; then
-  for f in "$out"/compute_*/*.ptx "$out"/debug/compute_*/*.ptx "$repo/examples/saxpy.ptx"; do
+  for f in "$out"/compute_*/*.ptx "$out"/debug/compute_*/*.ptx "$repo/examples/saxpy.ptx" "$repo"/examples/guide/*.ptx; do
     dir="$(basename "$(dirname "$f")")"
     sm="sm_${dir#compute_}"
-    [ "$f" = "$repo/examples/saxpy.ptx" ] && sm=sm_90
+    case "$f" in "$repo"/examples/*) sm=sm_90 ;; esac
     opt=()
     grep -q 'corpus-flags:.*-rdc=true' "$stage/kernels/$(basename "$f" .ptx).cu" 2>/dev/null && opt=(-c)
     if ! "$ptxas" -suppress-stack-size-warning "${opt[@]}" -arch="$sm" "$f" -o /dev/null; then

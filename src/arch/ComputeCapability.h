@@ -139,6 +139,9 @@ struct ComputeCapability {
 
   SharedMemoryBanks sharedBanks;
   GlobalMemoryRules global;
+  /// The unit texture fetches and surface accesses are fetched and counted in: the texture cache's
+  /// line (CC 1.x-3.x) or the L1TEX sector (5.0+).
+  int textureTransactionBytes = 0;
   int constantMemoryBytes = 0;
   int constantCacheBytes = 0;         ///< working set per SM
   int64_t maxLocalBytesPerThread = 0; ///< a kernel needing more local memory is refused at launch

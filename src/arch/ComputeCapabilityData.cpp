@@ -11,6 +11,9 @@
 //   [XLS]    CUDA_Occupancy_Calculator.xls, the spreadsheet both guides refer to
 //   [PTG]/[VTG] Pascal / Volta Tuning Guide; [WP] the chip's architecture whitepaper
 //   [JIA]    Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking" (2018)
+//   [WONG]   Wong et al., "Demystifying GPU Microarchitecture through Microbenchmarking" (ISPASS 2010), GT200
+//   [MEI]    Mei and Chu, "Dissecting GPU Memory Hierarchy through Microbenchmarking" (IEEE TPDS 2017),
+//            Fermi, Kepler and Maxwell
 // A throughput block opens with `auto &t = c.throughput; // <table column>`: the lines after it take
 // their values from that column.
 #include "arch/ComputeCapability.h"
@@ -61,6 +64,9 @@ ComputeCapability cc10() {
   // Measured: an empty kernel's ncu gpu__time_duration on an H100 (validation/model). The guides give no
   // figure; the same value stands for older GPUs until one is measured there.
   c.launchOverheadNanoseconds = 2140;
+  // [WONG]: GT200's texture L1 has 32-byte lines; [MEI]: so have Fermi's, Kepler's and Maxwell's, and from
+  // 5.0 L1TEX counts texture traffic in 32-byte sectors (Nsight Compute l1tex__t_sectors_pipe_tex_*).
+  c.textureTransactionBytes = 32;
   auto &t = c.throughput;                               // [BPG] §5.1 and [PG4.2] Table 5-1, 1.x column
   t.fp32AddMulFma = 8;                                  // [BPG] §5.1
   t.fp64AddMulFma = ArithmeticThroughput::kUnsupported; // [BPG] §5.1.3: demoted to float before 1.3

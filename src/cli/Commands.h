@@ -16,5 +16,8 @@ CommandRunner addArchsCommand(CLI::App &app);
 CommandRunner addArchCommand(CLI::App &app);
 CommandRunner addAbiCommand(CLI::App &app);
 CommandRunner addRunCommand(CLI::App &app);
+CommandRunner addAnalyzeCommand(CLI::App &app);
+CommandRunner addCompareCommand(CLI::App &app);
+CommandRunner addGuideChartsCommand(CLI::App &app);
 
 } // namespace ptxray::cli

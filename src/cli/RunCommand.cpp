@@ -2,19 +2,25 @@
 // or, for one launch, from a module and a compact command line that is turned into the same spec.
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
+#include "cli/LaunchOptions.h"
 #include "model/PerformanceModel.h"
 #include "report/MetricsReport.h"
+#include "sanitizers/Initcheck.h"
+#include "sanitizers/Leakcheck.h"
+#include "sanitizers/Racecheck.h"
+#include "sanitizers/Synccheck.h"
+#include "vm/ListenerGroup.h"
 #include "vm/host/RunSpec.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <regex>
 
 namespace ptxray::cli {
 namespace {
@@ -35,17 +41,13 @@ struct RunCommandOptions {
   std::string dlcm;
   int bankMode = 0;
   uint64_t sample = 0;
-  // One launch from the command line.
-  std::string kernel;
-  std::string grid;
-  std::string block;
-  uint64_t shared = 0;
-  std::vector<std::string> buffers;
-  std::vector<std::string> args;
-  std::vector<std::string> outputs;
+  // compute-sanitizer's tools (memcheck is --memcheck).
+  std::vector<std::string> tools;
+  bool racecheckGlobal = false;
+  LaunchCommandLine launch; ///< one launch from the command line
 };
 
-constexpr const char *kFooter = R"(
+const std::string kFooter = R"(
 A run spec (SPEC.json) names the module, its buffers, the launches and the outputs; see README.md.
 For one launch, give the module and describe the launch on the command line instead:
 
@@ -53,186 +55,21 @@ For one launch, give the module and describe the launch on the command line inst
       --buffer x=4096:iota:f32 --buffer y=4096:random:f32:7:-1:1 \
       --arg u32:1024 --arg f32:2.5 --arg buf:x --arg buf:y --output y=y.bin
 
-  --buffer NAME=BYTES[:INIT]  a device allocation; BYTES: 4096, 64K (KiB), 1M (MiB)
-        INIT: zero (default) | iota:DTYPE | random:DTYPE[:SEED[:MIN:MAX]] | @FILE (raw bytes)
-        DTYPE: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
-  --arg buf:NAME[+OFFSET]     a pointer to buffer NAME (plus OFFSET bytes)
-  --arg TYPE:VALUE            TYPE: u8 s8 u16 s16 u32 s32 u64 s64 b8 b16 b32 b64 f16 bf16 f32 f64;
-                              VALUE 0x... is the exact bit pattern (f32:0x3f800000)
-  --arg bytes:HEX             a struct passed by value, byte by byte (bytes:0100000002000000)
-  --output NAME=FILE          write buffer NAME to FILE after the launch
-Arguments are in the kernel's parameter order. Without --kernel, the module's only kernel runs.
+)" + std::string(kLaunchOptionsHelp) +
+                            R"(
 
-Device printf goes to stdout, faults and errors to stderr. Exit status: 0 when every launch
-succeeded, 1 when a launch was refused or failed (or the module did not load), 2 for a malformed
-spec or command line.)";
+--tool racecheck reports shared-memory data races between the threads of a block (with
+--racecheck-global also global-memory races inside a block), intra-warp hazards included; --tool
+synccheck reports barriers and warp-synchronizing instructions used wrongly; --tool initcheck reports
+reads of global, shared and local memory that nothing wrote (a buffer with init "none", or
+--buffer NAME=BYTES:none, is allocated without being written); --tool leakcheck reports device-heap
+blocks (malloc in a kernel) not freed by the end of the run. See docs/sanitizers.md.
 
-[[noreturn]] void usageError(const std::string &message) {
-  throw std::invalid_argument(message);
-}
+Device printf goes to stdout, faults, errors and sanitizer reports to stderr. Exit status: 0 when
+every launch succeeded and no sanitizer found an error, 1 when a launch was refused or failed (or the
+module did not load) or a sanitizer found an error, 2 for a malformed spec or command line.)";
 
-uint64_t parseCount(std::string_view text, bool allowSuffix, const std::string &where) {
-  uint64_t multiplier = 1;
-  if (allowSuffix && !text.empty()) {
-    char last = text.back();
-    if (last == 'K' || last == 'k')
-      multiplier = 1024;
-    else if (last == 'M' || last == 'm')
-      multiplier = 1024 * 1024;
-    else if (last == 'G' || last == 'g')
-      multiplier = 1024 * 1024 * 1024;
-    if (multiplier != 1)
-      text.remove_suffix(1);
-  }
-  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string_view::npos)
-    usageError(fmt::format("{}: bad number \"{}\"", where, text));
-  uint64_t value = std::stoull(std::string(text));
-  if (value > std::numeric_limits<uint64_t>::max() / multiplier)
-    usageError(fmt::format("{}: {} is too large", where, text));
-  return value * multiplier;
-}
-
-std::vector<std::string> split(const std::string &text, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t at = text.find(sep, start);
-    parts.push_back(text.substr(start, at == std::string::npos ? std::string::npos : at - start));
-    if (at == std::string::npos)
-      return parts;
-    start = at + 1;
-  }
-}
-
-json parseDims(const std::string &text, const char *option) {
-  std::vector<std::string> parts = split(text, ',');
-  if (parts.size() > 3)
-    usageError(fmt::format("{} '{}': expected X[,Y[,Z]]", option, text));
-  json dims = json::array();
-  for (const std::string &p : parts)
-    dims.push_back(parseCount(p, false, fmt::format("{} '{}'", option, text)));
-  return dims;
-}
-
-/// A number as JSON (integer or float) when it reads as one, else the text as a string (the spec
-/// reader then says what it expected).
-json numberOrString(const std::string &text) {
-  json j = json::parse(text, nullptr, false);
-  if (!j.is_discarded() && j.is_number())
-    return j;
-  return text;
-}
-
-json parseInit(const std::string &text, const std::string &where) {
-  if (text == "zero")
-    return "zero";
-  if (text.starts_with('@')) {
-    if (text.size() == 1)
-      usageError(where + ": @ needs a file name");
-    return text.substr(1);
-  }
-  std::vector<std::string> parts = split(text, ':');
-  if (parts[0] == "iota") {
-    if (parts.size() != 2)
-      usageError(where + ": expected iota:DTYPE");
-    return {{"iota", {{"dtype", parts[1]}}}};
-  }
-  if (parts[0] == "random") {
-    if (parts.size() != 2 && parts.size() != 3 && parts.size() != 5)
-      usageError(where + ": expected random:DTYPE[:SEED[:MIN:MAX]]");
-    json r = {{"dtype", parts[1]}};
-    if (parts.size() >= 3)
-      r["seed"] = numberOrString(parts[2]);
-    if (parts.size() == 5) {
-      r["min"] = numberOrString(parts[3]);
-      r["max"] = numberOrString(parts[4]);
-    }
-    return {{"random", r}};
-  }
-  usageError(where + ": expected zero, iota:DTYPE, random:DTYPE[:SEED[:MIN:MAX]] or @FILE");
-}
-
-json parseArg(const std::string &text) {
-  std::string where = fmt::format("--arg '{}'", text);
-  size_t colon = text.find(':');
-  if (colon == std::string::npos)
-    usageError(where + ": expected TYPE:VALUE, buf:NAME[+OFFSET] or bytes:HEX");
-  std::string kind = text.substr(0, colon), rest = text.substr(colon + 1);
-  if (kind == "buf") {
-    size_t plus = rest.find('+');
-    json a = {{"buffer", rest.substr(0, plus)}};
-    if (plus != std::string::npos)
-      a["offset"] = parseCount(rest.substr(plus + 1), false, where);
-    return a;
-  }
-  if (kind == "bytes")
-    return {{"type", "bytes"}, {"hex", rest}};
-  if (rest.starts_with("0x") || rest.starts_with("0X"))
-    return {{"type", kind}, {"bits", rest}};
-  return {{"type", kind}, {"value", numberOrString(rest)}};
-}
-
-std::pair<std::string, std::string> splitAssignment(const std::string &text, const char *option, const char *form) {
-  size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    usageError(fmt::format("{} '{}': expected {}", option, text, form));
-  return {text.substr(0, eq), text.substr(eq + 1)};
-}
-
-/// The run spec the command-line form describes.
-json commandLineSpec(const RunCommandOptions &o) {
-  json spec = {{"module", o.input}};
-  json buffers = json::array();
-  for (const std::string &b : o.buffers) {
-    auto [name, rest] = splitAssignment(b, "--buffer", "NAME=BYTES[:INIT]");
-    std::string where = fmt::format("--buffer '{}'", b);
-    size_t colon = rest.find(':');
-    json buffer = {{"name", name}, {"bytes", parseCount(rest.substr(0, colon), true, where)}};
-    if (colon != std::string::npos)
-      buffer["init"] = parseInit(rest.substr(colon + 1), where);
-    buffers.push_back(buffer);
-  }
-  spec["buffers"] = buffers;
-  json launch = {{"grid", parseDims(o.grid.empty() ? "1" : o.grid, "--grid")},
-                 {"block", parseDims(o.block.empty() ? "1" : o.block, "--block")},
-                 {"dynamic_shared_bytes", o.shared},
-                 {"args", json::array()}};
-  if (!o.kernel.empty())
-    launch["kernel"] = o.kernel;
-  for (const std::string &a : o.args)
-    launch["args"].push_back(parseArg(a));
-  spec["launches"] = json::array({launch});
-  json outputs = json::array();
-  for (const std::string &out : o.outputs) {
-    auto [name, file] = splitAssignment(out, "--output", "NAME=FILE");
-    outputs.push_back({{"buffer", name}, {"file", file}});
-  }
-  spec["outputs"] = outputs;
-  return spec;
-}
-
-/// A spec error in the command-line form, named by the option that caused it.
-std::string commandLinePlace(const RunCommandOptions &o, const std::string &path) {
-  std::smatch m;
-  static const std::regex kIndexed(R"(^(buffers|launches\[0\]\.args|outputs)\[(\d+)\])");
-  if (std::regex_search(path, m, kIndexed)) {
-    size_t i = std::stoul(m[2]);
-    const std::vector<std::string> &list = m[1] == "buffers" ? o.buffers : m[1] == "outputs" ? o.outputs : o.args;
-    const char *option = m[1] == "buffers" ? "--buffer" : m[1] == "outputs" ? "--output" : "--arg";
-    return i < list.size() ? fmt::format("{} '{}'", option, list[i]) : option;
-  }
-  static const std::pair<const char *, const char *> kPlaces[] = {
-      {"launches[0].kernel", "--kernel"}, {"launches[0].grid", "--grid"},
-      {"launches[0].block", "--block"},   {"launches[0].dynamic_shared_bytes", "--shared"},
-      {"launches[0].args", "--arg"},      {"launches[0]", "--kernel"},
-  };
-  for (auto [prefix, option] : kPlaces)
-    if (path.starts_with(prefix))
-      return option;
-  return path;
-}
-
-void printLaunch(const vm::LaunchReport &r, const RunCommandOptions &o, size_t maxFaults) {
+void printLaunch(const vm::LaunchReport &r, const RunCommandOptions &o, bool memcheck, size_t maxFaults) {
   if (!r.result.printfOutput.empty()) {
     std::cout << r.result.printfOutput;
     std::cout.flush();
@@ -246,7 +83,7 @@ void printLaunch(const vm::LaunchReport &r, const RunCommandOptions &o, size_t m
   case vm::LaunchStatus::AssertFailed:
     for (const vm::Fault &f : r.result.faults)
       std::cerr << f.describe();
-    if (o.memcheck)
+    if (memcheck)
       std::cerr << fmt::format("========= ERROR SUMMARY: {} error{}{}\n", r.result.faults.size(),
                                r.result.faults.size() == 1 ? "" : "s",
                                r.result.faults.size() >= maxFaults ? " (reports stop there)" : "");
@@ -264,8 +101,7 @@ void printLaunch(const vm::LaunchReport &r, const RunCommandOptions &o, size_t m
 
 int runCommand(const RunCommandOptions &o) {
   bool specMode = o.input.ends_with(".json");
-  bool launchOptions = !o.kernel.empty() || !o.grid.empty() || !o.block.empty() || o.shared || !o.buffers.empty() ||
-                       !o.args.empty() || !o.outputs.empty();
+  bool launchOptions = o.launch.any();
   if (specMode && launchOptions) {
     std::cerr << "ptxray: error: --kernel, --grid, --block, --shared, --buffer, --arg and --output describe a "
                  "launch of a .ptx or .cu module; a spec file describes its own launches\n";
@@ -280,25 +116,88 @@ int runCommand(const RunCommandOptions &o) {
     if (specMode)
       spec = vm::loadRunSpec(o.input);
     else
-      spec = vm::parseRunSpec(commandLineSpec(o), o.input, {});
+      spec = vm::parseRunSpec(commandLineSpec(o.input, o.launch), o.input, {});
   } catch (const vm::SpecError &e) {
     if (specMode)
       std::cerr << e.what() << "\n";
     else
-      std::cerr << fmt::format("ptxray: error: {}: {}\n", commandLinePlace(o, e.path()), e.message());
+      std::cerr << fmt::format("ptxray: error: {}: {}\n", commandLinePlace(o.launch, e.path()), e.message());
     return 2;
   } catch (const std::invalid_argument &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 2;
   }
 
+  bool racecheck = false, synccheck = false, initcheck = false, leakcheck = false;
+  for (const std::string &tool : o.tools) {
+    if (tool == "racecheck")
+      racecheck = true;
+    else if (tool == "synccheck")
+      synccheck = true;
+    else if (tool == "initcheck")
+      initcheck = true;
+    else if (tool == "leakcheck")
+      leakcheck = true;
+    else if (tool != "memcheck") {
+      std::cerr << fmt::format(
+          "ptxray: error: --tool: unknown tool \"{}\" (racecheck, synccheck, initcheck, leakcheck, memcheck)\n", tool);
+      return 2;
+    }
+  }
+  if (o.racecheckGlobal && !racecheck) {
+    std::cerr << "ptxray: error: --racecheck-global needs --tool racecheck\n";
+    return 2;
+  }
+  const bool memcheck = o.memcheck || std::find(o.tools.begin(), o.tools.end(), "memcheck") != o.tools.end();
+
   vm::RunOptions options;
   options.arch = o.arch;
   options.launch.threads = o.threads;
   options.launch.maxInstructions = o.maxInstructions;
-  options.launch.continueOnError = o.memcheck;
+  options.launch.continueOnError = memcheck;
   options.keepPtxDirectory = o.keepPtx;
-  options.onLaunch = [&](const vm::LaunchReport &r) { printLaunch(r, o, options.launch.maxFaults); };
+  // Every listener asked for (performance model, sanitizers) hears every launch.
+  vm::ListenerGroup listeners;
+  std::unique_ptr<sanitizers::Racecheck> racecheckTool;
+  std::unique_ptr<sanitizers::Synccheck> synccheckTool;
+  if (racecheck) {
+    const arch::ComputeCapability &cc = *arch::findArch(o.arch).target->computeCapability;
+    racecheckTool = std::make_unique<sanitizers::Racecheck>(
+        sanitizers::RacecheckOptions{cc.major * 10 + cc.minor, o.racecheckGlobal});
+    listeners.add(racecheckTool.get());
+  }
+  if (synccheck) {
+    synccheckTool = std::make_unique<sanitizers::Synccheck>();
+    listeners.add(synccheckTool.get());
+  }
+  std::unique_ptr<sanitizers::Initcheck> initcheckTool;
+  if (initcheck) {
+    initcheckTool = std::make_unique<sanitizers::Initcheck>();
+    listeners.add(initcheckTool.get());
+    options.memoryListener = initcheckTool.get();
+  }
+  std::unique_ptr<sanitizers::Leakcheck> leakcheckTool;
+  if (leakcheck) {
+    leakcheckTool = std::make_unique<sanitizers::Leakcheck>();
+    listeners.add(leakcheckTool.get());
+  }
+  auto printHazards = [&](const vm::LaunchReport &r) {
+    if (r.result.status == vm::LaunchStatus::Refused)
+      return;
+    if (racecheckTool)
+      for (const sanitizers::Hazard &h : racecheckTool->launchHazards())
+        std::cerr << h.describe();
+    if (synccheckTool)
+      for (const sanitizers::Hazard &h : synccheckTool->launchHazards())
+        std::cerr << h.describe();
+    if (initcheckTool)
+      for (const sanitizers::Hazard &h : initcheckTool->launchHazards())
+        std::cerr << h.describe();
+  };
+  options.onLaunch = [&](const vm::LaunchReport &r) {
+    printHazards(r);
+    printLaunch(r, o, memcheck, options.launch.maxFaults);
+  };
   // The performance model listens to every launch when asked for metrics.
   std::unique_ptr<model::PerformanceModel> perf;
   if (o.metrics || !o.metricsJson.empty()) {
@@ -307,15 +206,17 @@ int runCommand(const RunCommandOptions &o) {
       mo.loadCaching = o.dlcm == "ca" ? arch::GlobalLoadCaching::L1 : arch::GlobalLoadCaching::L2Only;
     mo.bankWidthBytes = o.bankMode;
     perf = std::make_unique<model::PerformanceModel>(*arch::findArch(o.arch).target, mo);
-    options.launch.listener = perf.get();
+    listeners.add(perf.get());
     options.launch.sampleCtas = o.sample;
     if (o.metrics)
       options.onLaunch = [&](const vm::LaunchReport &r) {
-        printLaunch(r, o, options.launch.maxFaults);
+        printHazards(r);
+        printLaunch(r, o, memcheck, options.launch.maxFaults);
         if (r.result.status != vm::LaunchStatus::Refused && !perf->launches().empty())
           std::cout << report::metricsText(perf->launches().back());
       };
   }
+  options.launch.listener = listeners.single();
   vm::RunOutcome outcome;
   try {
     outcome = vm::runSpec(spec, options);
@@ -325,7 +226,7 @@ int runCommand(const RunCommandOptions &o) {
     else if (e.path() == "module")
       std::cerr << fmt::format("ptxray: error: {}\n", e.message());
     else
-      std::cerr << fmt::format("ptxray: error: {}: {}\n", commandLinePlace(o, e.path()), e.message());
+      std::cerr << fmt::format("ptxray: error: {}: {}\n", commandLinePlace(o.launch, e.path()), e.message());
     return 2;
   } catch (const std::exception &e) {
     // vm::VmError: a module that does not parse or verify, nvcc missing or failing.
@@ -346,7 +247,33 @@ int runCommand(const RunCommandOptions &o) {
   bool launchFailed = !outcome.launches.empty() && !outcome.launches.back().result.ok();
   if (launchFailed && !spec.outputs.empty())
     std::cerr << "note: outputs not written: a launch failed\n";
-  return outcome.ok() ? 0 : 1;
+  bool hazardErrors = false;
+  if (racecheckTool) {
+    std::cerr << "========= "
+              << sanitizers::summaryLine("RACECHECK", racecheckTool->errors(), racecheckTool->warnings()) << "\n";
+    hazardErrors |= racecheckTool->errors() > 0;
+  }
+  if (synccheckTool) {
+    std::cerr << "========= "
+              << sanitizers::summaryLine("SYNCCHECK", synccheckTool->errors(), synccheckTool->warnings()) << "\n";
+    hazardErrors |= synccheckTool->errors() > 0;
+  }
+  if (initcheckTool) {
+    std::cerr << "========= " << sanitizers::errorSummaryLine("INITCHECK", initcheckTool->errors()) << "\n";
+    hazardErrors |= initcheckTool->errors() > 0;
+  }
+  if (leakcheckTool) {
+    // Reported once, at the end: a later launch may free what an earlier one allocated.
+    const std::vector<sanitizers::Hazard> leaks = leakcheckTool->leaks();
+    for (const sanitizers::Hazard &h : leaks)
+      std::cerr << h.describe();
+    const uint64_t blocks = leakcheckTool->leakedBlocks(), bytes = leakcheckTool->leakedBytes();
+    std::cerr << fmt::format("========= {} ({} byte{} leaked in {} block{})\n",
+                             sanitizers::errorSummaryLine("LEAKCHECK", leaks.size()), bytes, bytes == 1 ? "" : "s",
+                             blocks, blocks == 1 ? "" : "s");
+    hazardErrors |= !leaks.empty();
+  }
+  return outcome.ok() && !hazardErrors ? 0 : 1;
 }
 
 } // namespace
@@ -379,15 +306,15 @@ CommandRunner addRunCommand(CLI::App &app) {
       ->check(CLI::Range(uint64_t{2}, std::numeric_limits<uint64_t>::max(), "AT LEAST 2"));
   cmd->add_option("--bank-mode", o->bankMode, "Kepler shared-memory bank width in bytes (4 or 8)")
       ->check(CLI::IsMember({4, 8}));
-  cmd->add_option("--kernel", o->kernel, "Kernel to launch (default: the module's only kernel)");
-  cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] (default 1)");
-  cmd->add_option("--block", o->block, "Block dimensions X[,Y[,Z]] (default 1)");
-  cmd->add_option("--shared", o->shared, "Dynamic shared memory per block (bytes)")->check(nonNegative);
-  cmd->add_option("--buffer", o->buffers, "NAME=BYTES[:INIT] device buffer (repeatable)")->allow_extra_args(false);
-  cmd->add_option("--arg", o->args, "Kernel argument: TYPE:VALUE, buf:NAME[+OFFSET], bytes:HEX (repeatable)")
+  cmd->add_option("--tool", o->tools,
+                  "Sanitizer tools, repeatable or comma-separated: racecheck (shared-memory races, intra-warp "
+                  "hazards), synccheck (barrier and warp-synchronization errors), initcheck (reads of memory "
+                  "nothing wrote), leakcheck (device-heap blocks never freed), memcheck (as --memcheck)")
+      ->delimiter(',')
       ->allow_extra_args(false);
-  cmd->add_option("--output", o->outputs, "NAME=FILE: write a buffer after the launch (repeatable)")
-      ->allow_extra_args(false);
+  cmd->add_flag("--racecheck-global", o->racecheckGlobal,
+                "racecheck also checks global memory for races between threads of the same block");
+  addLaunchOptions(*cmd, o->launch);
   cmd->footer(kFooter);
   return [cmd, o]() -> int {
     if (!cmd->parsed())

@@ -71,6 +71,9 @@ int main(int argc, char **argv) {
   commands.push_back(ptxray::cli::addArchsCommand(app));
   commands.push_back(ptxray::cli::addArchCommand(app));
   commands.push_back(ptxray::cli::addRunCommand(app));
+  commands.push_back(ptxray::cli::addAnalyzeCommand(app));
+  commands.push_back(ptxray::cli::addCompareCommand(app));
+  commands.push_back(ptxray::cli::addGuideChartsCommand(app));
   // Not CLI11_PARSE: it returns CLI11's own exit codes (105, 106, 109...).
   try {
     app.parse(argc, argv);

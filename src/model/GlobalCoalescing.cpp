@@ -40,7 +40,8 @@ uint64_t ceilDiv(uint64_t value, uint64_t divisor) {
 struct BlockSize {
   uint64_t bytes;
   int shift; ///< -1 when `bytes` is not a power of two
-  explicit BlockSize(uint64_t size) : bytes(size), shift(std::has_single_bit(size) ? std::countr_zero(size) : -1) {}
+  explicit BlockSize(uint64_t size)
+      : bytes(size), shift(size != 0 && (size & (size - 1)) == 0 ? std::countr_zero(size) : -1) {}
   uint64_t indexOf(uint64_t address) const { return shift >= 0 ? address >> shift : address / bytes; }
 };
 
@@ -170,9 +171,9 @@ void inOrderHalfWarp(const arch::GlobalMemoryRules &rules, const WarpAccess &acc
     addTransactions(cost, perLaneTransactions(rules, access, laneMask), smallestTransactionBytes(rules));
   // Ideal: what the same active lanes cost reading consecutive words from an aligned segment.
   bool coalescible = coalescibleWordCc1x(rules, width);
-  cost.idealTransactions += coalescible ? inOrderTransactions(rules, width)
-                                        : static_cast<uint32_t>(std::popcount(laneMask)) *
-                                              static_cast<uint32_t>(ceilDiv(width, smallestTransactionBytes(rules)));
+  cost.idealTransactions +=
+      coalescible ? inOrderTransactions(rules, width)
+                  : laneCount(laneMask) * static_cast<uint32_t>(ceilDiv(width, smallestTransactionBytes(rules)));
 }
 
 // --- CC 1.2 / 1.3 -------------------------------------------------------------------------------
@@ -207,7 +208,7 @@ void segmentProtocolHalfWarp(const arch::GlobalMemoryRules &rules, const WarpAcc
                             cost, 1, reducedTransactionBytes(segmentBase, segmentBytes, usedBegin, usedEnd, smallest));
                       });
   // Ideal: consecutive words from a segment boundary fill ceil(bytes / segment) segments.
-  uint64_t requested = static_cast<uint64_t>(std::popcount(laneMask)) * width;
+  uint64_t requested = static_cast<uint64_t>(laneCount(laneMask)) * width;
   cost.idealTransactions += static_cast<uint32_t>(ceilDiv(requested, segmentBytes));
 }
 
@@ -234,7 +235,7 @@ void blockCountedRequest(const WarpAccess &access, uint32_t laneMask, uint64_t g
   uint32_t width = access.bytesPerLane;
   addTransactions(cost, touchedBlocks(sortLanes(access, laneMask), width, granularity), granularity);
   // Ideal: the requested bytes packed from a block boundary.
-  uint64_t requested = static_cast<uint64_t>(std::popcount(laneMask)) * width;
+  uint64_t requested = static_cast<uint64_t>(laneCount(laneMask)) * width;
   cost.idealTransactions += static_cast<uint32_t>(ceilDiv(requested, granularity));
 }
 
@@ -275,7 +276,7 @@ GlobalCost globalAccessCost(const arch::ComputeCapability &cc, const WarpAccess 
   GlobalCost cost;
   if (access.mask == 0 || access.bytesPerLane == 0 || cc.global.transactionBytes.empty())
     return cost;
-  cost.bytesRequested = static_cast<uint64_t>(std::popcount(access.mask)) * access.bytesPerLane;
+  cost.bytesRequested = static_cast<uint64_t>(laneCount(access.mask)) * access.bytesPerLane;
   const arch::GlobalMemoryRules &rules = cc.global;
 
   if (requestsPerHalfWarp(cc)) { // CC 1.x: no caches, the path does not matter
@@ -301,6 +302,78 @@ GlobalCost globalAccessCost(const arch::ComputeCapability &cc, const WarpAccess 
     blockCountedRequest(access, active, granularity, out);
   });
   return cost;
+}
+
+namespace {
+
+/// The block a unit-stride access should start on (classifyAccess's Misaligned).
+uint64_t alignmentBlock(const arch::ComputeCapability &cc, const WarpAccess &access, GlobalPath path) {
+  const arch::GlobalMemoryRules &rules = cc.global;
+  const uint32_t width = access.bytesPerLane;
+  if (requestsPerHalfWarp(cc)) {
+    if (rules.requiresInOrderAlignedAccess)
+      return coalescibleWordCc1x(rules, width) ? static_cast<uint64_t>(rules.threadsPerRequest) * width
+                                               : smallestTransactionBytes(rules);
+    return static_cast<uint64_t>(rules.segmentBytesForWordSize(static_cast<int>(width)));
+  }
+  uint64_t block = countsSectorsPerInstruction(cc) ? static_cast<uint64_t>(rules.l2SectorBytes)
+                                                   : transactionGranularity(cc, access, path);
+  return block ? block : smallestTransactionBytes(rules);
+}
+
+} // namespace
+
+AccessShape classifyAccess(const arch::ComputeCapability &cc, const WarpAccess &access, GlobalPath path) {
+  AccessShape shape;
+  uint32_t bits = access.mask;
+  if (bits == 0 || cc.global.transactionBytes.empty())
+    return shape;
+  const int first = std::countr_zero(bits);
+  bits &= bits - 1;
+  int previousLane = first, lastLane = first;
+  uint64_t previous = access.addresses[static_cast<size_t>(first)];
+  int64_t stride = 0;
+  bool haveStride = false;
+  if (access.mask == ~0u) {
+    // Every lane (the common case): one branch-free pass over neighbouring differences.
+    stride = static_cast<int64_t>(access.addresses[1] - access.addresses[0]);
+    bool constant = true;
+    for (size_t lane = 2; lane < static_cast<size_t>(kLanes); ++lane)
+      constant &= static_cast<int64_t>(access.addresses[lane] - access.addresses[lane - 1]) == stride;
+    if (!constant)
+      return shape; // Scattered
+    bits = 0, previous = access.addresses[kLanes - 1], lastLane = kLanes - 1;
+  }
+  for (; bits != 0; bits &= bits - 1) {
+    const int lane = std::countr_zero(bits);
+    const uint64_t address = access.addresses[static_cast<size_t>(lane)];
+    const int64_t delta = static_cast<int64_t>(address - previous);
+    const int64_t lanes = lane - previousLane;
+    if (lanes != 1 && delta % lanes != 0)
+      return shape; // Scattered
+    const int64_t step = lanes == 1 ? delta : delta / lanes;
+    if (haveStride && step != stride)
+      return shape;
+    stride = step, haveStride = true;
+    previous = address, previousLane = lane, lastLane = lane;
+  }
+  const uint64_t width = access.bytesPerLane;
+  const uint64_t magnitude = stride < 0 ? static_cast<uint64_t>(-stride) : static_cast<uint64_t>(stride);
+  shape.strideBytes = magnitude;
+  if (magnitude == 0) {
+    shape.pattern = AccessPattern::Broadcast;
+  } else if (magnitude > width) {
+    shape.pattern = AccessPattern::Strided;
+  } else if (magnitude == width) {
+    // The lanes from the first to the last active one cover [low, high) contiguously.
+    const uint64_t firstAddress = access.addresses[static_cast<size_t>(first)];
+    const uint64_t low = stride > 0 ? firstAddress : previous;
+    const uint64_t high = rangeEnd(low, static_cast<uint32_t>(width * static_cast<uint64_t>(lastLane - first + 1)));
+    const BlockSize block(alignmentBlock(cc, access, path));
+    const uint64_t touched = block.indexOf(high - 1) - block.indexOf(low) + 1;
+    shape.pattern = touched > ceilDiv(high - low, block.bytes) ? AccessPattern::Misaligned : AccessPattern::UnitStride;
+  }
+  return shape;
 }
 
 } // namespace ptxray::model

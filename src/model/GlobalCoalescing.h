@@ -38,4 +38,26 @@ struct GlobalCost {
 /// Cost of `access` on `cc` along `path`.
 GlobalCost globalAccessCost(const arch::ComputeCapability &cc, const WarpAccess &access, GlobalPath path);
 
+/// The shape of a warp-wide access, from its active lanes' addresses in lane order (lanes without
+/// an access skipped; the stride is per lane index, so lanes 0 and 2 at 8 bytes apart are 4 apart).
+enum class AccessPattern : uint8_t {
+  UnitStride, ///< consecutive lanes at consecutive elements (|stride| = bytes per lane), aligned
+  Misaligned, ///< unit stride, but the lanes' span starts off a transaction boundary and needs one
+              ///< transaction more than the same span from a boundary
+  Strided,    ///< a constant stride wider than the access
+  Broadcast,  ///< every active lane at one address (also a single active lane)
+  Scattered,  ///< anything else: no constant stride, or one narrower than the access
+};
+
+struct AccessShape {
+  AccessPattern pattern = AccessPattern::Scattered;
+  uint64_t strideBytes = 0; ///< |lane-to-lane stride| when the stride is constant
+};
+
+/// Classifies `access` (at least one active lane). The transaction boundary of Misaligned is the
+/// block the coalescing rules of `cc` fetch along `path`: the 32-byte sector from CC 5.0, the 128-byte
+/// L1 line or 32-byte segment on 2.x/3.x, the segment of the word size on 1.2/1.3 and the half-warp's
+/// 16-word segment on 1.0/1.1.
+AccessShape classifyAccess(const arch::ComputeCapability &cc, const WarpAccess &access, GlobalPath path);
+
 } // namespace ptxray::model

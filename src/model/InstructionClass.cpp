@@ -178,8 +178,17 @@ double warpInstructionsPerClock(const arch::ComputeCapability &cc, InstructionCl
     // XMAD sequence): priced as the 24-bit rate divided over the sequence.
     return t.int32MulMad > 0 ? perWarp(t.int32MulMad)
                              : perWarp(t.int24Mul > 0 ? t.int24Mul : t.int32AddSub) / t.multiplySequenceLength;
-  case InstructionClass::Int24Multiply:
-    return t.int24Mul > 0 ? perWarp(t.int24Mul) : perWarp(t.int32AddSub) / t.multiplySequenceLength;
+  case InstructionClass::Int24Multiply: {
+    if (t.int24Mul > 0)
+      return perWarp(t.int24Mul);
+    // "Multiple instructions" from CC 2.0 on ([PG-T]): the 32-bit multiplier forms the product once
+    // each operand is cut to its low 24 bits (masked or sign-extended), so one multiply and two
+    // integer operations; this makes mul24 slower than a plain 32-bit multiply there, which is the
+    // guide's warning ([BPG] §5.1: "on future architectures __mul24 will be slower").
+    const double multiply = warpInstructionsPerClock(cc, InstructionClass::Int32Multiply);
+    const double alu = perWarp(t.int32AddSub);
+    return multiply > 0 && alu > 0 ? 1.0 / (1.0 / multiply + 2.0 / alu) : 0.0;
+  }
   case InstructionClass::IntegerOther: return perWarp(t.populationCount > 0 ? t.populationCount : t.int32AddSub);
   case InstructionClass::Conversion: return perWarp(t.convertOther > 0 ? t.convertOther : t.int32AddSub);
   case InstructionClass::WarpShuffle: return perWarp(t.warpShuffle > 0 ? t.warpShuffle : t.int32AddSub);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <utility>
 
 namespace ptxray::model {
 namespace {
@@ -58,6 +60,12 @@ MetricList metricsOf(const MetricInputs &in) {
       {"smsp__inst_executed_op_shared_st.sum", static_cast<double>(in.sharedStoreInstructions)},
       {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", static_cast<double>(ld.localTransactions)},
       {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", static_cast<double>(st.localTransactions)},
+      {"l1tex__t_requests_pipe_tex_mem_texture.sum", static_cast<double>(all.textureRequests)},
+      {"l1tex__t_sectors_pipe_tex_mem_texture.sum", static_cast<double>(all.textureSectors)},
+      {"l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum", static_cast<double>(ld.surfaceRequests)},
+      {"l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum", static_cast<double>(ld.surfaceSectors)},
+      {"l1tex__t_requests_pipe_tex_mem_surface_op_st.sum", static_cast<double>(st.surfaceRequests)},
+      {"l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum", static_cast<double>(st.surfaceSectors)},
       // nvprof (every CC: transactions are segments on 1.x-3.x, sectors from 5.0).
       {"inst_executed", static_cast<double>(all.warpExecuted)},
       {"thread_inst_executed", static_cast<double>(all.threadsActive)},
@@ -80,6 +88,7 @@ MetricList metricsOf(const MetricInputs &in) {
       {"local_store_transactions", static_cast<double>(st.localTransactions)},
       {"local_load_requests", static_cast<double>(ld.localRequests)},
       {"local_store_requests", static_cast<double>(st.localRequests)},
+      {"tex_cache_transactions", static_cast<double>(all.textureSectors)},
       {"branch_efficiency", all.branches ? ratio(all.branches - all.divergentBranches, all.branches, 100) : 100},
       {"divergent_branch", static_cast<double>(all.divergentBranches)},
       {"branch", static_cast<double>(all.branches)},
@@ -104,9 +113,30 @@ MetricList metricsOf(const MetricInputs &in) {
       {"ptxray__shared_ideal_wavefronts", static_cast<double>(all.sharedIdealWavefronts)},
       {"ptxray__constant_requests", static_cast<double>(all.constantRequests)},
       {"ptxray__constant_transactions", static_cast<double>(all.constantTransactions)},
+      {"ptxray__texture_bytes_requested", static_cast<double>(all.textureBytesRequested)},
+      {"ptxray__surface_bytes_requested", static_cast<double>(all.surfaceBytesRequested)},
+      {"ptxray__global_ld_warp_sectors", static_cast<double>(ld.globalWarpSectors)},
+      {"ptxray__global_ld_cta_distinct_sectors", static_cast<double>(ld.globalCtaDistinctSectors)},
+      {"ptxray__global_ld_cta_redundancy", ratio(ld.globalWarpSectors, ld.globalCtaDistinctSectors)},
       {"ptxray__inst_special_function", cls(InstructionClass::Special)},
       {"ptxray__inst_emulated", cls(InstructionClass::Emulated)},
   };
+  // Access patterns of global loads and stores.
+  for (auto [op, c] : {std::pair{"ld", &ld}, std::pair{"st", &st}}) {
+    const uint64_t classified = c->globalUnitStrideRequests + c->globalMisalignedRequests + c->globalStridedRequests +
+                                c->globalBroadcastRequests;
+    const std::string prefix = std::string("ptxray__global_") + op;
+    m.insert(m.end(), {
+                          {prefix + "_warp_accesses", static_cast<double>(c->globalWarpAccesses)},
+                          {prefix + "_unit_stride_requests", static_cast<double>(c->globalUnitStrideRequests)},
+                          {prefix + "_misaligned_requests", static_cast<double>(c->globalMisalignedRequests)},
+                          {prefix + "_strided_requests", static_cast<double>(c->globalStridedRequests)},
+                          {prefix + "_broadcast_requests", static_cast<double>(c->globalBroadcastRequests)},
+                          {prefix + "_scattered_requests",
+                           static_cast<double>(c->globalWarpAccesses - std::min(classified, c->globalWarpAccesses))},
+                          {prefix + "_mean_stride_bytes", ratio(c->globalStrideBytesSum, c->globalStridedRequests)},
+                      });
+  }
   return m;
 }
 
@@ -134,6 +164,9 @@ MetricList launchMetrics(const LaunchProfile &launch) {
                         {"ptxray__time_latency_ns", launch.time.latencySeconds * 1e9},
                         {"ptxray__dram_bytes", static_cast<double>(launch.time.dramBytes)},
                         {"ptxray__effective_bandwidth_gb_s", launch.time.effectiveBandwidthGBps},
+                        {"ptxray__read_footprint_bytes", static_cast<double>(launch.readFootprintBytes)},
+                        {"ptxray__write_footprint_bytes", static_cast<double>(launch.writeFootprintBytes)},
+                        {"ptxray__read_write_overlap_bytes", static_cast<double>(launch.readWriteOverlapBytes)},
                     });
   return m;
 }
@@ -154,7 +187,8 @@ std::vector<LineProfile> lineProfiles(const LaunchProfile &launch) {
 }
 
 uint64_t hotness(const InstructionCounters &c) {
-  return c.warpExecuted + c.globalTransactions + c.localTransactions + c.sharedWavefronts + c.constantTransactions;
+  return c.warpExecuted + c.globalTransactions + c.localTransactions + c.sharedWavefronts + c.constantTransactions +
+         c.textureSectors + c.surfaceSectors;
 }
 
 } // namespace ptxray::model

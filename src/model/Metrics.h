@@ -41,8 +41,9 @@ struct LineProfile {
 };
 std::vector<LineProfile> lineProfiles(const LaunchProfile &launch);
 
-/// Issue cost of a set of instructions used to rank lines and instructions: warp instructions
-/// plus the memory transactions, wavefronts and serialized constant reads they cause.
+/// Issue cost of a set of instructions used to rank lines and instructions: warp instructions plus
+/// the memory transactions (global, local, texture, surface), wavefronts and serialized constant
+/// reads they cause.
 uint64_t hotness(const InstructionCounters &c);
 
 } // namespace ptxray::model

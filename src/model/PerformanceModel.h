@@ -47,6 +47,9 @@ struct InstructionProfile {
 };
 
 struct LaunchProfile {
+  /// The module the kernel came from: valid while the device that ran it lives (during the run's
+  /// onLaunch callback), for stages that read the PTX beside the counts (the advisor).
+  const ptx::Module *module = nullptr;
   std::string kernel;    ///< PTX name
   std::string demangled; ///< C++ name
   vm::Dim3 grid, block;
@@ -60,6 +63,18 @@ struct LaunchProfile {
   InstructionCounters total;
   std::array<uint64_t, kInstructionClasses> warpInstructionsByClass{};
   arch::OccupancyResult occupancy;
+  /// What the launch's accesses touched, in footprint granules (L2 sectors; the smallest transaction
+  /// on CC 1.x) x the granule's bytes, scaled to the grid when sampling. Read: loads (ld, ld.global.nc,
+  /// ldu), atomics and reductions, texture fetches and surface loads; written: stores and surface
+  /// stores. The overlap is what loads, texture fetches and surface loads read that stores, surface
+  /// stores, atomics or reductions also wrote during the launch: 0 means every load reads data the
+  /// launch never modifies (a candidate for the read-only cache: `const __restrict__`, `__ldg`).
+  uint64_t readFootprintBytes = 0;
+  uint64_t writeFootprintBytes = 0;
+  uint64_t readWriteOverlapBytes = 0;
+  /// The exact inputs of the time estimate below: estimateTime(target, modified inputs) answers
+  /// what-if questions (fewer bytes, more occupancy, ...).
+  TimeInputs timeInputs;
   TimeEstimate time;
 };
 
@@ -72,6 +87,7 @@ public:
 
   void onLaunchBegin(const vm::LaunchInfo &info) override;
   void onLaunchEnd() override;
+  void onCtaBegin(unsigned worker, vm::Dim3 cta) override;
   void onInstruction(const vm::WarpRef &warp, const vm::InstructionEvent &e) override;
   void onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) override;
   void onBranch(const vm::WarpRef &warp, const vm::BranchEvent &e) override;
@@ -80,11 +96,15 @@ private:
   struct Worker;
   InstructionCounters &counters(const vm::WarpRef &warp, uint32_t instruction);
   GlobalPath globalPath(const vm::MemoryEvent &e) const;
+  void globalAccess(const vm::WarpRef &warp, const vm::MemoryEvent &e, const WarpAccess &access,
+                    InstructionCounters &c);
+  void textureAccess(const vm::WarpRef &warp, const vm::MemoryEvent &e, InstructionCounters &c);
 
   arch::ArchTarget target_;
   const arch::ComputeCapability &cc_;
   ModelOptions options_;
   uint64_t footprintGranule_;
+  uint64_t textureGranule_; ///< bytes of one texture or surface transaction (arch textureTransactionBytes)
   vm::LaunchInfo launch_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<LaunchProfile> launches_;

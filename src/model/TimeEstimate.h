@@ -21,14 +21,18 @@ std::string_view boundName(Bound b);
 struct TimeInputs {
   std::array<uint64_t, kInstructionClasses> warpInstructionsByClass{};
   uint64_t ctas = 0;
-  uint64_t memoryRequests = 0; ///< global and local requests (each waits for DRAM or L2)
+  uint64_t memoryRequests = 0; ///< global, local, texture and surface requests (each waits for DRAM or L2)
   /// Shared wavefronts and constant transactions beyond one per request: bank conflicts and divergent
   /// constant addresses replay the instruction, each replay taking an issue slot of the memory pipe.
   uint64_t replays = 0;
-  uint64_t bytesMoved = 0;          ///< global and local transactions' bytes (no reuse beyond one request)
-  uint64_t readFootprintBytes = 0;  ///< distinct sectors loads touched x sector size (perfect reuse)
-  uint64_t writeFootprintBytes = 0; ///< distinct sectors stores touched x sector size
-  uint64_t bytesRequested = 0;      ///< what the kernel read and wrote (the guide's effective bandwidth numerator)
+  /// Global, local, texture and surface transactions' bytes (no reuse beyond one request).
+  uint64_t bytesMoved = 0;
+  /// Distinct sectors loads, atomics, texture fetches and surface loads touched x sector size (perfect reuse).
+  uint64_t readFootprintBytes = 0;
+  uint64_t writeFootprintBytes = 0; ///< distinct sectors stores and surface stores touched x sector size
+  /// What the kernel read and wrote: global bytes requested, texels fetched, surface bytes (the
+  /// guide's effective bandwidth numerator).
+  uint64_t bytesRequested = 0;
   arch::OccupancyResult occupancy;
 };
 

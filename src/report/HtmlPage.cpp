@@ -27,6 +27,14 @@ table.summary td { font-variant-numeric: tabular-nums; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; margin: 0.5em 0 1em; }
 figure { margin: 0; max-width: 100%; }
 figure svg { display: block; max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
+table.data { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.92em; }
+table.data caption { text-align: left; font-weight: bold; padding-bottom: 4px; }
+table.data th, table.data td { border: 1px solid #dddddd; padding: 2px 8px; text-align: right; vertical-align: top; }
+table.data th { background: #f3f3f3; font-weight: normal; }
+table.data td { font-variant-numeric: tabular-nums; }
+table.data td.code { text-align: left; font-family: 'DejaVu Sans Mono', monospace; white-space: pre; }
+table.data td.text { text-align: left; }
+pre { background: #f7f7f7; border: 1px solid #e3e3e3; padding: 6px 10px; overflow-x: auto; font-size: 0.9em; }
 figcaption { font-size: 0.9em; color: #555555; margin-top: 4px; max-width: 560px; }
 )";
 
@@ -46,6 +54,18 @@ HtmlPage &HtmlPage::addParagraph(std::string text) {
 
 HtmlPage &HtmlPage::addTable(std::vector<TableRow> rows, std::string caption) {
   blocks_.push_back({Kind::Table, std::move(caption), {}, std::move(rows)});
+  return *this;
+}
+
+HtmlPage &HtmlPage::addDataTable(DataTable table) {
+  Block b{Kind::Data, {}, {}, {}};
+  b.data = std::move(table);
+  blocks_.push_back(std::move(b));
+  return *this;
+}
+
+HtmlPage &HtmlPage::addCode(std::string text) {
+  blocks_.push_back({Kind::Code, std::move(text), {}, {}});
   return *this;
 }
 
@@ -92,6 +112,34 @@ std::string HtmlPage::render() const {
         out += "<tr><th scope=\"row\">" + escapeXml(row.label) + "</th><td>" + escapeXml(row.value) + "</td></tr>\n";
       out += "</tbody>\n</table>\n";
       break;
+    case Kind::Code: out += "<pre>" + escapeXml(b.text) + "</pre>\n"; break;
+    case Kind::Data: {
+      const DataTable &t = b.data;
+      out += "<table class=\"data\">\n";
+      if (!t.caption.empty())
+        out += "<caption>" + escapeXml(t.caption) + "</caption>\n";
+      out += "<thead><tr>";
+      for (const std::string &h : t.headers)
+        out += "<th scope=\"col\">" + escapeXml(h) + "</th>";
+      out += "</tr></thead>\n<tbody>\n";
+      for (size_t r = 0; r < t.rows.size(); ++r) {
+        out += "<tr";
+        if (r < t.heat.size() && t.heat[r] > 0) {
+          // White to a light red: the other channels fall with the heat.
+          const double h = t.heat[r] > 1 ? 1.0 : t.heat[r];
+          const int c = static_cast<int>(255 - 120 * h + 0.5);
+          out += " style=\"background: rgb(255," + std::to_string(c) + "," + std::to_string(c) + ")\"";
+        }
+        out += ">";
+        for (size_t c = 0; c < t.rows[r].size(); ++c) {
+          const char *cls = static_cast<int>(c) == t.codeColumn ? " class=\"code\"" : c == 0 ? " class=\"text\"" : "";
+          out += std::string("<td") + cls + ">" + escapeXml(t.rows[r][c]) + "</td>";
+        }
+        out += "</tr>\n";
+      }
+      out += "</tbody>\n</table>\n";
+      break;
+    }
     case Kind::Figure:
       if (!inCharts) {
         out += "<div class=\"charts\">\n";

@@ -18,6 +18,16 @@ struct TableRow {
   std::string value{};
 };
 
+/// A table with column headers, for per-line views. `heat` (one value in [0, 1] per row, or empty)
+/// shades each row from white to red; `codeColumn` (or -1) is set in a monospace font.
+struct DataTable {
+  std::string caption{};
+  std::vector<std::string> headers{};
+  std::vector<std::vector<std::string>> rows{};
+  std::vector<double> heat{};
+  int codeColumn = -1;
+};
+
 class HtmlPage {
 public:
   explicit HtmlPage(std::string title);
@@ -28,6 +38,10 @@ public:
   HtmlPage &addParagraph(std::string text);
   /// A two-column table, labels as row headers; the caption may be empty.
   HtmlPage &addTable(std::vector<TableRow> rows, std::string caption = {});
+  /// A table with headers (see DataTable).
+  HtmlPage &addDataTable(DataTable table);
+  /// Preformatted text (a source excerpt), escaped.
+  HtmlPage &addCode(std::string text);
   /// A chart, rendered now. Consecutive charts share a row when the window is wide enough.
   HtmlPage &addChart(const LineChart &chart, std::string caption = {});
   /// SVG markup from elsewhere, inlined as is: it must be trusted, well-formed and free of `id`
@@ -38,12 +52,13 @@ public:
   std::string render() const;
 
 private:
-  enum class Kind { Heading, Paragraph, Table, Figure };
+  enum class Kind { Heading, Paragraph, Table, Figure, Data, Code };
   struct Block {
     Kind kind;
-    std::string text; ///< heading or paragraph text, table or figure caption
+    std::string text; ///< heading or paragraph text, table or figure caption, code
     std::string svg;
     std::vector<TableRow> rows;
+    DataTable data{};
   };
 
   std::string title_;

@@ -54,6 +54,21 @@ std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
   if (v("local_load_transactions") + v("local_store_transactions") > 0)
     out += fmt::format("  local memory: {:.0f} load and {:.0f} store transactions\n", v("local_load_transactions"),
                        v("local_store_transactions"));
+  if (v("l1tex__t_requests_pipe_tex_mem_texture.sum") > 0)
+    out +=
+        fmt::format("  texture fetches: {:.0f} requests, {:.0f} sectors ({:.2f} per request)\n",
+                    v("l1tex__t_requests_pipe_tex_mem_texture.sum"), v("l1tex__t_sectors_pipe_tex_mem_texture.sum"),
+                    v("l1tex__t_sectors_pipe_tex_mem_texture.sum") / v("l1tex__t_requests_pipe_tex_mem_texture.sum"));
+  if (v("l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum") + v("l1tex__t_requests_pipe_tex_mem_surface_op_st.sum") > 0)
+    out += fmt::format(
+        "  surfaces: {:.0f} load requests ({:.0f} sectors), {:.0f} store requests ({:.0f} sectors)\n",
+        v("l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum"), v("l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum"),
+        v("l1tex__t_requests_pipe_tex_mem_surface_op_st.sum"), v("l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum"));
+  if (v("ptxray__global_ld_cta_distinct_sectors") > 0)
+    out += fmt::format("  global load reuse: each sector a CTA loads is requested {:.2f} times on average\n",
+                       v("ptxray__global_ld_cta_redundancy"));
+  out += fmt::format("  footprint: {} B read, {} B written, {} B both\n", L.readFootprintBytes, L.writeFootprintBytes,
+                     L.readWriteOverlapBytes);
   if (v("ptxray__constant_requests") > 0)
     out += fmt::format("  constant memory: {:.0f} requests serialized into {:.0f} transactions\n",
                        v("ptxray__constant_requests"), v("ptxray__constant_transactions"));

@@ -315,6 +315,7 @@ void Device::copyToDevice(uint64_t address, std::span<const std::byte> data) {
   if (!p)
     throw VmError(fmt::format("copy of {} bytes to 0x{:x}: outside every live allocation", data.size(), address));
   std::memcpy(p, data.data(), data.size());
+  memory_.noteHostWrite(address, data.size());
 }
 
 void Device::copyFromDevice(std::span<std::byte> data, uint64_t address) const {
@@ -329,6 +330,7 @@ void Device::memset(uint64_t address, uint8_t value, uint64_t bytes) {
   if (!p)
     throw VmError(fmt::format("memset of {} bytes at 0x{:x}: outside every live allocation", bytes, address));
   std::memset(p, value, bytes);
+  memory_.noteHostWrite(address, bytes);
 }
 
 void Device::writeVariable(const LoadedModule &module, std::string_view name, std::span<const std::byte> data,
@@ -340,8 +342,10 @@ void Device::writeVariable(const LoadedModule &module, std::string_view name, st
     throw VmError(fmt::format("{}: writing {} bytes at offset {} overruns {} ({} bytes)", module.name(), data.size(),
                               offset, name, v->size));
   std::byte *p = memory_.hostRange(module.deviceAddress(*v) + offset, data.size());
-  if (p)
+  if (p) {
     std::memcpy(p, data.data(), data.size());
+    memory_.noteHostWrite(module.deviceAddress(*v) + offset, data.size());
+  }
 }
 
 void Device::readVariable(const LoadedModule &module, std::string_view name, std::span<std::byte> data,

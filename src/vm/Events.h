@@ -38,6 +38,11 @@ struct InstructionEvent {
 
 enum class MemoryOp : uint8_t { Load, Store, Atomic, Reduction };
 
+/// The unit an access goes through: ld/st/atom/red (and prefetches, async copies) through the
+/// load/store pipe, tex/tld4 through the texture pipe, suld/sust through surface instructions.
+/// Texture and surface events carry device (global) addresses of the bytes read or written.
+enum class MemoryPath : uint8_t { LoadStore, Texture, Surface };
+
 /// One warp-wide memory instruction: the addresses of all 32 lanes at once (what coalescing and
 /// bank-conflict models need). Addresses are state-space addresses (shared offsets for .shared),
 /// generic accesses are reported in the space they resolved to.
@@ -54,6 +59,13 @@ struct MemoryEvent {
   bool isVolatile = false;
   ptx::Mod semantics = ptx::Mod::None;
   ptx::Mod scope = ptx::Mod::None;
+  MemoryPath path = MemoryPath::LoadStore;
+  /// A texture fetch that reads several texels per lane (linear filtering: 2, 4 or 8; tld4: 4) is
+  /// reported as `footprintParts` consecutive events of the same warp, one per footprint corner
+  /// (`footprintPart` 0, 1, ...), each with the lanes that read a texel there. Together they are one
+  /// request; the texels they name are the fetch's footprint. Every other event is part 0 of 1.
+  uint8_t footprintPart = 0;
+  uint8_t footprintParts = 1;
   std::array<uint64_t, kWarpSize> addresses{};
 };
 
@@ -72,6 +84,49 @@ struct BarrierEvent {
   uint32_t barrier = 0;
   uint32_t mask = 0;
   bool release = false; ///< false: a warp arrived; true: the barrier completed (pc is the last arriver's)
+  /// Arrivals only: the thread count the instruction gave (its `b` operand), 0 when it waits for
+  /// every live thread of the CTA.
+  uint32_t threadCount = 0;
+  /// Arrivals only: bar.arrive / barrier.arrive, which does not wait for the barrier to complete.
+  bool arriveOnly = false;
+};
+
+/// The warp-level instructions whose lanes synchronize with each other: bar.warp.sync and the
+/// .sync forms of shfl, vote, match, redux and elect (also legacy shfl and vote, without a mask).
+enum class WarpSyncOp : uint8_t { BarWarpSync, Shfl, Vote, Match, Redux, Elect };
+
+/// One warp-synchronizing instruction with what each executing lane asked for: the lanes of its
+/// membermask and, for shfl, the lane it reads. Sent only when a listener is attached.
+struct WarpSyncEvent {
+  uint32_t pc = 0;
+  uint32_t instruction = 0;
+  WarpSyncOp op = WarpSyncOp::BarWarpSync;
+  bool hasMemberMask = false;                    ///< false for legacy shfl and vote (the whole warp takes part)
+  uint32_t activeMask = 0;                       ///< lanes on the current SIMT path
+  uint32_t executedMask = 0;                     ///< active lanes whose guard predicate held: the lanes executing it
+  uint32_t liveMask = 0;                         ///< lanes of the warp that exist and have not exited
+  std::array<uint32_t, kWarpSize> memberMasks{}; ///< per executing lane (hasMemberMask)
+  std::array<uint8_t, kWarpSize> sourceLanes{};  ///< shfl: per executing lane, the lane it reads
+};
+
+/// Lanes leaving the kernel: exit, ret from the kernel's body, or running off its end.
+struct ExitEvent {
+  uint32_t pc = 0;          ///< micro-op index (may equal the code size when lanes ran off the end)
+  uint32_t instruction = 0; ///< PTX instruction index (the last one when lanes ran off the end)
+  uint32_t mask = 0;        ///< lanes that exit
+};
+
+enum class HeapOp : uint8_t { Malloc, Free };
+
+/// Device-side malloc or free (the system calls) by the lanes of a warp. Sent only when a listener
+/// is attached, after the heap has done its work.
+struct HeapEvent {
+  uint32_t pc = 0;          ///< the call micro-op
+  uint32_t instruction = 0; ///< the call instruction
+  HeapOp op = HeapOp::Malloc;
+  uint32_t mask = 0; ///< lanes whose malloc returned a block (not null), or whose free released one
+  std::array<uint64_t, kWarpSize> addresses{}; ///< per lane in mask: the block's device address
+  std::array<uint64_t, kWarpSize> bytes{};     ///< Malloc: per lane in mask, the size asked for
 };
 
 struct CallEvent {
@@ -106,6 +161,9 @@ public:
   virtual void onBranch(const WarpRef &, const BranchEvent &) {}
   virtual void onBarrier(const WarpRef &, const BarrierEvent &) {}
   virtual void onCall(const WarpRef &, const CallEvent &) {}
+  virtual void onWarpSync(const WarpRef &, const WarpSyncEvent &) {}
+  virtual void onExit(const WarpRef &, const ExitEvent &) {}
+  virtual void onHeap(const WarpRef &, const HeapEvent &) {}
 };
 
 } // namespace ptxray::vm

@@ -180,6 +180,14 @@ void diverge(ExecContext &ctx, uint32_t takenPc, uint32_t takenMask, uint32_t fa
 
 void exitLanes(ExecContext &ctx, uint32_t mask) {
   Warp &w = *ctx.warp;
+  if (ctx.listener && mask) {
+    const std::vector<MicroOp> &code = ctx.fn->code;
+    ExitEvent e;
+    e.pc = ctx.pc;
+    e.instruction = ctx.pc < code.size() ? code[ctx.pc].instruction : code.empty() ? 0 : code.back().instruction;
+    e.mask = mask;
+    ctx.listener->onExit(ctx.warpRef(), e);
+  }
   w.liveMask &= ~mask;
   for (SimtEntry &e : w.simt)
     e.mask &= ~mask;

@@ -40,6 +40,8 @@ std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind ki
   next_ += rounded + kAllocationAlign;
   inUse_ += bytes;
   allocations_.push_back(std::move(a));
+  if (listener_)
+    listener_->onAllocate(allocations_.back());
   return allocations_.back().base;
 }
 
@@ -52,6 +54,8 @@ bool DeviceMemory::release(uint64_t base) {
   it->host = nullptr;
   it->freed = true;
   inUse_ -= it->size;
+  if (listener_)
+    listener_->onRelease(*it);
   return true;
 }
 

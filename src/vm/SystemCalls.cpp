@@ -129,6 +129,17 @@ bool readDeviceString(ExecContext &ctx, int lane, uint64_t generic, std::string 
   return true;
 }
 
+namespace {
+
+void emitHeapEvent(ExecContext &ctx, const MicroOp &op, HeapOp kind, HeapEvent &e) {
+  e.pc = ctx.pc;
+  e.instruction = op.instruction;
+  e.op = kind;
+  ctx.listener->onHeap(ctx.warpRef(), e);
+}
+
+} // namespace
+
 // ---------------------------------------------------------------------------------------------
 
 void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask) {
@@ -149,23 +160,40 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
     L.printfOutput += lines;
     return;
   }
-  case abi::SystemCallId::Malloc:
+  case abi::SystemCallId::Malloc: {
+    HeapEvent e;
     forLanes(mask, [&](int lane) {
       uint64_t bytes = callArgument(ctx, op, 0, lane, ptrSize);
       uint64_t p = L.heap ? L.heap->allocate(bytes) : 0;
       setCallResult(ctx, op, lane, p, ptrSize);
+      if (p) {
+        e.mask |= 1u << lane;
+        e.addresses[lane] = p;
+        e.bytes[lane] = bytes;
+      }
     });
+    if (ctx.listener && e.mask)
+      emitHeapEvent(ctx, op, HeapOp::Malloc, e);
     return;
-  case abi::SystemCallId::Free:
+  }
+  case abi::SystemCallId::Free: {
+    HeapEvent e;
     forLanes(mask, [&](int lane) {
       uint64_t p = callArgument(ctx, op, 0, lane, ptrSize);
       if (p == 0)
         return;
-      if (!L.heap || !L.heap->release(p))
+      if (!L.heap || !L.heap->release(p)) {
         ctx.fault(FaultKind::HeapError, lane,
                   fmt::format("free(0x{:x}): not a pointer malloc() returned, or freed twice", p), p);
+        return;
+      }
+      e.mask |= 1u << lane;
+      e.addresses[lane] = p;
     });
+    if (ctx.listener && e.mask)
+      emitHeapEvent(ctx, op, HeapOp::Free, e);
     return;
+  }
   case abi::SystemCallId::AssertFail: {
     int lane = std::countr_zero(mask);
     std::string message, file, function;

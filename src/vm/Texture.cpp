@@ -187,10 +187,11 @@ public:
 
   bool isFloat() const { return isFloat_; }
 
-  const std::byte *at(int64_t x, int64_t y, int64_t slice) const {
-    return host_ + static_cast<uint64_t>(slice) * slicePitch_ + static_cast<uint64_t>(y) * rowPitch_ +
+  uint64_t offsetOf(int64_t x, int64_t y, int64_t slice) const {
+    return static_cast<uint64_t>(slice) * slicePitch_ + static_cast<uint64_t>(y) * rowPitch_ +
            static_cast<uint64_t>(x) * elementBytes_;
   }
+  const std::byte *at(int64_t x, int64_t y, int64_t slice) const { return host_ + offsetOf(x, y, slice); }
 
   void readFloat(int64_t x, int64_t y, int64_t slice, bool border, float out[4]) const {
     if (border) {
@@ -521,8 +522,11 @@ const std::byte *TextureTable::resolveHost(const TextureObject &object, const De
   return memory.hostRange(object.resource.address, object.resource.byteSpan());
 }
 
-TexelResult TextureTable::sample(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
-                                 const float coordsIn[3], uint32_t layer, const int32_t offsets[3]) const {
+namespace {
+
+template <bool Record>
+TexelResult sampleTexels(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                         const float coordsIn[3], uint32_t layer, const int32_t offsets[3], TexelFootprint *read) {
   const TextureResource &r = tex.resource;
   Effective e = effective(tex, sampler);
   TexelReader reader(tex, host, e.border);
@@ -578,6 +582,9 @@ TexelResult TextureTable::sample(const TextureObject &tex, const SamplerState &s
     int64_t x = addressIndex(idx[0], extent[0], e.address[0], border);
     int64_t y = dims > 1 ? addressIndex(idx[1], extent[1], e.address[1], border) : 0;
     int64_t z = dims > 2 ? addressIndex(idx[2], extent[2], e.address[2], border) : slice;
+    if constexpr (Record)
+      if (!border)
+        read->offsets[read->count++] = reader.offsetOf(x, y, z);
     if (f)
       reader.readFloat(x, y, z, border, f);
     else
@@ -607,8 +614,9 @@ TexelResult TextureTable::sample(const TextureObject &tex, const SamplerState &s
   return out;
 }
 
-TexelResult TextureTable::fetch(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
-                                const int32_t coords[3], uint32_t layer, const int32_t offsets[3]) const {
+template <bool Record>
+TexelResult fetchTexel(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                       const int32_t coords[3], uint32_t layer, const int32_t offsets[3], TexelFootprint *read) {
   const TextureResource &r = tex.resource;
   Effective e = effective(tex, sampler);
   TexelReader reader(tex, host, e.border);
@@ -629,13 +637,17 @@ TexelResult TextureTable::fetch(const TextureObject &tex, const SamplerState &sa
     idx[d] = addressIndex(i, extent[d], e.address[d], border);
   }
   int64_t slice = dims > 2 ? idx[2] : sliceOf(r, layer, 0);
+  if constexpr (Record)
+    if (!border)
+      read->offsets[read->count++] = reader.offsetOf(idx[0], idx[1], slice);
   reader.readBits(idx[0], idx[1], slice, border, out.bits);
   return out;
 }
 
-TexelResult TextureTable::gather(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
-                                 const float coordsIn[3], uint32_t layer, int component,
-                                 const int32_t offsets[3]) const {
+template <bool Record>
+TexelResult gatherTexels(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                         const float coordsIn[3], uint32_t layer, int component, const int32_t offsets[3],
+                         TexelFootprint *read) {
   const TextureResource &r = tex.resource;
   Effective e = effective(tex, sampler);
   TexelReader reader(tex, host, e.border);
@@ -661,11 +673,52 @@ TexelResult TextureTable::gather(const TextureObject &tex, const SamplerState &s
     bool border = false;
     int64_t x = addressIndex(base[0] + dx[k], extent[0], e.address[0], border);
     int64_t y = addressIndex(base[1] + dy[k], extent[1], e.address[1], border);
+    if constexpr (Record)
+      if (!border)
+        read->offsets[read->count++] = reader.offsetOf(x, y, slice);
     uint32_t bits[4];
     reader.readBits(x, y, slice, border, bits);
     out.bits[k] = bits[component & 3];
   }
   return out;
+}
+
+} // namespace
+
+TexelResult TextureTable::sample(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                                 const float coords[3], uint32_t layer, const int32_t offsets[3]) const {
+  return sampleTexels<false>(tex, sampler, host, coords, layer, offsets, nullptr);
+}
+
+TexelResult TextureTable::sample(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                                 const float coords[3], uint32_t layer, const int32_t offsets[3],
+                                 TexelFootprint &read) const {
+  read.count = 0;
+  return sampleTexels<true>(tex, sampler, host, coords, layer, offsets, &read);
+}
+
+TexelResult TextureTable::fetch(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                                const int32_t coords[3], uint32_t layer, const int32_t offsets[3]) const {
+  return fetchTexel<false>(tex, sampler, host, coords, layer, offsets, nullptr);
+}
+
+TexelResult TextureTable::fetch(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                                const int32_t coords[3], uint32_t layer, const int32_t offsets[3],
+                                TexelFootprint &read) const {
+  read.count = 0;
+  return fetchTexel<true>(tex, sampler, host, coords, layer, offsets, &read);
+}
+
+TexelResult TextureTable::gather(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                                 const float coords[3], uint32_t layer, int component, const int32_t offsets[3]) const {
+  return gatherTexels<false>(tex, sampler, host, coords, layer, component, offsets, nullptr);
+}
+
+TexelResult TextureTable::gather(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                                 const float coords[3], uint32_t layer, int component, const int32_t offsets[3],
+                                 TexelFootprint &read) const {
+  read.count = 0;
+  return gatherTexels<true>(tex, sampler, host, coords, layer, component, offsets, &read);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -121,6 +121,16 @@ struct TexelResult {
   bool isFloat = true;
 };
 
+/// The texels one sample, fetch or gather read from memory: byte offsets from the resource's address
+/// (element (x, y, slice) as TextureResource places it), in footprint-corner order. Texels outside
+/// the resource read none (the border colour, a tex1Dfetch outside the buffer); at most 8
+/// (trilinear filtering).
+struct TexelFootprint {
+  static constexpr int kMaxTexels = 8;
+  uint8_t count = 0;
+  std::array<uint64_t, kMaxTexels> offsets{};
+};
+
 /// Why a sample could not be taken.
 enum class SampleStatus : uint8_t { Ok, MemoryGone };
 
@@ -175,6 +185,14 @@ public:
   /// tld4: component `component` of the 2x2 bilinear footprint, counter-clockwise from lower left.
   TexelResult gather(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
                      const float coords[3], uint32_t layer, int component, const int32_t offsets[3]) const;
+  /// The same three, also telling which texels they read (for the execution listener's memory events).
+  TexelResult sample(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                     const float coords[3], uint32_t layer, const int32_t offsets[3], TexelFootprint &read) const;
+  TexelResult fetch(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                    const int32_t coords[3], uint32_t layer, const int32_t offsets[3], TexelFootprint &read) const;
+  TexelResult gather(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
+                     const float coords[3], uint32_t layer, int component, const int32_t offsets[3],
+                     TexelFootprint &read) const;
   /// Host pointer to the whole resource, or null when its memory is no longer (entirely) allocated.
   const std::byte *resolveHost(const TextureObject &object, const DeviceMemory &memory) const;
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <tuple>
 
 namespace ptxray::model {
 namespace {
@@ -375,6 +376,69 @@ TEST(GlobalCoalescing, StoresUse32ByteSegments) {
 TEST(GlobalCoalescing, PathIgnoredOnCc1x) {
   for (GlobalPath path : {GlobalPath::L1, GlobalPath::L2, GlobalPath::ReadOnly})
     EXPECT_TRUE(costIs(cost(1, 3, offsetCopy(1), path), offsetCopyCc13(1)));
+}
+
+// --- access patterns ---------------------------------------------------------------------------
+
+AccessShape shape(int major, int minor, const WarpAccess &a, GlobalPath path) {
+  return classifyAccess(cc(major, minor), a, path);
+}
+
+TEST(AccessPattern, UnitStrideAndMisalignmentPerArchitecture) {
+  // Aligned copy: lane i reads word i from a 256-byte boundary.
+  for (auto [major, minor, path] : {std::tuple{9, 0, GlobalPath::L1}, std::tuple{2, 0, GlobalPath::L1},
+                                    std::tuple{1, 3, GlobalPath::Uncached}, std::tuple{1, 0, GlobalPath::Uncached}})
+    EXPECT_EQ(shape(major, minor, offsetCopy(0), path).pattern, AccessPattern::UnitStride) << major << minor;
+  // One word off: [4, 132) touches 5 sectors (ideal 4), 2 lines (ideal 1), 2 128-byte segments on 1.3,
+  // 3 64-byte half-warp segments on 1.0 (ideal 2).
+  for (auto [major, minor, path] : {std::tuple{9, 0, GlobalPath::L1}, std::tuple{2, 0, GlobalPath::L1},
+                                    std::tuple{1, 3, GlobalPath::Uncached}, std::tuple{1, 0, GlobalPath::Uncached}})
+    EXPECT_EQ(shape(major, minor, offsetCopy(1), path).pattern, AccessPattern::Misaligned) << major << minor;
+  // 8 words (32 bytes) off: [32, 160) is 4 whole sectors on 9.0, but straddles two 128-byte lines on
+  // 2.0 through L1; through L2 (32-byte segments) it is aligned.
+  EXPECT_EQ(shape(9, 0, offsetCopy(8), GlobalPath::L1).pattern, AccessPattern::UnitStride);
+  EXPECT_EQ(shape(2, 0, offsetCopy(8), GlobalPath::L1).pattern, AccessPattern::Misaligned);
+  EXPECT_EQ(shape(3, 5, offsetCopy(8), GlobalPath::L2).pattern, AccessPattern::UnitStride);
+  // 16 words (64 bytes) off: the 1.0 half-warp segment is 16 x 4 = 64 bytes, so [64, 192) is aligned
+  // there; 1.2/1.3 fetch 128-byte segments for 4-byte words: two instead of one.
+  EXPECT_EQ(shape(1, 0, offsetCopy(16), GlobalPath::Uncached).pattern, AccessPattern::UnitStride);
+  EXPECT_EQ(shape(1, 3, offsetCopy(16), GlobalPath::Uncached).pattern, AccessPattern::Misaligned);
+}
+
+TEST(AccessPattern, InactiveLanesAndDirection) {
+  // Lanes 0 and 31 only: their stride is (124 bytes / 31 lanes) = 4, the span [0, 128) is aligned.
+  WarpAccess ends = offsetCopy(0, 0x80000001u);
+  EXPECT_EQ(shape(9, 0, ends, GlobalPath::L1).pattern, AccessPattern::UnitStride);
+  // Every other lane, 8 bytes apart: 4 bytes per lane index, consecutive.
+  WarpAccess even = offsetCopy(0, 0x55555555u);
+  EXPECT_EQ(shape(9, 0, even, GlobalPath::L1).pattern, AccessPattern::UnitStride);
+  // Reversed: lane i reads word 31 - i; the span is [0, 128).
+  WarpAccess reversed = access(4, [](uint32_t lane) { return kBase + 4ull * (31 - lane); });
+  EXPECT_EQ(shape(9, 0, reversed, GlobalPath::L1).pattern, AccessPattern::UnitStride);
+  // Reversed from word 1: [4, 132), 5 sectors.
+  WarpAccess reversedOff = access(4, [](uint32_t lane) { return kBase + 4ull * (32 - lane); });
+  EXPECT_EQ(shape(9, 0, reversedOff, GlobalPath::L1).pattern, AccessPattern::Misaligned);
+  // 16-byte vectors, consecutive: unit stride at the access width.
+  EXPECT_EQ(shape(9, 0, consecutive(16), GlobalPath::L1).pattern, AccessPattern::UnitStride);
+}
+
+TEST(AccessPattern, StridedBroadcastScattered) {
+  AccessShape strided = shape(9, 0, strideCopy(2), GlobalPath::L1);
+  EXPECT_EQ(strided.pattern, AccessPattern::Strided);
+  EXPECT_EQ(strided.strideBytes, 8u);
+  EXPECT_EQ(shape(9, 0, strideCopy(32), GlobalPath::L1).strideBytes, 128u);
+  EXPECT_EQ(shape(9, 0, strideCopy(0), GlobalPath::L1).pattern, AccessPattern::Broadcast);
+  // One active lane: trivially every lane at one address.
+  EXPECT_EQ(shape(9, 0, offsetCopy(3, 1u << 7), GlobalPath::L1).pattern, AccessPattern::Broadcast);
+  // A permutation (word 7i mod 32): no constant stride.
+  WarpAccess permuted = access(4, [](uint32_t lane) { return kBase + 4ull * ((7 * lane) % 32); });
+  EXPECT_EQ(shape(9, 0, permuted, GlobalPath::L1).pattern, AccessPattern::Scattered);
+  // Two half-warps each reading one word (a row of a 16-wide tile per half-warp): not one stride.
+  WarpAccess rows = access(4, [](uint32_t lane) { return kBase + 64ull * (lane / 16); });
+  EXPECT_EQ(shape(9, 0, rows, GlobalPath::L1).pattern, AccessPattern::Scattered);
+  // Stride narrower than the access (8-byte words 4 bytes apart): overlapping lanes.
+  WarpAccess overlapping = access(8, [](uint32_t lane) { return kBase + 4ull * lane; });
+  EXPECT_EQ(shape(9, 0, overlapping, GlobalPath::L1).pattern, AccessPattern::Scattered);
 }
 
 } // namespace

@@ -55,14 +55,14 @@ struct ModelRun {
   }
 };
 
-ModelRun offsetCopy(const char *arch, uint32_t offset) {
+ModelRun offsetCopy(const char *arch, uint32_t offset, bool inPlace = false) {
   std::string ptx = std::string(".version 6.0\n.target sm_30\n.address_size 64\n") + kOffsetCopy;
   VmHarness vm(arch);
   model::PerformanceModel perf(*arch::findArch(arch).target);
   vm.options.listener = &perf;
   auto &m = vm.load(ptx);
   uint64_t dst = vm.zeros<float>(4096), src = vm.zeros<float>(4096 + 64);
-  auto r = vm.launch(m, "offset_copy", {4, 1, 1}, {256, 1, 1}, dst, src, offset);
+  auto r = vm.launch(m, "offset_copy", {4, 1, 1}, {256, 1, 1}, inPlace ? src : dst, src, offset);
   EXPECT_TRUE(r.ok()) << describe(r);
   ModelRun run;
   run.profile = perf.launches().at(0);
@@ -289,6 +289,70 @@ TEST(PerformanceModel, LocalMemoryIsInterleavedPerThread) {
   // Store: lane l writes row (l % 16) at column l: address row*128 + l*4 -> sector (row*128 + l*4)/32.
   // Distinct sectors: for l in 0..31, (l%16)*4 + l/8 -> all 32 values distinct.
   EXPECT_EQ(metrics["local_store_transactions"], 32);
+}
+
+TEST(PerformanceModel, FootprintsAndTheirOverlap) {
+  // 1024 threads; allocations are 256-byte aligned. Offset 1 reads src[1..1024], bytes [4, 4100): sectors
+  // 0..128, 129 x 32 bytes; the store writes dst[0..1023], 128 sectors. Different buffers: no overlap.
+  ModelRun copy = offsetCopy("sm_90", 1);
+  EXPECT_EQ(copy.profile.readFootprintBytes, 129u * 32);
+  EXPECT_EQ(copy.profile.writeFootprintBytes, 128u * 32);
+  EXPECT_EQ(copy.profile.readWriteOverlapBytes, 0u);
+  EXPECT_EQ(copy.metric("ptxray__read_footprint_bytes"), 129 * 32);
+  // In place (dst = src, offset 0): the 128 sectors read are the 128 written.
+  ModelRun inPlace = offsetCopy("sm_90", 0, true);
+  EXPECT_EQ(inPlace.profile.readFootprintBytes, 128u * 32);
+  EXPECT_EQ(inPlace.profile.writeFootprintBytes, 128u * 32);
+  EXPECT_EQ(inPlace.profile.readWriteOverlapBytes, 128u * 32);
+  EXPECT_EQ(inPlace.metric("ptxray__read_write_overlap_bytes"), 128 * 32);
+}
+
+TEST(PerformanceModel, TimeInputsReproduceTheEstimate) {
+  ModelRun copy = offsetCopy("h100", 1);
+  const model::TimeInputs &in = copy.profile.timeInputs;
+  // 32 load and 32 store requests; 160 + 128 sectors of 32 bytes; 4096 bytes read and 4096 written.
+  EXPECT_EQ(in.memoryRequests, 64u);
+  EXPECT_EQ(in.bytesMoved, (160u + 128u) * 32);
+  EXPECT_EQ(in.bytesRequested, 8192u);
+  EXPECT_EQ(in.readFootprintBytes, 129u * 32);
+  EXPECT_EQ(in.writeFootprintBytes, 128u * 32);
+  EXPECT_EQ(in.ctas, 4u);
+  model::TimeEstimate again = model::estimateTime(*arch::findArch("h100").target, in);
+  EXPECT_EQ(again.seconds, copy.profile.time.seconds);
+  EXPECT_EQ(again.explanation, copy.profile.time.explanation);
+  // A what-if: ten times the DRAM traffic only moves the memory bound.
+  model::TimeInputs more = in;
+  more.readFootprintBytes *= 10;
+  EXPECT_GT(model::estimateTime(*arch::findArch("h100").target, more).memorySeconds, again.memorySeconds);
+}
+
+TEST(PerformanceModel, CopyLoadsEachSectorOncePerCta) {
+  // Offset 0: every warp's 4 sectors are its own: 128 requested, 128 distinct per CTA, redundancy 1.
+  ModelRun aligned = offsetCopy("sm_90", 0);
+  EXPECT_EQ(aligned.metric("ptxray__global_ld_warp_sectors"), 128);
+  EXPECT_EQ(aligned.metric("ptxray__global_ld_cta_distinct_sectors"), 128);
+  EXPECT_DOUBLE_EQ(aligned.metric("ptxray__global_ld_cta_redundancy"), 1);
+  // Offset 1: warp w of a CTA reads sectors 4w .. 4w + 4 (relative to the CTA's first), so neighbouring
+  // warps share one: 8 x 5 = 40 requested, 33 distinct per CTA.
+  ModelRun shifted = offsetCopy("sm_90", 1);
+  EXPECT_EQ(shifted.metric("ptxray__global_ld_warp_sectors"), 4 * 40);
+  EXPECT_EQ(shifted.metric("ptxray__global_ld_cta_distinct_sectors"), 4 * 33);
+  EXPECT_DOUBLE_EQ(shifted.metric("ptxray__global_ld_cta_redundancy"), 40.0 / 33);
+}
+
+TEST(PerformanceModel, CopyAccessPatterns) {
+  // 32 warps: aligned, every load and store is unit-stride; shifted by a word, the loads are misaligned
+  // (5 sectors instead of 4) and the stores still aligned.
+  ModelRun aligned = offsetCopy("sm_90", 0);
+  EXPECT_EQ(aligned.metric("ptxray__global_ld_warp_accesses"), 32);
+  EXPECT_EQ(aligned.metric("ptxray__global_ld_unit_stride_requests"), 32);
+  EXPECT_EQ(aligned.metric("ptxray__global_st_unit_stride_requests"), 32);
+  EXPECT_EQ(aligned.metric("ptxray__global_ld_misaligned_requests"), 0);
+  ModelRun shifted = offsetCopy("sm_90", 1);
+  EXPECT_EQ(shifted.metric("ptxray__global_ld_misaligned_requests"), 32);
+  EXPECT_EQ(shifted.metric("ptxray__global_ld_unit_stride_requests"), 0);
+  EXPECT_EQ(shifted.metric("ptxray__global_st_unit_stride_requests"), 32);
+  EXPECT_EQ(shifted.metric("ptxray__global_ld_scattered_requests"), 0);
 }
 
 } // namespace

@@ -1117,5 +1117,89 @@ TEST(Texture, NvccTexInline) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Texture and surface accesses as the execution listener's memory events.
+
+struct TextureEvents : vm::ExecutionListener {
+  std::vector<vm::MemoryEvent> events; ///< texture and surface events, in order (one worker)
+  void onMemory(const vm::WarpRef &, const vm::MemoryEvent &e) override {
+    if (e.path != vm::MemoryPath::LoadStore)
+      events.push_back(e);
+  }
+};
+
+TEST(Texture, FetchesAreMemoryEventsWithTheirFootprint) {
+  VmHarness h;
+  uint64_t buf = h.zeros<float>(64);
+  vm::TextureDesc d;
+  d.resource = {.kind = TextureResource::Kind::Array, .address = buf, .format = {ChannelType::F32, 1}, .width = 64};
+  d.sampler.filter = FilterMode::Linear;
+  uint64_t tex = h.device.textures().createTextureObject(d);
+  TextureEvents listener;
+  h.options.listener = &listener;
+  // Lane i samples x = i + 1 (3 lanes): linear filtering blends texels i and i + 1.
+  runTex<float>(h, texKernel("tex.1d.v4.f32.f32", "f32", 1), tex, std::vector<float>{1, 2, 3}, 1);
+  ASSERT_EQ(listener.events.size(), 2u);
+  for (int part = 0; part < 2; ++part) {
+    const vm::MemoryEvent &e = listener.events[part];
+    EXPECT_EQ(e.path, vm::MemoryPath::Texture);
+    EXPECT_EQ(e.op, vm::MemoryOp::Load);
+    EXPECT_EQ(e.space, vm::Space::Global);
+    EXPECT_EQ(e.width, 4);
+    EXPECT_EQ(e.footprintPart, part);
+    EXPECT_EQ(e.footprintParts, 2);
+    EXPECT_EQ(e.mask, 0x7u);
+    for (int lane = 0; lane < 3; ++lane)
+      EXPECT_EQ(e.addresses[lane], buf + 4 * (lane + part)) << part << " " << lane;
+  }
+
+  // Border addressing: a texel outside the texture reads the border colour, not memory. Lane 0 at
+  // x = 0.25 (x - 0.5 = -0.25: texels -1 and 0), lane 1 at x = 64 (texels 63 and 64): one texel each.
+  d.sampler.address = {vm::AddressMode::Border, vm::AddressMode::Border, vm::AddressMode::Border};
+  uint64_t bordered = h.device.textures().createTextureObject(d);
+  listener.events.clear();
+  runTex<float>(h, texKernel("tex.1d.v4.f32.f32", "f32", 1), bordered, std::vector<float>{0.25f, 64.0f}, 1);
+  ASSERT_EQ(listener.events.size(), 1u);
+  EXPECT_EQ(listener.events[0].mask, 0x3u);
+  EXPECT_EQ(listener.events[0].footprintParts, 1);
+  EXPECT_EQ(listener.events[0].addresses[0], buf + 0);
+  EXPECT_EQ(listener.events[0].addresses[1], buf + 4 * 63);
+}
+
+TEST(Texture, SurfaceAccessesAreMemoryEvents) {
+  VmHarness h;
+  uint64_t mem = h.zeros<uint32_t>(16);
+  uint64_t surf = h.device.textures().createSurfaceObject(
+      {.kind = TextureResource::Kind::Array, .address = mem, .format = {ChannelType::U32, 1}, .width = 16});
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 s)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [s];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 3;
+  sust.b.1d.b32.zero [%rd1, {%r2}], {%r1};
+  suld.b.1d.b32.zero {%r3}, [%rd1, {%r2}];
+  ret;
+}
+)");
+  TextureEvents listener;
+  h.options.listener = &listener;
+  // 12 threads write word 2 * tid: lanes 0..7 are inside the 16 words; .zero skips the rest.
+  auto r = h.launch(m, "k", {1, 1, 1}, {12, 1, 1}, surf);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  ASSERT_EQ(listener.events.size(), 2u);
+  EXPECT_EQ(listener.events[0].op, vm::MemoryOp::Store);
+  EXPECT_EQ(listener.events[1].op, vm::MemoryOp::Load);
+  for (const vm::MemoryEvent &e : listener.events) {
+    EXPECT_EQ(e.path, vm::MemoryPath::Surface);
+    EXPECT_EQ(e.width, 4);
+    EXPECT_EQ(e.mask, 0xffu);
+    for (int lane = 0; lane < 8; ++lane)
+      EXPECT_EQ(e.addresses[lane], mem + 8 * lane);
+  }
+}
+
 } // namespace
 } // namespace ptxray::test

@@ -163,8 +163,10 @@ int run(const std::filesystem::path &specFile, const std::filesystem::path &outD
       check(cuMemAlloc(&d.ptr, d.bytes ? d.bytes : 1), "cuMemAlloc " + b.name);
       d.owned = true;
     }
-    Bytes init = spec::initialContents(b.init, d.bytes, s.dir);
-    if (d.bytes)
+    // "none": a bare cuMemAlloc, never written by the host (what initcheck looks for).
+    const bool uninitialized = b.init.is_string() && b.init.get<std::string>() == "none";
+    Bytes init = uninitialized ? Bytes() : spec::initialContents(b.init, d.bytes, s.dir);
+    if (d.bytes && !uninitialized)
       check(cuMemcpyHtoD(d.ptr, init.data(), d.bytes), "cuMemcpyHtoD " + b.name);
     buffers[b.name] = d;
   }

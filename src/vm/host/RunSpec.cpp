@@ -341,9 +341,11 @@ BufferInit parseInit(const Checker &c, const RunSpec &spec, const json &j, const
   if (j.is_string()) {
     std::string s = j.get<std::string>();
     if (s.empty())
-      c.fail(path, "expected \"zero\", a file name or a generator");
+      c.fail(path, "expected \"zero\", \"none\", a file name or a generator");
     if (s == "zero") {
       init.kind = BufferInit::Kind::Zero;
+    } else if (s == "none") {
+      init.kind = BufferInit::Kind::None;
     } else {
       init.kind = BufferInit::Kind::File;
       init.file = resolve(spec.dir, s);
@@ -351,7 +353,8 @@ BufferInit parseInit(const Checker &c, const RunSpec &spec, const json &j, const
     return init;
   }
   if (!j.is_object())
-    c.fail(path, "expected \"zero\", a file name, {\"random\": {...}} or {\"iota\": {...}}, found " + kindOf(j));
+    c.fail(path,
+           "expected \"zero\", \"none\", a file name, {\"random\": {...}} or {\"iota\": {...}}, found " + kindOf(j));
   c.checkKeys(j, path, {"random", "iota"});
   bool random = j.contains("random"), iota = j.contains("iota");
   if (random == iota)
@@ -424,9 +427,12 @@ SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, con
     b.bytes = c.unsignedInt(j["bytes"], member(path, "bytes"), kGlobalLimit - kGlobalBase);
   else
     b.symbol = c.string(j["symbol"], member(path, "symbol"));
-  if (j.contains("init"))
+  if (j.contains("init")) {
     b.init = parseInit(c, spec, j["init"], member(path, "init"));
-  else
+    if (hasSymbol && b.init.kind == BufferInit::Kind::None)
+      c.fail(member(path, "init"), "\"none\" is for device allocations (\"bytes\"); a module variable always "
+                                   "starts with the value its module gives it");
+  } else
     b.init.kind = hasSymbol ? BufferInit::Kind::Keep : BufferInit::Kind::Zero;
   return b;
 }
@@ -539,7 +545,8 @@ std::vector<std::byte> initialContents(const RunSpec &spec, const SpecBuffer &bu
   std::string path = member(buffer.path, "init");
   switch (init.kind) {
   case BufferInit::Kind::Keep:
-  case BufferInit::Kind::Zero: break;
+  case BufferInit::Kind::Zero:
+  case BufferInit::Kind::None: break;
   case BufferInit::Kind::File: {
     std::string error;
     std::vector<std::byte> file = readFileBytes(init.file, error);
@@ -622,6 +629,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     throw std::invalid_argument(lookup.error);
   const arch::ArchTarget &target = *lookup.target;
   Device device(*target.computeCapability, target.gpu ? target.gpu->smCount : 0);
+  device.memory().setListener(options.memoryListener);
   Checker c(spec.name);
 
   std::error_code ec;
@@ -680,7 +688,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     const SpecBuffer &b = *p.spec;
     if (b.symbol.empty())
       p.address = device.allocate(std::max<uint64_t>(p.bytes, 1), fmt::format("buffer {} ({} bytes)", b.name, p.bytes));
-    if (b.init.kind == BufferInit::Kind::Keep)
+    if (b.init.kind == BufferInit::Kind::Keep || b.init.kind == BufferInit::Kind::None)
       continue;
     std::vector<std::byte> data = initialContents(spec, b, p.bytes);
     if (data.empty())

@@ -7,10 +7,12 @@
 //                  "args": [ARG...]}],
 //    "outputs": [{"buffer": N, "file": "PATH"}]}
 //
-//   INIT  "zero" | "PATH" (raw bytes; a shorter file is zero-padded, a longer one is an error)
-//         | {"random": {"dtype", "seed", "min", "max"}} | {"iota": {"dtype"}}  (DataGenerators.h)
+//   INIT  "zero" | "none" | "PATH" (raw bytes; a shorter file is zero-padded, a longer one is an
+//         error) | {"random": {"dtype", "seed", "min", "max"}} | {"iota": {"dtype"}}  (DataGenerators.h)
 //         A plain buffer without "init" is zero; a symbol buffer without "init" keeps the value
-//         the module gave the variable.
+//         the module gave the variable. "none" (plain buffers only) allocates it like a bare
+//         cudaMalloc: nothing is copied to it, so initcheck reports reads of it that no kernel wrote
+//         first (the VM's memory still reads as zero).
 //   ARG   {"buffer": N, "offset": BYTES}   the device address of buffer N plus BYTES (8 bytes in an
 //                                          .address_size 64 module, 4 in a 32-bit one)
 //         {"type": T, "value": V}          T: u8 s8 u16 s16 u32 s32 u64 s64 b8 b16 b32 b64 f16 bf16
@@ -56,7 +58,7 @@ private:
 
 /// How a buffer starts out.
 struct BufferInit {
-  enum class Kind : uint8_t { Keep, Zero, File, Iota, Random } kind = Kind::Zero;
+  enum class Kind : uint8_t { Keep, Zero, None, File, Iota, Random } kind = Kind::Zero;
   std::filesystem::path file; ///< Kind::File, resolved against the spec's folder
   DType dtype = DType::U8;    ///< Iota, Random
   uint64_t seed = 0;
@@ -130,6 +132,8 @@ struct LaunchReport {
 struct RunOptions {
   std::string arch = "sm_90"; ///< anything arch::findArch accepts
   LaunchOptions launch;
+  /// Told about the device's allocations and host writes from before the module loads (initcheck).
+  AllocationListener *memoryListener = nullptr;
   bool writeOutputs = true;
   bool keepBuffers = false;     ///< fill RunOutcome::buffers with every buffer's final contents
   std::string keepPtxDirectory; ///< a .cu module: where to write the PTX nvcc made of it

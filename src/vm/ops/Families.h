@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vm/Decoder.h"
+#include "vm/Events.h"
 
 namespace ptxray::vm::ops {
 
@@ -29,5 +30,10 @@ void decodeAsync(DecodeContext &, MicroOp &);             // cp.async (incl. bul
 void decodeNop(DecodeContext &, MicroOp &);
 /// Barriers waiting for every live thread that exits have completed (Sync.cpp).
 void releaseWaitingBarriers(ExecContext &ctx);
+/// Tells the listener about a warp-synchronizing instruction (call only when ctx.listener is set):
+/// `memberMask` the membermask operand's lanes (nullptr: legacy form, no mask), `sourceLanes` the
+/// lane each executing lane reads (shfl; nullptr otherwise). Warp.cpp.
+void emitWarpSyncEvent(ExecContext &ctx, const MicroOp &op, WarpSyncOp kind, const uint64_t *memberMask,
+                       const uint8_t *sourceLanes);
 
 } // namespace ptxray::vm::ops

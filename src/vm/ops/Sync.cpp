@@ -110,6 +110,8 @@ void execBarrier(ExecContext &ctx, const MicroOp &op) {
     e.instruction = op.instruction;
     e.barrier = id;
     e.mask = ctx.exec;
+    e.threadCount = count;
+    e.arriveOnly = (op.flags & Arrive) != 0;
     ctx.listener->onBarrier(ctx.warpRef(), e);
   }
   uint32_t expected = b.expected ? b.expected : cta.liveThreads;
@@ -128,6 +130,12 @@ void execBarrier(ExecContext &ctx, const MicroOp &op) {
 }
 
 void execNop(ExecContext &, const MicroOp &) {}
+
+/// bar.warp.sync: op.s[0] the membermask.
+void execWarpBarrier(ExecContext &ctx, const MicroOp &op) {
+  if (ctx.listener)
+    emitWarpSyncEvent(ctx, op, WarpSyncOp::BarWarpSync, op.s[0] != kNoSlot ? ctx.in(op.s[0]) : nullptr, nullptr);
+}
 
 /// nanosleep lets the other warps of the CTA run (spin-waits on a flag another warp sets).
 void execYield(ExecContext &ctx, const MicroOp &) {
@@ -167,8 +175,12 @@ void decodeSync(DecodeContext &ctx, MicroOp &op) {
     return;
   case ptx::Opcode::bar:
   case ptx::Opcode::barrier: {
-    if (inst.has(Mod::warp)) { // bar.warp.sync: lanes of a warp already run in lock-step here
-      op.exec = &execNop;
+    if (inst.has(Mod::warp)) {
+      // bar.warp.sync: lanes of a warp already run in lock-step here; only a listener (synccheck,
+      // racecheck) needs to know where the warp synchronized and with which membermask.
+      if (!operands.empty())
+        op.s[0] = ctx.src(operands[0], Mod::b32);
+      op.exec = &execWarpBarrier;
       return;
     }
     if (inst.has(Mod::cluster)) {

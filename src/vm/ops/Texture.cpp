@@ -14,11 +14,13 @@
 #include "vm/ops/Families.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 #include <optional>
+#include <type_traits>
 
 namespace ptxray::vm::ops {
 
@@ -309,13 +311,57 @@ void setResidentPredicate(ExecContext &ctx, const Operands &o, uint32_t lanes) {
   }
 }
 
-/// tex (and tld4 when Gather): FloatCoords selects .f32 vs .s32 coordinates.
-template <bool FloatCoords, bool Gather> void execTex(ExecContext &ctx, const MicroOp &op) {
+/// What a texture or surface instruction read or wrote, per lane, for the execution listener: the
+/// device addresses of up to TexelFootprint::kMaxTexels texels. Built only when a listener is attached.
+struct TouchedTexels {
+  std::array<std::array<uint64_t, kWarpSize>, TexelFootprint::kMaxTexels> address;
+  std::array<uint32_t, TexelFootprint::kMaxTexels> lanes{}; ///< lanes with a texel at each corner
+  uint8_t elementBytes = 0;
+
+  void add(int lane, uint64_t base, const TexelFootprint &read, uint32_t bytes) {
+    for (int k = 0; k < read.count; ++k) {
+      address[k][lane] = base + read.offsets[k];
+      lanes[k] |= 1u << lane;
+    }
+    if (!elementBytes)
+      elementBytes = static_cast<uint8_t>(bytes); // one size per event: the first lane's resource
+  }
+  /// One MemoryEvent per footprint corner any lane read (MemoryEvent::footprintPart).
+  void emit(ExecContext &ctx, const MicroOp &op, MemoryOp kind, MemoryPath path, uint8_t vec = 1) const {
+    int parts = 0;
+    while (parts < TexelFootprint::kMaxTexels && lanes[parts])
+      ++parts;
+    MemoryEvent e;
+    e.pc = ctx.pc;
+    e.instruction = op.instruction;
+    e.op = kind;
+    e.space = Space::Global;
+    e.path = path;
+    e.width = elementBytes;
+    e.vec = vec;
+    e.footprintParts = static_cast<uint8_t>(parts);
+    for (int k = 0; k < parts; ++k) {
+      e.footprintPart = static_cast<uint8_t>(k);
+      e.mask = lanes[k];
+      forLanes(lanes[k], [&](int lane) { e.addresses[lane] = address[k][lane]; });
+      ctx.listener->onMemory(ctx.warpRef(), e);
+    }
+  }
+};
+
+/// Stands in for TouchedTexels and TexelFootprint when no listener is attached: nothing to build.
+struct Unobserved {};
+
+/// tex (and tld4 when Gather): FloatCoords selects .f32 vs .s32 coordinates; Observe builds the
+/// listener's memory events.
+template <bool FloatCoords, bool Gather, bool Observe> void execTexLanes(ExecContext &ctx, const MicroOp &op) {
   Operands o(ctx, op);
   ObjectCache tex, smp;
   const TextureTable &table = *ctx.launch->textures;
   uint32_t done = 0;
   const char *what = Gather ? "tld4" : "tex";
+  [[maybe_unused]] std::conditional_t<Observe, TouchedTexels, Unobserved> touched;
+  [[maybe_unused]] std::conditional_t<Observe, TexelFootprint, Unobserved> read;
   forLanes(ctx.exec, [&](int lane) {
     if (ctx.yield)
       return;
@@ -335,18 +381,36 @@ template <bool FloatCoords, bool Gather> void execTex(ExecContext &ctx, const Mi
       float c[3];
       for (int i = 0; i < 3; ++i)
         c[i] = o.c[i] ? std::bit_cast<float>(static_cast<uint32_t>(o.c[i][lane])) : 0.0f;
-      r = Gather ? table.gather(*tex.object, *sampler, tex.host, c, layer, op.width, offsets)
-                 : table.sample(*tex.object, *sampler, tex.host, c, layer, offsets);
+      if constexpr (Observe)
+        r = Gather ? table.gather(*tex.object, *sampler, tex.host, c, layer, op.width, offsets, read)
+                   : table.sample(*tex.object, *sampler, tex.host, c, layer, offsets, read);
+      else
+        r = Gather ? table.gather(*tex.object, *sampler, tex.host, c, layer, op.width, offsets)
+                   : table.sample(*tex.object, *sampler, tex.host, c, layer, offsets);
     } else {
       int32_t c[3];
       for (int i = 0; i < 3; ++i)
         c[i] = o.c[i] ? static_cast<int32_t>(o.c[i][lane]) : 0;
-      r = table.fetch(*tex.object, *sampler, tex.host, c, layer, offsets);
+      if constexpr (Observe)
+        r = table.fetch(*tex.object, *sampler, tex.host, c, layer, offsets, read);
+      else
+        r = table.fetch(*tex.object, *sampler, tex.host, c, layer, offsets);
     }
+    if constexpr (Observe)
+      touched.add(lane, tex.object->resource.address, read, tex.object->resource.format.elementBytes());
     writeResult(ctx, op, lane, r);
     done |= 1u << lane;
   });
   setResidentPredicate(ctx, o, done);
+  if constexpr (Observe)
+    touched.emit(ctx, op, MemoryOp::Load, MemoryPath::Texture);
+}
+
+template <bool FloatCoords, bool Gather> void execTex(ExecContext &ctx, const MicroOp &op) {
+  if (ctx.listener)
+    execTexLanes<FloatCoords, Gather, true>(ctx, op);
+  else
+    execTexLanes<FloatCoords, Gather, false>(ctx, op);
 }
 
 enum Query : uint8_t {
@@ -495,9 +559,18 @@ bool surfaceOffset(ExecContext &ctx, const MicroOp &op, const Operands &o, const
   return true;
 }
 
-template <int Bytes, int Vec> void execSuld(ExecContext &ctx, const MicroOp &op) {
+/// One surface access of a lane as a one-texel footprint (the listener's memory event).
+void touchSurface(TouchedTexels &touched, int lane, const TextureObject &surface, uint64_t offset, uint32_t bytes) {
+  TexelFootprint one;
+  one.count = 1;
+  one.offsets[0] = offset;
+  touched.add(lane, surface.resource.address, one, bytes);
+}
+
+template <int Bytes, int Vec, bool Observe> void execSuldLanes(ExecContext &ctx, const MicroOp &op) {
   Operands o(ctx, op);
   ObjectCache surf;
+  [[maybe_unused]] std::conditional_t<Observe, TouchedTexels, Unobserved> touched;
   forLanes(ctx.exec, [&](int lane) {
     if (ctx.yield)
       return;
@@ -513,12 +586,25 @@ template <int Bytes, int Vec> void execSuld(ExecContext &ctx, const MicroOp &op)
         std::memcpy(&value, surf.host + offset + v * Bytes, Bytes);
       ctx.out(op.d[v])[lane] = value;
     }
+    if constexpr (Observe)
+      if (!skip)
+        touchSurface(touched, lane, *surf.object, offset, Bytes);
   });
+  if constexpr (Observe)
+    touched.emit(ctx, op, MemoryOp::Load, MemoryPath::Surface, Vec);
 }
 
-template <int Bytes, int Vec> void execSust(ExecContext &ctx, const MicroOp &op) {
+template <int Bytes, int Vec> void execSuld(ExecContext &ctx, const MicroOp &op) {
+  if (ctx.listener)
+    execSuldLanes<Bytes, Vec, true>(ctx, op);
+  else
+    execSuldLanes<Bytes, Vec, false>(ctx, op);
+}
+
+template <int Bytes, int Vec, bool Observe> void execSustLanes(ExecContext &ctx, const MicroOp &op) {
   Operands o(ctx, op);
   ObjectCache surf;
+  [[maybe_unused]] std::conditional_t<Observe, TouchedTexels, Unobserved> touched;
   const uint64_t *s[Vec];
   for (int v = 0; v < Vec; ++v)
     s[v] = ctx.in(op.s[v]);
@@ -535,7 +621,18 @@ template <int Bytes, int Vec> void execSust(ExecContext &ctx, const MicroOp &op)
     auto *p = const_cast<std::byte *>(surf.host) + offset;
     for (int v = 0; v < Vec; ++v)
       std::memcpy(p + v * Bytes, &s[v][lane], Bytes);
+    if constexpr (Observe)
+      touchSurface(touched, lane, *surf.object, offset, Bytes);
   });
+  if constexpr (Observe)
+    touched.emit(ctx, op, MemoryOp::Store, MemoryPath::Surface, Vec);
+}
+
+template <int Bytes, int Vec> void execSust(ExecContext &ctx, const MicroOp &op) {
+  if (ctx.listener)
+    execSustLanes<Bytes, Vec, true>(ctx, op);
+  else
+    execSustLanes<Bytes, Vec, false>(ctx, op);
 }
 
 template <template <int, int> class Pick> ExecFn surfaceFor(int bytes, int vec) {

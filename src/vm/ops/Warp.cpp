@@ -49,6 +49,7 @@ template <Shfl M> void execShfl(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *b = ctx.in(op.s[1]);
   const uint64_t *c = ctx.in(op.s[2]);
   uint64_t result[kWarpSize];
+  uint8_t sourceLanes[kWarpSize];
   uint32_t inRange = 0;
   forLanes(ctx.exec, [&](int lane) {
     const int bval = static_cast<int>(b[lane] & 31);
@@ -74,8 +75,11 @@ template <Shfl M> void execShfl(ExecContext &ctx, const MicroOp &op) {
     if (!pval)
       j = lane;
     result[lane] = a[j] & 0xffffffffu;
+    sourceLanes[lane] = static_cast<uint8_t>(j);
     inRange |= static_cast<uint32_t>(pval) << lane;
   });
+  if (ctx.listener)
+    emitWarpSyncEvent(ctx, op, WarpSyncOp::Shfl, op.s[3] != kNoSlot ? ctx.in(op.s[3]) : nullptr, sourceLanes);
   // Every source is read before any destination is written (d may be a).
   uint64_t *d = ctx.out(op.d[0]);
   forLanes(ctx.exec, [&](int lane) { d[lane] = result[lane]; });
@@ -94,6 +98,8 @@ template <Vote V> void execVote(ExecContext &ctx, const MicroOp &op) {
   if (op.flags & 1)
     pa = ~pa;
   const uint64_t *mask = op.s[1] != kNoSlot ? ctx.in(op.s[1]) : nullptr;
+  if (ctx.listener)
+    emitWarpSyncEvent(ctx, op, WarpSyncOp::Vote, mask, nullptr);
   if constexpr (V == Vote::Ballot) {
     uint64_t *d = ctx.out(op.d[0]);
     forLanes(ctx.exec, [&](int lane) { d[lane] = pa & participants(ctx, mask, lane); });
@@ -122,6 +128,8 @@ template <Vote V> void execVote(ExecContext &ctx, const MicroOp &op) {
 template <class T, bool All> void execMatch(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *a = ctx.in(op.s[0]);
   const uint64_t *mask = ctx.in(op.s[1]);
+  if (ctx.listener)
+    emitWarpSyncEvent(ctx, op, WarpSyncOp::Match, mask, nullptr);
   uint32_t matches[kWarpSize];
   uint32_t allSame = 0;
   forLanes(ctx.exec, [&](int lane) {
@@ -173,6 +181,8 @@ template <class T, Redux R> inline T reduceStep(T x, T y) {
 template <class T, Redux R> void execRedux(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *src = ctx.in(op.s[0]);
   const uint64_t *mask = ctx.in(op.s[1]);
+  if (ctx.listener)
+    emitWarpSyncEvent(ctx, op, WarpSyncOp::Redux, mask, nullptr);
   uint64_t result[kWarpSize];
   uint32_t lastPart = 0;
   uint64_t lastValue = 0;
@@ -211,6 +221,8 @@ void execActivemask(ExecContext &ctx, const MicroOp &op) {
 /// lowest executing lane of the membermask (deterministic, as the ISA requires).
 void execElect(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *mask = ctx.in(op.s[0]);
+  if (ctx.listener)
+    emitWarpSyncEvent(ctx, op, WarpSyncOp::Elect, mask, nullptr);
   uint64_t *d = ctx.out(op.d[0]);
   uint32_t leaders = 0;
   forLanes(ctx.exec, [&](int lane) {
@@ -360,6 +372,25 @@ void decodeElect(DecodeContext &ctx, MicroOp &op) {
 }
 
 } // namespace
+
+void emitWarpSyncEvent(ExecContext &ctx, const MicroOp &op, WarpSyncOp kind, const uint64_t *memberMask,
+                       const uint8_t *sourceLanes) {
+  WarpSyncEvent e;
+  e.pc = ctx.pc;
+  e.instruction = op.instruction;
+  e.op = kind;
+  e.hasMemberMask = memberMask != nullptr;
+  e.activeMask = ctx.active;
+  e.executedMask = ctx.exec;
+  e.liveMask = ctx.warp->liveMask;
+  forLanes(ctx.exec, [&](int lane) {
+    if (memberMask)
+      e.memberMasks[lane] = static_cast<uint32_t>(memberMask[lane]);
+    if (sourceLanes)
+      e.sourceLanes[lane] = sourceLanes[lane];
+  });
+  ctx.listener->onWarpSync(ctx.warpRef(), e);
+}
 
 void decodeWarp(DecodeContext &ctx, MicroOp &op) {
   switch (ctx.inst->opcode) {

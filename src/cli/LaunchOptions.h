@@ -1,0 +1,51 @@
+// One launch described on the command line (--kernel, --grid, --block, --buffer, --arg, --output),
+// shared by `ptxray run` and `ptxray analyze`, and turned into the run spec it stands for.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxray::cli {
+
+struct LaunchCommandLine {
+  std::string kernel;
+  std::string grid;
+  std::string block;
+  uint64_t shared = 0;
+  std::vector<std::string> buffers;
+  std::vector<std::string> args;
+  std::vector<std::string> outputs;
+  bool any() const; ///< whether any launch option was given
+};
+
+/// Registers the launch options on a subcommand.
+void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o);
+
+/// The run spec for one launch of `module`. Throws std::invalid_argument for malformed options.
+nlohmann::json commandLineSpec(const std::string &module, const LaunchCommandLine &o);
+
+/// A spec error's place (a JSON path of the spec) named by the option that caused it.
+std::string commandLinePlace(const LaunchCommandLine &o, const std::string &path);
+
+/// A count with an optional K/M/G suffix; throws std::invalid_argument naming `where`.
+uint64_t parseCount(std::string_view text, bool allowSuffix, const std::string &where);
+
+/// How the launch options are written, for help footers.
+inline constexpr const char *kLaunchOptionsHelp =
+    R"(  --buffer NAME=BYTES[:INIT]  a device allocation; BYTES: 4096, 64K (KiB), 1M (MiB)
+        INIT: zero (default) | none (never written, for initcheck) | iota:DTYPE
+              | random:DTYPE[:SEED[:MIN:MAX]] | @FILE (raw bytes)
+        DTYPE: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
+  --arg buf:NAME[+OFFSET]     a pointer to buffer NAME (plus OFFSET bytes)
+  --arg TYPE:VALUE            TYPE: u8 s8 u16 s16 u32 s32 u64 s64 b8 b16 b32 b64 f16 bf16 f32 f64;
+                              VALUE 0x... is the exact bit pattern (f32:0x3f800000)
+  --arg bytes:HEX             a struct passed by value, byte by byte (bytes:0100000002000000)
+  --output NAME=FILE          write buffer NAME to FILE after the launch
+Arguments are in the kernel's parameter order. Without --kernel, the module's only kernel runs.)";
+
+} // namespace ptxray::cli

@@ -1,0 +1,496 @@
+#include "report/AnalysisReport.h"
+
+#include "advisor/Advisor.h"
+#include "model/Metrics.h"
+#include "report/AnalysisSummary.h"
+#include "report/MetricsReport.h"
+#include "report/OccupancyReport.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace ptxray::report {
+namespace {
+
+struct Palette {
+  bool on = false;
+  std::string wrap(std::string_view code, std::string_view text) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : std::string(text);
+  }
+  std::string bold(std::string_view t) const { return wrap("1", t); }
+  std::string dim(std::string_view t) const { return wrap("2", t); }
+  std::string priority(advisor::Priority p, std::string_view t) const {
+    switch (p) {
+    case advisor::Priority::High: return wrap("1;31", t);
+    case advisor::Priority::Medium: return wrap("1;33", t);
+    case advisor::Priority::Low: return wrap("1;36", t);
+    }
+    return std::string(t);
+  }
+};
+
+/// Wraps `text` at `width` columns, each line after the first indented by `indent`.
+std::string wrapText(std::string_view text, size_t width, size_t indent) {
+  std::string out, line;
+  size_t start = 0;
+  auto flush = [&]() {
+    if (!out.empty())
+      out += "\n" + std::string(indent, ' ');
+    out += line;
+    line.clear();
+  };
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string_view::npos)
+      end = text.size();
+    std::string_view word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width)
+      flush();
+    if (!line.empty())
+      line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (!line.empty())
+    flush();
+  return out;
+}
+
+std::string gainText(const advisor::Finding &f) {
+  if (f.gainSeconds <= 0)
+    return "";
+  return fmt::format("up to {:.2f} us ({:.0f}% of the estimated time), by the time model", f.gainSeconds * 1e6,
+                     f.gainFraction * 100);
+}
+
+std::string renderTable(const DataTable &t, const Palette &p) {
+  std::vector<size_t> widths(t.headers.size(), 0);
+  for (size_t c = 0; c < t.headers.size(); ++c)
+    widths[c] = t.headers[c].size();
+  for (const auto &row : t.rows)
+    for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
+      widths[c] = std::max(widths[c], std::min<size_t>(row[c].size(), c == 0 ? 48 : 24));
+  auto cell = [&](const std::string &s, size_t c) {
+    std::string v = s.size() > widths[c] ? "..." + s.substr(s.size() - widths[c] + 3) : s;
+    return c == 0 ? fmt::format("{:<{}}", v, widths[c]) : fmt::format("{:>{}}", v, widths[c]);
+  };
+  std::string out = "    ";
+  for (size_t c = 0; c < t.headers.size(); ++c)
+    out += (c ? "  " : "") + cell(t.headers[c], c);
+  out = p.dim(out) + "\n";
+  for (const auto &row : t.rows) {
+    std::string line = "    ";
+    for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
+      line += (c ? "  " : "") + cell(row[c], c);
+    out += line + "\n";
+  }
+  return out;
+}
+
+} // namespace
+
+std::string analysisText(const Analysis &a, const TextStyle &style) {
+  const Palette p{style.color};
+  std::string out;
+  const std::string name = a.launch ? a.launch->demangled : a.kernelStatic ? a.kernelStatic->demangled : "";
+  out += p.bold(fmt::format("== {} on {}", name, a.target.displayName())) + "\n";
+  for (const TableRow &row : summaryRows(a, style.verbose))
+    out += fmt::format("  {:<14} {}\n", row.label, wrapText(row.value, 96, 17));
+
+  out += "\n" +
+         p.bold(a.findings.empty() ? "No findings: nothing the guides warn about shows in this launch."
+                                   : fmt::format("Findings ({}), most important first", a.findings.size())) +
+         "\n";
+  SourceFiles sources(a.sourceDirs);
+  int index = 0;
+  for (const advisor::Finding &f : a.findings) {
+    out += fmt::format("\n {}. {} {}  {}\n", ++index,
+                       p.priority(f.priority, fmt::format("[{}]", advisor::priorityName(f.priority))), p.bold(f.rule),
+                       wrapText(f.title, 90, 6));
+    out += fmt::format("    {}\n", wrapText(f.evidence, 96, 4));
+    out += fmt::format("    {} {}\n", p.bold("fix:"), wrapText(f.fix, 91, 9));
+    if (std::string g = gainText(f); !g.empty())
+      out += fmt::format("    {} {}\n", p.bold("gain:"), g);
+    out += fmt::format("    {}\n", p.dim(fmt::format("guide: {}", f.guide)));
+    for (const advisor::SourceRef &r : f.lines) {
+      const std::string where = r.file.empty() ? r.ptxLocation : lineName(sources.displayPath(r.file), r.line);
+      std::string at = wrapText(fmt::format("at {}: {}", where, r.evidence), 96, 6);
+      if (p.on) // the place in bold: the first line starts with "at PLACE:"
+        at = p.bold(at.substr(0, where.size() + 4)) + at.substr(where.size() + 4);
+      out += fmt::format("    {}\n", at);
+      bool shown = false;
+      if (!r.file.empty() && r.line > 0) {
+        const uint32_t first = r.line > style.sourceContext ? r.line - static_cast<uint32_t>(style.sourceContext) : 1;
+        for (uint32_t l = first; l <= r.line + style.sourceContext; ++l)
+          if (const std::string *text = sources.line(r.file, l)) {
+            std::string s = fmt::format("      {} {:>5} | {}", l == r.line ? ">" : " ", l, *text);
+            out += (l == r.line ? s : p.dim(s)) + "\n";
+            shown = true;
+          }
+      }
+      if (!shown && !r.ptxText.empty())
+        out += p.dim(fmt::format("        {}  {}", r.ptxLocation, r.ptxText)) + "\n";
+    }
+  }
+  if (style.quiet)
+    return out;
+
+  if (a.launch) {
+    for (const View &v : launchViews(*a.launch, style.verbose ? SIZE_MAX : 8)) {
+      out += "\n" + p.bold(v.title) + "\n";
+      out += renderTable(v.table, p);
+    }
+  } else if (a.kernelStatic && !a.kernelStatic->occupancyByBlockSize.empty()) {
+    out += "\n" + p.bold("Occupancy by block size") + "\n";
+    DataTable t;
+    t.headers = {"threads/block", "blocks/SM", "warps/SM", "occupancy", "limited by"};
+    for (const auto &[threads, r] : a.kernelStatic->occupancyByBlockSize) {
+      if (!style.verbose && threads % 64 && threads != 32 && threads != 96)
+        continue;
+      std::string lim;
+      for (arch::OccupancyResource res : r.limiters)
+        lim += (lim.empty() ? "" : ", ") + std::string(arch::resourceName(res));
+      t.rows.push_back({std::to_string(threads), std::to_string(r.activeBlocksPerSm),
+                        std::to_string(r.activeWarpsPerSm), fmt::format("{:.1f}%", r.occupancy * 100),
+                        r.launches() ? lim : r.launchError});
+    }
+    out += renderTable(t, p);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+namespace {
+
+nlohmann::json findingJson(const advisor::Finding &f) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const advisor::SourceRef &r : f.lines)
+    lines.push_back({{"file", r.file},
+                     {"line", r.line},
+                     {"ptx_location", r.ptxLocation},
+                     {"ptx", r.ptxText},
+                     {"evidence", r.evidence}});
+  return {{"rule", f.rule},
+          {"priority", advisor::priorityName(f.priority)},
+          {"category", advisor::categoryName(f.category)},
+          {"title", f.title},
+          {"guide", f.guide},
+          {"evidence", f.evidence},
+          {"fix", f.fix},
+          {"gain_seconds", f.gainSeconds},
+          {"gain_fraction", f.gainFraction},
+          {"lines", lines}};
+}
+
+nlohmann::json occupancyJson(const arch::OccupancyResult &r) {
+  nlohmann::json lim = nlohmann::json::array();
+  for (arch::OccupancyResource res : r.limiters)
+    lim.push_back(arch::resourceName(res));
+  return {{"occupancy", r.occupancy},
+          {"active_blocks_per_sm", r.activeBlocksPerSm},
+          {"active_warps_per_sm", r.activeWarpsPerSm},
+          {"max_warps_per_sm", r.maxWarpsPerSm},
+          {"limiters", lim},
+          {"launch_error", r.launchError}};
+}
+
+nlohmann::json analysisObject(const Analysis &a) {
+  nlohmann::json j;
+  j["arch"] = a.target.displayName();
+  j["compute_capability"] = fmt::format("{}.{}", a.target.computeCapability->major, a.target.computeCapability->minor);
+  if (a.launch) {
+    const model::LaunchProfile &L = *a.launch;
+    // The launch as `ptxray run --metrics-json` writes it: kernel, configuration, metrics, lines.
+    nlohmann::json launch = metricsJson({L})["launches"][0];
+    const model::TimeEstimate &t = L.time;
+    j["kernel"] = L.kernel;
+    j["demangled"] = L.demangled;
+    j["summary"] = {{"time_seconds", t.seconds},
+                    {"bound", model::boundName(t.dominant)},
+                    {"compute_seconds", t.computeSeconds},
+                    {"memory_seconds", t.memorySeconds},
+                    {"latency_seconds", t.latencySeconds},
+                    {"launch_overhead_seconds", t.launchOverheadSeconds},
+                    {"effective_bandwidth_gb_s", t.effectiveBandwidthGBps},
+                    {"theoretical_bandwidth_gb_s", t.bandwidthBytesPerSecond / 1e9},
+                    {"occupancy", occupancyJson(L.occupancy)}};
+    j["launch"] = launch;
+  } else if (a.kernelStatic) {
+    const KernelStatic &k = *a.kernelStatic;
+    j["kernel"] = k.kernel;
+    j["demangled"] = k.demangled;
+    nlohmann::json occ = nlohmann::json::array();
+    for (const auto &[threads, r] : k.occupancyByBlockSize) {
+      nlohmann::json o = occupancyJson(r);
+      o["threads_per_block"] = threads;
+      occ.push_back(o);
+    }
+    j["static"] = {{"registers", k.registers},
+                   {"register_source", k.registerSource},
+                   {"static_shared_bytes", k.staticSharedBytes},
+                   {"local_bytes_per_thread", k.localBytesPerThread},
+                   {"occupancy_by_block_size", occ}};
+    j["launch"] = nullptr;
+  }
+  j["findings"] = nlohmann::json::array();
+  for (const advisor::Finding &f : a.findings)
+    j["findings"].push_back(findingJson(f));
+  return j;
+}
+
+} // namespace
+
+nlohmann::json analysisJson(const std::vector<Analysis> &analyses) {
+  nlohmann::json j = {{"schema", "ptxray-analysis"}, {"version", kAnalysisSchemaVersion}};
+  j["analyses"] = nlohmann::json::array();
+  for (const Analysis &a : analyses)
+    j["analyses"].push_back(analysisObject(a));
+  return j;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTML
+
+std::string analysisHtml(const std::vector<Analysis> &analyses) {
+  HtmlPage page(
+      analyses.size() == 1 && analyses[0].launch
+          ? fmt::format("ptxray analysis: {} on {}", analyses[0].launch->demangled, analyses[0].target.displayName())
+          : "ptxray analysis");
+  for (const Analysis &a : analyses) {
+    const std::string name = a.launch ? a.launch->demangled : a.kernelStatic ? a.kernelStatic->demangled : "";
+    page.addHeading(fmt::format("{} on {}", name, a.target.displayName()));
+    page.addTable(summaryRows(a, true), "Summary");
+
+    page.addHeading("Findings");
+    if (a.findings.empty())
+      page.addParagraph("No findings: nothing the guides warn about shows in this launch.");
+    DataTable findings;
+    findings.caption = "Most important first";
+    findings.headers = {"#", "priority", "rule", "finding", "estimated gain"};
+    int index = 0;
+    for (const advisor::Finding &f : a.findings) {
+      findings.rows.push_back(
+          {std::to_string(++index), std::string(advisor::priorityName(f.priority)), f.rule, f.title,
+           f.gainSeconds > 0 ? fmt::format("{:.2f} us ({:.0f}%)", f.gainSeconds * 1e6, f.gainFraction * 100) : "-"});
+      findings.heat.push_back(f.priority == advisor::Priority::High     ? 1.0
+                              : f.priority == advisor::Priority::Medium ? 0.5
+                                                                        : 0.15);
+    }
+    if (!a.findings.empty())
+      page.addDataTable(std::move(findings));
+    index = 0;
+    for (const advisor::Finding &f : a.findings) {
+      std::vector<TableRow> rows = {{"evidence", f.evidence}, {"fix", f.fix}, {"guide", f.guide}};
+      for (const advisor::SourceRef &r : f.lines)
+        rows.push_back({r.file.empty() ? r.ptxLocation : lineName(r.file, r.line), r.evidence});
+      page.addTable(std::move(rows),
+                    fmt::format("{}. [{}] {}: {}", ++index, advisor::priorityName(f.priority), f.rule, f.title));
+    }
+
+    if (a.launch) {
+      // The annotated source: every line of each source file the launch ran, with its costs.
+      const model::LaunchProfile &L = *a.launch;
+      std::vector<model::LineProfile> lines = model::lineProfiles(L);
+      std::set<std::string> files;
+      for (const model::LineProfile &l : lines)
+        if (!l.file.empty())
+          files.insert(l.file);
+      SourceFiles sources(a.sourceDirs);
+      for (const std::string &file : files) {
+        DataTable src;
+        src.caption =
+            fmt::format("{}: heat = warp instructions + transactions + wavefronts", sources.displayPath(file));
+        src.headers = {"line", "source", "warp inst", "global trans", "trans/req", "shared conflicts", "divergent"};
+        src.codeColumn = 1;
+        uint64_t top = 1;
+        for (const model::LineProfile &l : lines)
+          if (l.file == file)
+            top = std::max(top, model::hotness(l.inputs.all));
+        uint32_t last = 0;
+        for (const model::LineProfile &l : lines)
+          if (l.file == file)
+            last = std::max(last, l.line);
+        if (!sources.line(file, 1))
+          continue; // the source is not readable here: the per-line views below still show the numbers
+        for (uint32_t n = 1; n <= last + 2; ++n) {
+          const std::string *text = sources.line(file, n);
+          if (!text)
+            break;
+          auto it = std::find_if(lines.begin(), lines.end(),
+                                 [&](const model::LineProfile &l) { return l.file == file && l.line == n; });
+          if (it == lines.end()) {
+            src.rows.push_back({std::to_string(n), *text, "", "", "", "", ""});
+            src.heat.push_back(0);
+            continue;
+          }
+          const model::InstructionCounters &c = it->inputs.all;
+          src.rows.push_back(
+              {std::to_string(n), *text, std::to_string(c.warpExecuted), std::to_string(c.globalTransactions),
+               c.globalRequests ? fmt::format("{:.1f}", static_cast<double>(c.globalTransactions) / c.globalRequests)
+                                : "",
+               c.sharedRequests
+                   ? std::to_string(c.sharedWavefronts - std::min(c.sharedWavefronts, c.sharedIdealWavefronts))
+                   : "",
+               c.branches ? std::to_string(c.divergentBranches) : ""});
+          src.heat.push_back(static_cast<double>(model::hotness(c)) / static_cast<double>(top));
+        }
+        page.addHeading(fmt::format("Source: {}", sources.displayPath(file)));
+        page.addDataTable(std::move(src));
+      }
+      for (View &v : launchViews(L, 50)) {
+        page.addHeading(v.title);
+        page.addDataTable(std::move(v.table));
+      }
+      arch::OccupancyInput in;
+      in.threadsPerBlock = static_cast<int>(std::min<uint64_t>(L.block.count(), INT32_MAX));
+      in.registersPerThread = static_cast<int>(L.registersPerThread);
+      in.staticSharedBytes = L.staticSharedBytes;
+      in.dynamicSharedBytes = L.dynamicSharedBytes;
+      page.addHeading("Occupancy");
+      for (const LineChart &chart : occupancyCharts(*a.target.computeCapability, in, a.target.displayName()))
+        page.addChart(chart);
+    } else if (a.kernelStatic) {
+      DataTable t;
+      t.caption = "Occupancy by block size";
+      t.headers = {"threads/block", "blocks/SM", "warps/SM", "occupancy"};
+      for (const auto &[threads, r] : a.kernelStatic->occupancyByBlockSize) {
+        t.rows.push_back({std::to_string(threads), std::to_string(r.activeBlocksPerSm),
+                          std::to_string(r.activeWarpsPerSm), fmt::format("{:.1f}%", r.occupancy * 100)});
+        t.heat.push_back(r.occupancy);
+      }
+      page.addDataTable(std::move(t));
+    }
+  }
+  return page.render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compare
+
+namespace {
+
+struct CompareRow {
+  std::string label;
+  std::vector<std::string> values;
+};
+
+std::vector<CompareRow> compareRows(const std::vector<Analysis> &analyses) {
+  std::vector<CompareRow> rows;
+  auto add = [&](std::string label, auto &&value) {
+    CompareRow r{std::move(label), {}};
+    for (const Analysis &a : analyses)
+      r.values.push_back(a.launch ? value(a, *a.launch) : std::string("-"));
+    rows.push_back(std::move(r));
+  };
+  using L = const model::LaunchProfile &;
+  using A = const Analysis &;
+  add("compute capability", [](A a, L) {
+    return fmt::format("{}.{}", a.target.computeCapability->major, a.target.computeCapability->minor);
+  });
+  add("board", [](A, L l) { return l.time.gpu; });
+  add("time estimate (us)", [](A, L l) { return fmt::format("{:.2f}", l.time.seconds * 1e6); });
+  add("dominant bound", [](A, L l) { return std::string(model::boundName(l.time.dominant)); });
+  add("occupancy", [](A, L l) { return fmt::format("{:.1f}%", l.occupancy.occupancy * 100); });
+  add("blocks per SM", [](A, L l) { return std::to_string(l.occupancy.activeBlocksPerSm); });
+  add("occupancy limiter", [](A, L l) {
+    std::string s;
+    for (arch::OccupancyResource r : l.occupancy.limiters)
+      s += (s.empty() ? "" : ",") + std::string(arch::resourceName(r));
+    return s.empty() ? std::string("-") : s;
+  });
+  add("global trans/request", [](A, L l) {
+    return fmt::format("{:.2f}", l.total.globalRequests ? static_cast<double>(l.total.globalTransactions) /
+                                                              static_cast<double>(l.total.globalRequests)
+                                                        : 0.0);
+  });
+  add("global efficiency", [](A, L l) {
+    return l.total.globalBytesMoved ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(l.total.globalBytesRequested) /
+                                                                 static_cast<double>(l.total.globalBytesMoved))
+                                    : std::string("-");
+  });
+  add("shared wavefronts/req", [](A, L l) {
+    return l.total.sharedRequests ? fmt::format("{:.2f}", static_cast<double>(l.total.sharedWavefronts) /
+                                                              static_cast<double>(l.total.sharedRequests))
+                                  : std::string("-");
+  });
+  add("local transactions", [](A, L l) { return std::to_string(l.total.localTransactions); });
+  add("DRAM bytes", [](A, L l) { return std::to_string(l.time.dramBytes); });
+  add("effective GB/s", [](A, L l) { return fmt::format("{:.1f}", l.time.effectiveBandwidthGBps); });
+  add("theoretical GB/s", [](A, L l) { return fmt::format("{:.1f}", l.time.bandwidthBytesPerSecond / 1e9); });
+  add("findings", [](A a, L) {
+    std::string s;
+    for (const advisor::Finding &f : a.findings)
+      s += (s.empty() ? "" : " ") + f.rule;
+    return s.empty() ? std::string("-") : s;
+  });
+  return rows;
+}
+
+} // namespace
+
+std::string compareText(const std::vector<Analysis> &analyses, const TextStyle &style) {
+  const Palette p{style.color};
+  std::string out;
+  if (analyses.empty())
+    return out;
+  const model::LaunchProfile *first = analyses.front().launch;
+  out += p.bold(fmt::format("== {} on {} GPUs", first ? first->demangled : "", analyses.size())) + "\n";
+  DataTable t;
+  t.headers.push_back("");
+  for (const Analysis &a : analyses)
+    t.headers.push_back(a.target.displayName());
+  for (CompareRow &r : compareRows(analyses)) {
+    if (r.label == "findings")
+      continue;
+    std::vector<std::string> row{r.label};
+    row.insert(row.end(), r.values.begin(), r.values.end());
+    t.rows.push_back(std::move(row));
+  }
+  out += renderTable(t, p);
+  // The findings that differ: a rule present on some GPUs and not on others.
+  std::set<std::string> all;
+  for (const Analysis &a : analyses)
+    for (const advisor::Finding &f : a.findings)
+      all.insert(f.rule);
+  std::string diff;
+  for (const std::string &rule : all) {
+    std::string on, off;
+    for (const Analysis &a : analyses) {
+      const bool has =
+          std::any_of(a.findings.begin(), a.findings.end(), [&](const advisor::Finding &f) { return f.rule == rule; });
+      (has ? on : off) += (has ? on : off).empty() ? a.target.displayName() : ", " + a.target.displayName();
+    }
+    if (off.empty())
+      diff += fmt::format("  {:<26} on every GPU\n", rule);
+    else
+      diff += fmt::format("  {:<26} on {}; not on {}\n", rule, on, off);
+  }
+  out += "\n" + p.bold("Findings by GPU") + "\n" + (diff.empty() ? "  none\n" : diff);
+  if (!style.quiet)
+    for (const Analysis &a : analyses)
+      for (const advisor::Finding &f : a.findings) {
+        bool everywhere = std::all_of(analyses.begin(), analyses.end(), [&](const Analysis &b) {
+          return std::any_of(b.findings.begin(), b.findings.end(),
+                             [&](const advisor::Finding &g) { return g.rule == f.rule; });
+        });
+        if (!everywhere)
+          out += fmt::format("\n  {} [{}] {}: {}\n    {}\n", p.bold(a.target.displayName()),
+                             advisor::priorityName(f.priority), f.rule, f.title, wrapText(f.evidence, 96, 4));
+      }
+  return out;
+}
+
+nlohmann::json compareJson(const std::vector<Analysis> &analyses) {
+  nlohmann::json j = analysisJson(analyses);
+  nlohmann::json table = nlohmann::json::array();
+  for (const CompareRow &r : compareRows(analyses))
+    table.push_back({{"quantity", r.label}, {"values", r.values}});
+  j["compare"] = table;
+  return j;
+}
+
+} // namespace ptxray::report

@@ -1,0 +1,66 @@
+// The views of `ptxray analyze`: a summary of the launch on the modeled GPU (time estimate and its
+// dominant bound, occupancy and its limiter, effective vs theoretical bandwidth), the advisor's
+// findings with their source lines, and per-line views in the spirit of llvm-mca's (memory, shared
+// memory, divergence, instruction mix, hot lines) — as text, as a versioned JSON document, and as one
+// self-contained HTML page with an annotated source view.
+#pragma once
+
+#include "advisor/Finding.h"
+#include "arch/GpuDatabase.h"
+#include "arch/OccupancyCalculator.h"
+#include "model/PerformanceModel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxray::report {
+
+/// What is known about a kernel without running it.
+struct KernelStatic {
+  std::string kernel;    ///< PTX name
+  std::string demangled; ///< C++ name
+  int registers = 0;
+  std::string registerSource; ///< where the register count came from
+  uint64_t staticSharedBytes = 0;
+  uint64_t localBytesPerThread = 0; ///< the kernel's .local variables (stack frame)
+  /// Theoretical occupancy per block size (warp multiples up to the block limit).
+  std::vector<std::pair<int, arch::OccupancyResult>> occupancyByBlockSize;
+};
+
+/// One analysed kernel: a launch (with the model's profile) or the kernel alone.
+struct Analysis {
+  arch::ArchTarget target;
+  const model::LaunchProfile *launch = nullptr;
+  std::optional<KernelStatic> kernelStatic; ///< set when there is no launch
+  std::vector<advisor::Finding> findings;
+  /// Where to look for a source file the PTX names by a path that does not exist here (nvcc records
+  /// the absolute path it compiled): the file's name in each of these directories.
+  std::vector<std::string> sourceDirs;
+};
+
+struct TextStyle {
+  bool color = false;       ///< ANSI colours (a terminal)
+  bool quiet = false;       ///< summary and findings only
+  bool verbose = false;     ///< every line in every view, and the time model's explanation
+  size_t sourceContext = 1; ///< source lines shown before and after a finding's line
+};
+
+std::string analysisText(const Analysis &analysis, const TextStyle &style);
+
+/// {"schema": "ptxray-analysis", "version": 1, "analyses": [...]}; docs/advisor.md describes it.
+nlohmann::json analysisJson(const std::vector<Analysis> &analyses);
+inline constexpr int kAnalysisSchemaVersion = 1;
+
+/// One standalone page: per analysis the summary, the findings, the annotated source (per-line heat
+/// from the launch's transactions, conflicts and divergence) and the occupancy charts.
+std::string analysisHtml(const std::vector<Analysis> &analyses);
+
+/// The same launch on several GPUs, side by side (`ptxray compare`): a row per quantity, a column
+/// per GPU, then the findings that differ between them.
+std::string compareText(const std::vector<Analysis> &analyses, const TextStyle &style);
+nlohmann::json compareJson(const std::vector<Analysis> &analyses);
+
+} // namespace ptxray::report

@@ -1,0 +1,410 @@
+#include "sanitizers/Racecheck.h"
+
+#include <algorithm>
+#include <bit>
+#include <fmt/format.h>
+#include <tuple>
+#include <unordered_map>
+
+namespace ptxray::sanitizers {
+
+const char *raceKindName(RaceKind kind) {
+  switch (kind) {
+  case RaceKind::ReadAfterWrite: return "Read-After-Write";
+  case RaceKind::WriteAfterRead: return "Write-After-Read";
+  case RaceKind::WriteAfterWrite: return "Write-After-Write";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int kNumBarriers = 16;
+/// Epochs grow per worker across CTAs (so that shadow entries of earlier CTAs need no clearing);
+/// before they could wrap, the shadow is cleared and they start again.
+constexpr uint32_t kEpochLimit = 0xf0000000u;
+
+enum RecordFlags : uint8_t { kAtomic = 1, kVolatile = 2 };
+
+/// One access remembered in the shadow of a byte.
+struct AccessRecord {
+  uint32_t epoch = 0; ///< the warp's barrier epoch; valid only when >= the CTA's first epoch
+  uint32_t gen = 0;   ///< the warp's synchronization generation (warp syncs and barriers)
+  uint32_t step = 0;  ///< the warp's memory instructions since its last barrier (this one included)
+  uint32_t site = 0;  ///< per-worker site id
+  uint16_t thread = 0;
+  uint8_t flags = 0;
+};
+
+struct ByteShadow {
+  AccessRecord write;    ///< plain store or atomic (kAtomic)
+  AccessRecord reads[2]; ///< reads by two different threads
+  bool writeIsAtomic() const { return write.flags & kAtomic; }
+};
+
+struct HazardKey {
+  bool intraWarp = false;
+  Severity severity = Severity::Error;
+  AccessKind firstKind = AccessKind::Read, secondKind = AccessKind::Read;
+  vm::Space space = vm::Space::Shared;
+  Site first, second;
+  auto tie() const { return std::tuple(first.key(), second.key(), intraWarp, severity, firstKind, secondKind, space); }
+  bool operator<(const HazardKey &o) const { return tie() < o.tie(); }
+  bool operator==(const HazardKey &o) const { return tie() == o.tie(); }
+};
+
+struct HazardExample {
+  uint64_t cta = 0;
+  vm::Dim3 ctaId;
+  uint64_t address = 0;
+  uint32_t firstThread = 0, secondThread = 0;
+  auto tie() const { return std::tuple(cta, address, firstThread, secondThread); }
+};
+
+struct HazardEntry {
+  uint64_t count = 0;
+  HazardExample example;
+};
+
+const char *accessName(AccessKind kind) {
+  return kind == AccessKind::Read ? "Read" : kind == AccessKind::Write ? "Write" : "Atomic";
+}
+
+AccessKind kindOf(const AccessRecord &r, bool isWrite) {
+  return r.flags & kAtomic ? AccessKind::Atomic : isWrite ? AccessKind::Write : AccessKind::Read;
+}
+
+RaceKind raceKind(AccessKind first, AccessKind second) {
+  if (first == AccessKind::Read)
+    return RaceKind::WriteAfterRead;
+  return second == AccessKind::Read ? RaceKind::ReadAfterWrite : RaceKind::WriteAfterWrite;
+}
+
+} // namespace
+
+struct Racecheck::Worker {
+  const RacecheckOptions *options = nullptr;
+  uint32_t numWarps = 0;
+
+  // Sites: (function, instruction) -> compact id, per function a table by instruction index.
+  std::vector<Site> sites;
+  std::unordered_map<const vm::DecodedFunction *, std::vector<uint32_t>> siteIds;
+  const vm::DecodedFunction *cachedFunction = nullptr;
+  std::vector<uint32_t> *cachedIds = nullptr;
+
+  std::vector<ByteShadow> shared;
+  std::unordered_map<uint64_t, ByteShadow> global;
+
+  // The running CTA's clocks.
+  vm::Dim3 cta;
+  uint64_t ctaIndex = 0;
+  uint32_t epochBase = 1, nextEpoch = 1;
+  std::vector<uint32_t> epoch, gen, step;
+  std::vector<uint32_t> knows; ///< knows[w * numWarps + v]: v's accesses of epochs below it happened before w's
+  struct Phase {
+    std::vector<uint32_t> clock; ///< join of the arrivals' clocks
+    uint64_t waiters = 0;        ///< warps that wait for the release
+  };
+  Phase barriers[kNumBarriers];
+
+  std::map<HazardKey, HazardEntry> hazards;
+  /// Keys already counted for the lane being processed: an occurrence is one thread access.
+  std::vector<HazardKey> laneKeys;
+
+  uint32_t siteOf(const vm::DecodedFunction *fn, uint32_t instruction) {
+    if (fn != cachedFunction) {
+      std::vector<uint32_t> &ids = siteIds[fn];
+      if (ids.empty())
+        ids.assign(fn && fn->source ? fn->source->instructions.size() + 1 : 1, UINT32_MAX);
+      cachedFunction = fn;
+      cachedIds = &ids;
+    }
+    std::vector<uint32_t> &ids = *cachedIds;
+    if (instruction >= ids.size())
+      ids.resize(instruction + 1, UINT32_MAX);
+    if (ids[instruction] == UINT32_MAX) {
+      ids[instruction] = static_cast<uint32_t>(sites.size());
+      sites.push_back({fn, instruction});
+    }
+    return ids[instruction];
+  }
+
+  void beginCta(vm::Dim3 id, uint64_t linear) {
+    cta = id;
+    ctaIndex = linear;
+    if (nextEpoch >= kEpochLimit) {
+      std::fill(shared.begin(), shared.end(), ByteShadow{});
+      nextEpoch = 1;
+    }
+    global.clear();
+    epochBase = nextEpoch;
+    std::fill(epoch.begin(), epoch.end(), epochBase);
+    std::fill(gen.begin(), gen.end(), 1u);
+    std::fill(step.begin(), step.end(), 0u);
+    std::fill(knows.begin(), knows.end(), epochBase);
+    for (Phase &p : barriers) {
+      std::fill(p.clock.begin(), p.clock.end(), 0u);
+      p.waiters = 0;
+    }
+  }
+
+  void endCta() { nextEpoch = *std::max_element(epoch.begin(), epoch.end()) + 1; }
+
+  /// A warp's barrier arrival: everything it did so far happens before what the waiters do after
+  /// the release; what it does from now on is a new epoch.
+  void arrive(uint32_t w, uint32_t id, bool waits) {
+    Phase &p = barriers[id];
+    const uint32_t *mine = knows.data() + uint64_t{w} * numWarps;
+    for (uint32_t v = 0; v < numWarps; ++v)
+      p.clock[v] = std::max(p.clock[v], mine[v]);
+    p.clock[w] = std::max(p.clock[w], epoch[w] + 1);
+    ++epoch[w];
+    ++gen[w];
+    step[w] = 0;
+    if (waits)
+      p.waiters |= uint64_t{1} << w;
+  }
+
+  void release(uint32_t id) {
+    Phase &p = barriers[id];
+    for (uint32_t w = 0; w < numWarps; ++w) {
+      if (!((p.waiters >> w) & 1))
+        continue;
+      uint32_t *clock = knows.data() + uint64_t{w} * numWarps;
+      for (uint32_t v = 0; v < numWarps; ++v)
+        clock[v] = std::max(clock[v], p.clock[v]);
+    }
+    std::fill(p.clock.begin(), p.clock.end(), 0u);
+    p.waiters = 0;
+  }
+
+  bool valid(const AccessRecord &r) const { return r.epoch >= epochBase; }
+
+  enum class Relation : uint8_t { Ordered, Race, IntraWarp };
+
+  /// How an earlier access relates to the current one (`me`, by warp `w`).
+  Relation relation(const AccessRecord &r, const AccessRecord &me, uint32_t w) const {
+    if (r.thread == me.thread)
+      return Relation::Ordered;
+    uint32_t rw = r.thread / vm::kWarpSize;
+    if (rw == w) {
+      if (r.gen < me.gen)
+        return Relation::Ordered;
+      // Lanes of one instruction execution do not race with each other here (a warp's store of one
+      // value from many lanes is a PTX-defined outcome, not a hazard between instructions).
+      return r.step == me.step ? Relation::Ordered : Relation::IntraWarp;
+    }
+    return r.epoch < knows[uint64_t{w} * numWarps + rw] ? Relation::Ordered : Relation::Race;
+  }
+
+  void hazard(Relation rel, const AccessRecord &earlier, bool earlierWrite, const AccessRecord &me, bool meWrite,
+              vm::Space space, uint64_t address) {
+    AccessKind earlierKind = kindOf(earlier, earlierWrite), meKind = kindOf(me, meWrite);
+    if (earlierKind == AccessKind::Atomic && meKind == AccessKind::Atomic)
+      return;
+    HazardKey key;
+    key.intraWarp = rel == Relation::IntraWarp;
+    if (key.intraWarp && options->smVersion < 70) {
+      // Before Volta a warp's lanes run in lock-step: with volatile accesses (no value kept in a
+      // register) the warp-synchronous idiom works; without, it is a latent bug.
+      if ((earlier.flags & kVolatile) && (me.flags & kVolatile))
+        return;
+      key.severity = Severity::Warning;
+    }
+    // Name the pair by the order of the accesses within their warps' barrier intervals (then by
+    // code order): the same for every warp schedule.
+    const Site &earlierSite = sites[earlier.site], &meSite = sites[me.site];
+    bool earlierFirst = std::tuple(earlier.step, earlierSite.key()) <= std::tuple(me.step, meSite.key());
+    const AccessRecord &first = earlierFirst ? earlier : me, &second = earlierFirst ? me : earlier;
+    key.firstKind = earlierFirst ? earlierKind : meKind;
+    key.secondKind = earlierFirst ? meKind : earlierKind;
+    key.first = sites[first.site];
+    key.second = sites[second.site];
+    key.space = space;
+    if (std::find(laneKeys.begin(), laneKeys.end(), key) != laneKeys.end())
+      return;
+    laneKeys.push_back(key);
+    HazardExample example{ctaIndex, cta, address, first.thread, second.thread};
+    auto [it, inserted] = hazards.try_emplace(key, HazardEntry{0, example});
+    ++it->second.count;
+    if (!inserted && example.tie() < it->second.example.tie())
+      it->second.example = example;
+  }
+
+  void access(ByteShadow &s, const AccessRecord &me, bool isWrite, uint32_t w, vm::Space space, uint64_t address) {
+    const bool atomic = me.flags & kAtomic;
+    // Against the last write (atomics do not race with atomics).
+    if (valid(s.write) && (!atomic || !s.writeIsAtomic())) {
+      Relation rel = relation(s.write, me, w);
+      if (rel != Relation::Ordered)
+        hazard(rel, s.write, true, me, isWrite, space, address);
+    }
+    if (!isWrite) {
+      // A slot keeps its read until a read ordered after it (the same thread's, or one past a
+      // barrier) replaces it. The two slots hold different threads, so a later write by either still
+      // finds the other's read; of three or more reads unordered with each other the first two are
+      // kept: the earliest unsynchronized read is the one a report should name.
+      AccessRecord &r0 = s.reads[0], &r1 = s.reads[1];
+      if (!valid(r0) || relation(r0, me, w) == Relation::Ordered) {
+        r0 = me;
+        if (valid(r1) && r1.thread == me.thread)
+          r1 = AccessRecord{};
+      } else if (!valid(r1) || relation(r1, me, w) == Relation::Ordered) {
+        r1 = me;
+      }
+      return;
+    }
+    for (AccessRecord &r : s.reads) {
+      if (!valid(r))
+        continue;
+      if (Relation rel = relation(r, me, w); rel != Relation::Ordered)
+        hazard(rel, r, false, me, isWrite, space, address);
+      // Ordered or reported: later writes are checked against this one instead (one report per
+      // read, not one per later write).
+      r = AccessRecord{};
+    }
+    s.write = me;
+  }
+};
+
+Racecheck::Racecheck(RacecheckOptions options) : options_(options) {}
+Racecheck::~Racecheck() = default;
+
+void Racecheck::onLaunchBegin(const vm::LaunchInfo &info) {
+  launch_ = info;
+  launchHazards_.clear();
+  workers_.clear();
+  const uint32_t numWarps = static_cast<uint32_t>((info.block.count() + vm::kWarpSize - 1) / vm::kWarpSize);
+  const uint64_t sharedBytes = info.kernel->staticSharedBytes + info.dynamicSharedBytes;
+  for (unsigned i = 0; i < std::max(info.workers, 1u); ++i) {
+    auto w = std::make_unique<Worker>();
+    w->options = &options_;
+    w->numWarps = numWarps;
+    w->shared.resize(sharedBytes);
+    w->epoch.resize(numWarps);
+    w->gen.resize(numWarps);
+    w->step.resize(numWarps);
+    w->knows.resize(uint64_t{numWarps} * numWarps);
+    for (Worker::Phase &p : w->barriers)
+      p.clock.resize(numWarps);
+    workers_.push_back(std::move(w));
+  }
+}
+
+void Racecheck::onCtaBegin(unsigned worker, vm::Dim3 cta) {
+  workers_[worker]->beginCta(cta, ctaLinear(cta, launch_.grid));
+}
+
+void Racecheck::onCtaEnd(unsigned worker, vm::Dim3) {
+  workers_[worker]->endCta();
+}
+
+void Racecheck::onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) {
+  Worker &w = *workers_[warp.worker];
+  if (e.barrier >= kNumBarriers)
+    return;
+  if (e.release)
+    w.release(e.barrier);
+  else
+    w.arrive(warp.warp, e.barrier, !e.arriveOnly);
+}
+
+void Racecheck::onWarpSync(const vm::WarpRef &warp, const vm::WarpSyncEvent &e) {
+  // __syncwarp and the .sync intrinsics order the accesses of the lanes that take part. The legacy
+  // forms (no membermask) promise nothing since Volta.
+  if (e.hasMemberMask)
+    ++workers_[warp.worker]->gen[warp.warp];
+}
+
+void Racecheck::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) {
+  const bool isShared = e.space == vm::Space::Shared;
+  if (!isShared && !(options_.globalMemory && e.space == vm::Space::Global))
+    return;
+  if (e.path != vm::MemoryPath::LoadStore || e.width == 0 || e.mask == 0)
+    return;
+  Worker &w = *workers_[warp.worker];
+  const uint32_t wi = warp.warp;
+  AccessRecord me;
+  me.epoch = w.epoch[wi];
+  me.gen = w.gen[wi];
+  me.step = ++w.step[wi];
+  me.site = w.siteOf(warp.function, e.instruction);
+  const bool atomic = e.op == vm::MemoryOp::Atomic || e.op == vm::MemoryOp::Reduction;
+  me.flags = static_cast<uint8_t>((atomic ? kAtomic : 0) | (e.isVolatile ? kVolatile : 0));
+  const bool isWrite = e.op != vm::MemoryOp::Load;
+  const uint32_t bytes = uint32_t{e.width} * e.vec;
+  const uint64_t sharedSize = w.shared.size();
+  for (uint32_t mask = e.mask; mask; mask &= mask - 1) {
+    const int lane = std::countr_zero(mask);
+    me.thread = static_cast<uint16_t>(wi * vm::kWarpSize + static_cast<uint32_t>(lane));
+    w.laneKeys.clear();
+    const uint64_t address = e.addresses[lane];
+    for (uint32_t b = 0; b < bytes; ++b) {
+      const uint64_t at = address + b;
+      if (isShared) {
+        if (at < sharedSize)
+          w.access(w.shared[at], me, isWrite, wi, e.space, at);
+      } else {
+        w.access(w.global[at], me, isWrite, wi, e.space, at);
+      }
+    }
+  }
+}
+
+void Racecheck::onLaunchEnd() {
+  std::map<HazardKey, HazardEntry> merged;
+  for (const auto &w : workers_)
+    for (const auto &[key, entry] : w->hazards) {
+      auto [it, inserted] = merged.try_emplace(key, entry);
+      if (inserted)
+        continue;
+      it->second.count += entry.count;
+      if (entry.example.tie() < it->second.example.tie())
+        it->second.example = entry.example;
+    }
+  const vm::DecodedFunction &kernel = *launch_.kernel;
+  for (const auto &[key, entry] : merged) {
+    const SiteText first = describeSite(key.first), second = describeSite(key.second);
+    const RaceKind kind = raceKind(key.firstKind, key.secondKind);
+    Hazard h;
+    h.severity = key.severity;
+    h.occurrences = entry.count;
+    const char *space = vm::spaceName(key.space);
+    if (key.intraWarp)
+      h.headline = fmt::format("Intra-warp hazard ({}) between {} access at {} and {} access at {} in {} memory",
+                               raceKindName(kind), accessName(key.firstKind), first.shortPlace(),
+                               accessName(key.secondKind), second.shortPlace(), space);
+    else
+      h.headline = fmt::format("Race reported between {} access at {} and {} access at {} ({} hazard, {} memory)",
+                               accessName(key.firstKind), first.shortPlace(), accessName(key.secondKind),
+                               second.shortPlace(), raceKindName(kind), space);
+    h.details.push_back(fmt::format("in kernel {}", kernel.name));
+    auto accessLine = [&](AccessKind k, const SiteText &t, uint32_t thread) {
+      std::string line = fmt::format("{} by thread {} at {}  {}", accessName(k),
+                                     dimText(threadOf(thread, launch_.block)), t.ptxLocation, t.ptxText);
+      if (t.function != kernel.name)
+        line += fmt::format(" (in {})", t.function);
+      return line;
+    };
+    h.details.push_back(accessLine(key.firstKind, first, entry.example.firstThread));
+    h.details.push_back(accessLine(key.secondKind, second, entry.example.secondThread));
+    std::string where =
+        fmt::format("in block {}, address 0x{:x} ({})", dimText(entry.example.ctaId), entry.example.address, space);
+    if (key.space == vm::Space::Shared)
+      if (std::string variable = sharedVariableAt(kernel, entry.example.address); !variable.empty())
+        where += fmt::format(", {}", variable);
+    h.details.push_back(where);
+    if (key.intraWarp)
+      h.details.push_back(
+          key.severity == Severity::Error
+              ? "threads of a warp are not implicitly synchronized since Volta (sm_70): put __syncwarp() "
+                "between the accesses, or exchange the values with __shfl_sync()"
+              : "correct only under the pre-Volta lock-step assumption and only with volatile accesses; since "
+                "Volta it needs __syncwarp()");
+    (h.severity == Severity::Error ? errors_ : warnings_)++;
+    launchHazards_.push_back(std::move(h));
+  }
+  workers_.clear();
+}
+
+} // namespace ptxray::sanitizers

@@ -1,0 +1,72 @@
+// racecheck as a VM listener: shared-memory data races between threads of a CTA (and, on request,
+// races on global memory between threads of the same CTA), reported in compute-sanitizer's style.
+//
+// Two accesses to the same byte by different threads, at least one of them a write, race unless
+// something orders them:
+//   - threads of different warps: a CTA barrier both took part in (bar.sync / barrier.sync, named
+//     barriers with their thread counts, bar.red; bar.arrive orders the arriving warp's earlier
+//     accesses before the waiters' later ones). Tracked with a vector clock per warp: a warp's
+//     accesses between two of its barrier arrivals share an epoch, and a warp knows, for every
+//     other warp, the epochs before which that warp's accesses happened before its own.
+//   - lanes of the same warp: a __syncwarp (bar.warp.sync), a .sync warp intrinsic (shfl, vote,
+//     match, redux, elect) or a CTA barrier between them. Lanes of a warp communicating without one
+//     are an intra-warp hazard: an error from sm_70 on (independent thread scheduling), a warning
+//     before it (the lock-step assumption, unsafe without volatile), nothing before it when both
+//     accesses are volatile (the pre-Volta warp-synchronous model).
+// Atomics to the same byte do not race with each other; an atomic and a plain access do.
+//
+// Shadow state per byte: the last write and up to two reads (two distinct threads are enough to
+// find a read by some thread other than a later writer), each with thread, instruction, epoch,
+// warp-sync generation and the warp's access count since its last barrier. Cost O(bytes accessed).
+// A RAW/WAR pair is named by the order of the two accesses within their barrier intervals (which
+// of them its warp performed after fewer shared accesses), not by the order the VM happened to run
+// warps in, so reports do not depend on warp order or worker count.
+#pragma once
+
+#include "sanitizers/Report.h"
+#include "vm/Events.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ptxray::sanitizers {
+
+struct RacecheckOptions {
+  int smVersion = 90;        ///< major*10+minor of the modeled GPU: intra-warp hazards are errors from 70 on
+  bool globalMemory = false; ///< also global memory, between threads of the same CTA
+};
+
+enum class AccessKind : uint8_t { Read, Write, Atomic };
+enum class RaceKind : uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
+const char *raceKindName(RaceKind kind); ///< "Read-After-Write" ...
+
+class Racecheck : public vm::ExecutionListener {
+public:
+  explicit Racecheck(RacecheckOptions options = {});
+  ~Racecheck() override;
+
+  /// The reports of the last launch (sorted; empty before the first), and the totals of all launches.
+  const std::vector<Hazard> &launchHazards() const { return launchHazards_; }
+  uint64_t errors() const { return errors_; }
+  uint64_t warnings() const { return warnings_; }
+
+  void onLaunchBegin(const vm::LaunchInfo &info) override;
+  void onLaunchEnd() override;
+  void onCtaBegin(unsigned worker, vm::Dim3 cta) override;
+  void onCtaEnd(unsigned worker, vm::Dim3 cta) override;
+  void onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) override;
+  void onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) override;
+  void onWarpSync(const vm::WarpRef &warp, const vm::WarpSyncEvent &e) override;
+
+  struct Worker;
+
+private:
+  RacecheckOptions options_;
+  vm::LaunchInfo launch_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<Hazard> launchHazards_;
+  uint64_t errors_ = 0, warnings_ = 0;
+};
+
+} // namespace ptxray::sanitizers

@@ -1,0 +1,65 @@
+// Every rule on a kernel of this project that triggers it and on a fixed variant that does not, on
+// the GPUs where the guides say it matters (tests/advisor/cases.json; kernels/*.cu, PTX by
+// kernels/regen.sh). A case lists the rules that must appear and the ones that must not.
+#include "support/AdvisorHarness.h"
+#include "support/TestFiles.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+namespace ptxray::test {
+namespace {
+
+struct Case {
+  std::string name;
+  std::string arch;
+  nlohmann::json spec;
+  std::vector<std::string> expect, absent;
+};
+
+std::vector<Case> loadCases() {
+  nlohmann::json cases = nlohmann::json::parse(readFile(sourceDir() / "tests/advisor/cases.json"));
+  std::vector<Case> out;
+  for (const nlohmann::json &c : cases)
+    for (const nlohmann::json &arch : c.at("arch"))
+      out.push_back({c.at("name"), arch.get<std::string>(), c.at("spec"), c.at("expect"), c.at("absent")});
+  return out;
+}
+
+void PrintTo(const Case &c, std::ostream *os) {
+  *os << c.name << " on " << c.arch;
+}
+
+class AdvisorCase : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AdvisorCase, ExpectedFindingsAndNoOthersListed) {
+  const Case &c = GetParam();
+  vm::RunSpec spec = vm::parseRunSpec(c.spec, c.name, sourceDir() / "tests/advisor");
+  std::vector<AdvisedLaunch> launches = adviseSpec(spec, c.arch);
+  ASSERT_FALSE(launches.empty());
+  std::set<std::string> rules;
+  for (const AdvisedLaunch &l : launches)
+    for (const advisor::Finding &f : l.findings)
+      rules.insert(f.rule);
+  std::string got;
+  for (const std::string &r : rules)
+    got += " " + r;
+  for (const std::string &rule : c.expect)
+    EXPECT_TRUE(rules.count(rule)) << rule << " missing; got:" << got;
+  for (const std::string &rule : c.absent)
+    EXPECT_FALSE(rules.count(rule)) << rule << " reported; got:" << got;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, AdvisorCase, ::testing::ValuesIn(loadCases()),
+                         [](const ::testing::TestParamInfo<Case> &info) {
+                           std::string name = info.param.name + "_" + info.param.arch;
+                           for (char &ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch)))
+                               ch = '_';
+                           return name;
+                         });
+
+} // namespace
+} // namespace ptxray::test

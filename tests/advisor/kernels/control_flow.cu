@@ -1,0 +1,68 @@
+// Advisor test kernels for the control-flow rules (OpenCL Best Practices Guide §6.1).
+// Launch: block 128 (any multiple of 64); `in` and `out` hold grid * 128 floats.
+
+#define WORK 64
+
+// Two different long paths, long enough that nvcc keeps real branches rather than predicating them.
+__device__ __forceinline__ float pathA(float v)
+{
+    for (int k = 0; k < WORK; k++)
+        v = v * 0.999f + 0.5f;
+    return v;
+}
+
+__device__ __forceinline__ float pathB(float v, float w)
+{
+    for (int k = 0; k < WORK; k++)
+        v = fminf(v * w, v + w) - 0.25f;
+    return v;
+}
+
+// `divergent-branch`: the condition alternates between neighbouring threads, so every warp splits
+// and runs both paths one after the other.
+extern "C" __global__ void branchOddEven(float *out, const float *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    if (threadIdx.x % 2 == 0)
+        v = pathA(v);
+    else
+        v = pathB(v, 1.0001f);
+    out[i] = v;
+}
+
+// Fixed: the condition depends only on the warp index (threadIdx.x / 32), so it is uniform in
+// every warp; the same two paths run, each by whole warps.
+extern "C" __global__ void branchWarpAligned(float *out, const float *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    if ((threadIdx.x / 32) % 2 == 0)
+        v = pathA(v);
+    else
+        v = pathB(v, 1.0001f);
+    out[i] = v;
+}
+
+// `low-warp-efficiency`: the trip count depends on the lane (0..31 iterations), so a warp runs 31
+// iterations with on average half of its lanes active.
+extern "C" __global__ void loopPerLane(float *out, const float *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    int trips = threadIdx.x % 32;
+    for (int k = 0; k < trips; k++)
+        v = v * 0.999f + 0.5f * (float)k;
+    out[i] = v;
+}
+
+// Fixed: every lane runs the same 16 iterations (about the average work of loopPerLane).
+extern "C" __global__ void loopUniform(float *out, const float *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    int trips = 16;
+    for (int k = 0; k < trips; k++)
+        v = v * 0.999f + 0.5f * (float)k;
+    out[i] = v;
+}

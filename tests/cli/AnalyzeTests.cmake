@@ -1,0 +1,68 @@
+# `ptxray analyze` and `ptxray compare` as users run them. Included from tests/CMakeLists.txt, which
+# defines PTXRAY_BIN and EXAMPLE.
+set(GUIDE_AAT ${PROJECT_SOURCE_DIR}/examples/guide/aat.json)
+
+# The README's analysis: the guide's C = AA^T steps on a Kepler GPU, each step's finding in order.
+add_test(NAME cli.analyze_guide_aat COMMAND ${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --color never)
+set_tests_properties(cli.analyze_guide_aat PROPERTIES PASS_REGULAR_EXPRESSION
+  "== simpleMultiplyAAT on Tesla K20X \\(sm_35\\).*\\[high\\] uncoalesced-global.*> +[0-9]+ \\|.*== sharedMultiplyAAT.*\\[medium\\] shared-bank-conflicts.*== paddedMultiplyAAT")
+add_test(NAME cli.analyze_guide_aat_fixed_on_16_banks COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch sm_13 --quiet --color never | sed -n '/== paddedMultiplyAAT/,$p'")
+set_tests_properties(cli.analyze_guide_aat_fixed_on_16_banks PROPERTIES FAIL_REGULAR_EXPRESSION
+  "shared-bank-conflicts|uncoalesced-global" PASS_REGULAR_EXPRESSION "== paddedMultiplyAAT")
+
+# Without a launch: the static subset.
+add_test(NAME cli.analyze_static COMMAND ${PTXRAY_BIN} analyze ${EXAMPLE} --arch sm_35 --kernel saxpy --color never)
+set_tests_properties(cli.analyze_static PROPERTIES PASS_REGULAR_EXPRESSION
+  "== saxpy\\(int, float, float const\\*, float\\*\\) on sm_35.*registers +[0-9]+ per thread.*Occupancy by block size.*threads/block")
+
+add_test(NAME cli.analyze_list_rules COMMAND ${PTXRAY_BIN} analyze --list-rules)
+set_tests_properties(cli.analyze_list_rules PROPERTIES PASS_REGULAR_EXPRESSION
+  "uncoalesced-global +high.*branch-predication +low.*Thresholds.*uncoalesced-ratio +1.25")
+
+# Bad selections are command-line errors.
+add_test(NAME cli.analyze_unknown_rule COMMAND bash -c "${PTXRAY_BIN} analyze ${GUIDE_AAT} --only no-such-rule 2>&1; echo exit=$?")
+set_tests_properties(cli.analyze_unknown_rule PROPERTIES PASS_REGULAR_EXPRESSION
+  "--only: unknown rule 'no-such-rule'.*exit=2([^0-9]|$)")
+add_test(NAME cli.analyze_bad_threshold COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${GUIDE_AAT} --threshold uncoalesced-ratio=abc 2>&1; echo exit=$?")
+set_tests_properties(cli.analyze_bad_threshold PROPERTIES PASS_REGULAR_EXPRESSION "non-negative number.*exit=2([^0-9]|$)")
+add_test(NAME cli.analyze_spec_with_launch_options COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${GUIDE_AAT} --grid 4 2>&1; echo exit=$?")
+set_tests_properties(cli.analyze_spec_with_launch_options PROPERTIES PASS_REGULAR_EXPRESSION "exit=2([^0-9]|$)")
+
+# Filters and thresholds reach the advisor.
+add_test(NAME cli.analyze_only COMMAND ${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --only shared-bank-conflicts --quiet --color never)
+set_tests_properties(cli.analyze_only PROPERTIES PASS_REGULAR_EXPRESSION "shared-bank-conflicts"
+  FAIL_REGULAR_EXPRESSION "uncoalesced-global|redundant-global-loads")
+
+# The JSON document.
+add_test(NAME cli.analyze_json COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --quiet --json analyze.json >/dev/null && cat analyze.json")
+set_tests_properties(cli.analyze_json PROPERTIES PASS_REGULAR_EXPRESSION
+  "\"findings\": \\[.*\"gain_seconds\".*\"rule\": \"uncoalesced-global\".*\"schema\": \"ptxray-analysis\",.*\"version\": 1")
+
+# The HTML report, rendered by headless Chromium (skipped where it is not installed): the occupancy
+# chart's series colour and the high-priority rows' heat must be drawn.
+add_test(NAME cli.analyze_html_renders COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --quiet --html analyze.html >/dev/null && \
+   bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh analyze.html analyze.png ff8787")
+set_tests_properties(cli.analyze_html_renders PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+# The same launch on several GPUs.
+add_test(NAME cli.compare_guide_aat COMMAND ${PTXRAY_BIN} compare ${GUIDE_AAT} --arch sm_13,sm_20,k20x,sm_90 --color never)
+set_tests_properties(cli.compare_guide_aat PROPERTIES PASS_REGULAR_EXPRESSION
+  "sm_13 +sm_20 +Tesla K20X \\(sm_35\\) +sm_90.*occupancy.*Findings by GPU")
+add_test(NAME cli.compare_needs_launch COMMAND bash -c "${PTXRAY_BIN} compare ${EXAMPLE} --arch sm_20,sm_35 2>&1; echo exit=$?")
+set_tests_properties(cli.compare_needs_launch PROPERTIES PASS_REGULAR_EXPRESSION "exit=2([^0-9]|$)")
+
+# The guide's coalescing experiments on CC 1.3 ([BPG] 3.2.1.3-3.2.1.4): an offset of 1 word makes one
+# half-warp take a 128-byte transaction and the other a 64- and a 32-byte one (1.5 per request, 64 of
+# 112 bytes used: 57.1%), an offset of 16 words none; a stride of 2 halves the efficiency.
+add_test(NAME cli.guide_charts_cc13 COMMAND ${PTXRAY_BIN} guide-charts --arch sm_13 --max 16 --elements 4096)
+set_tests_properties(cli.guide_charts_cc13 PROPERTIES PASS_REGULAR_EXPRESSION
+  "offset +sm_13.*\n +0 +1\\.00 +100\\.0%[^\n]*\n +1 +1\\.50 +57\\.1%.*\n +16 +1\\.00 +100\\.0%.*stride.*\n +2 +1\\.00 +50\\.0%")
+add_test(NAME cli.guide_charts_html_renders COMMAND bash -c
+  "${PTXRAY_BIN} guide-charts --arch sm_13,sm_90 --max 8 --elements 4096 --html guide-charts.html >/dev/null && \
+   bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh guide-charts.html guide-charts.png 1f77b4")
+set_tests_properties(cli.guide_charts_html_renders PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)

@@ -1,0 +1,63 @@
+# `ptxray run --tool racecheck|synccheck` as users run it. Included from tests/CMakeLists.txt, which
+# defines PTXRAY_BIN. The bash wrappers print the exit status so that each test checks both.
+set(SANITIZER_SPECS ${PROJECT_SOURCE_DIR}/tests/kernels/sanitizers/specs)
+
+add_test(NAME cli.racecheck_race COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --tool racecheck 2>&1; echo exit=$?")
+set_tests_properties(cli.racecheck_race PROPERTIES PASS_REGULAR_EXPRESSION
+  "========= Error: Race reported between Write access at [^ ]*races\\.cu:9 and Read access at [^ ]*races\\.cu:10 \\(Read-After-Write hazard, shared memory\\).*128 occurrences\n========= RACECHECK SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\nexit=1")
+
+add_test(NAME cli.sanitizers_clean COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw_clean.json --tool racecheck,synccheck 2>&1; echo exit=$?")
+set_tests_properties(cli.sanitizers_clean PROPERTIES PASS_REGULAR_EXPRESSION
+  "^========= RACECHECK SUMMARY: 0 hazards displayed \\(0 errors, 0 warnings\\)\n========= SYNCCHECK SUMMARY: 0 hazards displayed \\(0 errors, 0 warnings\\)\nexit=0")
+
+add_test(NAME cli.synccheck_partial_barrier COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/barrier_in_branch.json --tool synccheck 2>&1; echo exit=$?")
+set_tests_properties(cli.synccheck_partial_barrier PROPERTIES PASS_REGULAR_EXPRESSION
+  "Error: Barrier error: not every thread of the block reaches the barrier at [^ ]*sync_errors\\.cu:10; the others exited at [^ ]*sync_errors\\.cu:13.*SYNCCHECK SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\nexit=1")
+
+# Before Volta the unsynchronized warp reduction is a lock-step warning, not an error.
+add_test(NAME cli.racecheck_lockstep_warning COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/reduce_unsynchronized.json --arch sm_35 --tool racecheck 2>&1; echo exit=$?")
+set_tests_properties(cli.racecheck_lockstep_warning PROPERTIES PASS_REGULAR_EXPRESSION
+  "========= Warning: Intra-warp hazard \\(Write-After-Read\\).*RACECHECK SUMMARY: 5 hazards displayed \\(0 errors, 5 warnings\\)\nexit=0")
+
+# With the performance model listening too (one launch, three listeners).
+add_test(NAME cli.racecheck_with_metrics COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_war.json --tool racecheck --tool synccheck --metrics 2>&1; echo exit=$?")
+set_tests_properties(cli.racecheck_with_metrics PROPERTIES PASS_REGULAR_EXPRESSION
+  "Write-After-Read hazard.*RACECHECK SUMMARY: 1 hazard displayed.*SYNCCHECK SUMMARY: 0 hazards displayed.*exit=1")
+
+add_test(NAME cli.tool_unknown COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --tool helgrind 2>&1; echo exit=$?")
+set_tests_properties(cli.tool_unknown PROPERTIES PASS_REGULAR_EXPRESSION
+  "ptxray: error: --tool: unknown tool \"helgrind\" \\(racecheck, synccheck, initcheck, leakcheck, memcheck\\)\nexit=2")
+
+# initcheck: a spec buffer with "init": "none" that the kernel reads; the same read on the command
+# line with --buffer NAME=BYTES:none; and a clean twin.
+add_test(NAME cli.initcheck_global COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/init_global.json --tool initcheck 2>&1; echo exit=$?")
+set_tests_properties(cli.initcheck_global PROPERTIES PASS_REGULAR_EXPRESSION
+  "========= Error: Uninitialized __global__ memory read of size 4 bytes at [^ ]*initcheck\\.cu:8\n.*128 occurrences\n========= INITCHECK SUMMARY: 1 error\nexit=1")
+
+add_test(NAME cli.initcheck_buffer_none COMMAND bash -c
+  "${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/tests/kernels/sanitizers/ptx/initcheck.ptx --kernel copyGlobal --grid 1 --block 32 --buffer in=128:none --buffer out=128 --arg buf:in --arg buf:out --tool initcheck 2>&1; echo exit=$?")
+set_tests_properties(cli.initcheck_buffer_none PROPERTIES PASS_REGULAR_EXPRESSION
+  "Uninitialized __global__ memory read of size 4 bytes.*is byte 0 of buffer in \\(128 bytes\\).*32 occurrences\n========= INITCHECK SUMMARY: 1 error\nexit=1")
+
+add_test(NAME cli.initcheck_clean COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/init_global_filled_by_kernel.json --tool initcheck,racecheck 2>&1; echo exit=$?")
+set_tests_properties(cli.initcheck_clean PROPERTIES PASS_REGULAR_EXPRESSION
+  "^========= RACECHECK SUMMARY: 0 hazards displayed \\(0 errors, 0 warnings\\)\n========= INITCHECK SUMMARY: 0 errors\nexit=0")
+
+# The leak check reports at the end of the run, after every launch.
+add_test(NAME cli.leakcheck_leak COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/leak_kept_blocks.json --tool leakcheck 2>&1; echo exit=$?")
+set_tests_properties(cli.leakcheck_leak PROPERTIES PASS_REGULAR_EXPRESSION
+  "========= Error: Leaked 1024 bytes in 4 device-heap blocks allocated by malloc at [^ ]*leaks\\.cu:18\n.*4 occurrences\n========= LEAKCHECK SUMMARY: 1 error \\(1024 bytes leaked in 4 blocks\\)\nexit=1")
+
+add_test(NAME cli.leakcheck_freed_later COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/leak_freed_next_launch.json --tool leakcheck 2>&1; echo exit=$?")
+set_tests_properties(cli.leakcheck_freed_later PROPERTIES PASS_REGULAR_EXPRESSION
+  "^========= LEAKCHECK SUMMARY: 0 errors \\(0 bytes leaked in 0 blocks\\)\nexit=0")

@@ -1,0 +1,108 @@
+// Test helper: runs a spec with racecheck, synccheck, initcheck and the leak check listening (or a PTX
+// kernel with racecheck and synccheck), and keeps every launch's reports.
+#pragma once
+
+#include "sanitizers/Initcheck.h"
+#include "sanitizers/Leakcheck.h"
+#include "sanitizers/Racecheck.h"
+#include "sanitizers/Synccheck.h"
+#include "support/TestFiles.h"
+#include "support/VmHarness.h"
+#include "vm/ListenerGroup.h"
+#include "vm/host/RunSpec.h"
+
+#include <string>
+#include <vector>
+
+namespace ptxray::test {
+
+struct ToolReports {
+  std::vector<sanitizers::Hazard> racecheck, synccheck, initcheck;
+  std::vector<sanitizers::Hazard> leaks; ///< at the end of the run
+  vm::RunOutcome outcome;
+  uint64_t raceErrors = 0, raceWarnings = 0, syncErrors = 0, initErrors = 0;
+  uint64_t leakedBlocks = 0, leakedBytes = 0;
+};
+
+inline int smVersion(const char *arch) {
+  const arch::ComputeCapability &cc = computeCapability(arch);
+  return cc.major * 10 + cc.minor;
+}
+
+/// Runs `spec` with every tool on the device `arch`.
+inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_90", unsigned workers = 1,
+                                bool globalMemory = false) {
+  sanitizers::Racecheck racecheck({smVersion(arch), globalMemory});
+  sanitizers::Synccheck synccheck;
+  sanitizers::Initcheck initcheck;
+  sanitizers::Leakcheck leakcheck;
+  vm::ListenerGroup group;
+  group.add(&racecheck);
+  group.add(&synccheck);
+  group.add(&initcheck);
+  group.add(&leakcheck);
+  ToolReports reports;
+  vm::RunOptions options;
+  options.memoryListener = &initcheck;
+  options.arch = arch;
+  options.writeOutputs = false;
+  options.launch.threads = workers;
+  options.launch.listener = &group;
+  options.onLaunch = [&](const vm::LaunchReport &r) {
+    if (r.result.status == vm::LaunchStatus::Refused)
+      return;
+    reports.racecheck.insert(reports.racecheck.end(), racecheck.launchHazards().begin(),
+                             racecheck.launchHazards().end());
+    reports.synccheck.insert(reports.synccheck.end(), synccheck.launchHazards().begin(),
+                             synccheck.launchHazards().end());
+    reports.initcheck.insert(reports.initcheck.end(), initcheck.launchHazards().begin(),
+                             initcheck.launchHazards().end());
+  };
+  reports.outcome = vm::runSpec(spec, options);
+  reports.raceErrors = racecheck.errors();
+  reports.raceWarnings = racecheck.warnings();
+  reports.syncErrors = synccheck.errors();
+  reports.initErrors = initcheck.errors();
+  reports.leaks = leakcheck.leaks();
+  reports.leakedBlocks = leakcheck.leakedBlocks();
+  reports.leakedBytes = leakcheck.leakedBytes();
+  return reports;
+}
+
+inline vm::RunSpec sanitizerSpec(const std::string &name) {
+  return vm::loadRunSpec(sourceDir() / "tests/kernels/sanitizers/specs" / (name + ".json"));
+}
+
+/// Every report, for failure messages.
+inline std::string describeAll(const std::vector<sanitizers::Hazard> &hazards) {
+  std::string out;
+  for (const sanitizers::Hazard &h : hazards)
+    out += h.describe();
+  return out;
+}
+
+/// One launch of an inline PTX kernel with both tools listening.
+struct InlineRun {
+  std::vector<sanitizers::Hazard> racecheck, synccheck;
+  vm::LaunchResult result;
+};
+
+template <class... Args>
+InlineRun runInline(const std::string &ptx, const std::string &kernel, vm::Dim3 grid, vm::Dim3 block, bool globalMemory,
+                    Args... args) {
+  VmHarness vm;
+  sanitizers::Racecheck racecheck({90, globalMemory});
+  sanitizers::Synccheck synccheck;
+  vm::ListenerGroup group;
+  group.add(&racecheck);
+  group.add(&synccheck);
+  vm.options.listener = &group;
+  vm::LoadedModule &module = vm.load(sm90Module(ptx));
+  InlineRun run;
+  run.result = vm.launch(module, kernel, grid, block, args...);
+  run.racecheck = racecheck.launchHazards();
+  run.synccheck = synccheck.launchHazards();
+  return run;
+}
+
+} // namespace ptxray::test

@@ -1,0 +1,63 @@
+// Runs a launch under the performance model and the advisor, as `ptxray analyze` does, for tests.
+#pragma once
+
+#include "advisor/Advisor.h"
+#include "model/PerformanceModel.h"
+#include "vm/host/RunSpec.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace ptxray::test {
+
+struct AdvisedLaunch {
+  model::LaunchProfile profile; ///< module pointer cleared (the device is gone)
+  std::vector<advisor::Finding> findings;
+  bool has(std::string_view rule) const {
+    for (const advisor::Finding &f : findings)
+      if (f.rule == rule)
+        return true;
+    return false;
+  }
+  const advisor::Finding *find(std::string_view rule) const {
+    for (const advisor::Finding &f : findings)
+      if (f.rule == rule)
+        return &f;
+    return nullptr;
+  }
+};
+
+/// Every launch of `spec` on `arch`, advised while its module is alive.
+inline std::vector<AdvisedLaunch> adviseSpec(const vm::RunSpec &spec, const std::string &arch,
+                                             const advisor::AdvisorOptions &options = {},
+                                             model::ModelOptions modelOptions = {}) {
+  const arch::ArchTarget target = *arch::findArch(arch).target;
+  model::PerformanceModel perf(target, modelOptions);
+  std::vector<AdvisedLaunch> out;
+  vm::RunOptions run;
+  run.arch = arch;
+  run.writeOutputs = false;
+  run.launch.listener = &perf;
+  run.launch.threads = 2;
+  run.onLaunch = [&](const vm::LaunchReport &r) {
+    if (!r.result.ok() || perf.launches().empty())
+      return;
+    const model::LaunchProfile &L = perf.launches().back();
+    advisor::AnalysisInput in;
+    in.target = target;
+    in.module = L.module;
+    in.kernel = L.kernel;
+    in.launch = &L;
+    in.modelOptions = modelOptions;
+    AdvisedLaunch a{L, advisor::advise(in, options)};
+    a.profile.module = nullptr;
+    out.push_back(std::move(a));
+  };
+  vm::RunOutcome outcome = vm::runSpec(spec, run);
+  if (!outcome.ok())
+    throw std::runtime_error(outcome.error);
+  return out;
+}
+
+} // namespace ptxray::test
