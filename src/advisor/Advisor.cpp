@@ -78,6 +78,14 @@ constexpr std::array kRules = {
              "32-bit integer multiply where 24-bit is faster (CC 1.x), or 24-bit where it is slower", false},
     RuleInfo{"fp64-heavy", Priority::Medium, Category::Instructions, "[Kepler] 1.4.5.1",
              "double-precision arithmetic on a GPU with low fp64 throughput", false},
+    RuleInfo{"race-hazard", Priority::High, Category::Correctness, "[Kepler] 1.4.9; [BPG] 3.2.2",
+             "racecheck: accesses of different threads to the same bytes, not ordered by a barrier", true},
+    RuleInfo{"sync-hazard", Priority::High, Category::Correctness, "[BPG] 4.4, 6.1; [Kepler] 1.4.9",
+             "synccheck: a barrier or warp-synchronous instruction used by the wrong threads", true},
+    RuleInfo{"uninitialized-read", Priority::High, Category::Correctness, "[BPG] 3.1, 3.2.2",
+             "initcheck: memory read before anything wrote it", true},
+    RuleInfo{"memory-leak", Priority::Medium, Category::Correctness, "[BPG] 3.2",
+             "leakcheck: device-heap blocks never freed", true},
     RuleInfo{"divergent-branch", Priority::High, Category::ControlFlow, "[BPG] 6.1, A.2; [Kepler] 1.2",
              "branches that split warps", true},
     RuleInfo{"low-warp-efficiency", Priority::Medium, Category::ControlFlow, "[BPG] 6.1",
@@ -297,6 +305,8 @@ std::vector<Finding> advise(const AnalysisInput &input, const AdvisorOptions &op
   configurationRules(ctx, all);
   instructionRules(ctx, all);
   controlFlowRules(ctx, all);
+  for (Finding &f : correctnessFindings(input.hazards))
+    all.push_back(std::move(f));
 
   auto listed = [](const std::vector<std::string> &list, const std::string &id) {
     return std::find(list.begin(), list.end(), id) != list.end();
@@ -316,14 +326,62 @@ std::vector<Finding> advise(const AnalysisInput &input, const AdvisorOptions &op
       continue;
     kept.push_back(std::move(f));
   }
-  std::stable_sort(kept.begin(), kept.end(), [](const Finding &a, const Finding &b) {
+  rankFindings(kept);
+  return kept;
+}
+
+void rankFindings(std::vector<Finding> &findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding &a, const Finding &b) {
     if (a.priority != b.priority)
       return a.priority < b.priority;
+    // A wrong result comes before a slow one of the same priority.
+    const bool aCorrectness = a.category == Category::Correctness, bCorrectness = b.category == Category::Correctness;
+    if (aCorrectness != bCorrectness)
+      return aCorrectness;
     if (a.gainSeconds != b.gainSeconds)
       return a.gainSeconds > b.gainSeconds;
     return a.rule < b.rule;
   });
-  return kept;
+}
+
+std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports) {
+  std::vector<Finding> out;
+  for (const CorrectnessReport &r : reports) {
+    Finding f;
+    f.rule = r.rule;
+    const RuleInfo *info = findRule(r.rule);
+    f.category = Category::Correctness;
+    f.guide = info ? std::string(info->guide) : "";
+    f.priority = !r.error ? Priority::Medium : info ? info->priority : Priority::High;
+    f.title = r.headline;
+    for (std::string d : r.details) {
+      while (!d.empty() && (d.back() == ';' || d.back() == ' '))
+        d.pop_back(); // a PTX statement's own semicolon, before the separator
+      f.evidence += (f.evidence.empty() ? "" : "; ") + d;
+    }
+    f.evidence += fmt::format(" ({} occurrence{}{}).", r.occurrences, r.occurrences == 1 ? "" : "s",
+                              r.error ? "" : "; a warning on this GPU");
+    if (r.rule == "race-hazard")
+      f.fix = "Order the two accesses: __syncthreads() between a write and another warp's read (or atomics when "
+              "both update); inside a warp __syncwarp() between dependent steps, or the .sync intrinsics "
+              "(__shfl_sync) instead of shared memory. Since Volta the lanes of a warp do not run in lock-step, "
+              "so volatile alone is no longer enough ([Kepler] 1.4.9).";
+    else if (r.rule == "sync-hazard")
+      f.fix = "Let every thread of the block reach each __syncthreads() (no barrier under a thread-dependent "
+              "condition or after an early return), and give warp intrinsics a member mask naming exactly the "
+              "lanes that execute them; shuffle only from lanes inside the mask.";
+    else if (r.rule == "uninitialized-read")
+      f.fix = "Write the memory before reading it: initialise the buffer from the host (cudaMemset, cudaMemcpy), "
+              "or have every element of a shared tile stored before the barrier that precedes its reads.";
+    else
+      f.fix = "free() every block device-side malloc() returns before the kernels that use it are done, or "
+              "allocate from the host with cudaMalloc.";
+    f.lines = r.lines;
+    for (SourceRef &l : f.lines)
+      l.weight = 1;
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 } // namespace ptxray::advisor

@@ -50,6 +50,17 @@ struct AdvisorOptions {
   size_t maxLinesPerFinding = 5;
 };
 
+/// A correctness problem a sanitizer found in the launch (racecheck, synccheck, initcheck, leakcheck),
+/// handed to the advisor so that it ranks with the performance findings.
+struct CorrectnessReport {
+  std::string rule;  ///< race-hazard, sync-hazard, uninitialized-read or memory-leak
+  bool error = true; ///< false: a warning (an intra-warp hazard before sm_70, say)
+  std::string headline;
+  std::vector<std::string> details;
+  uint64_t occurrences = 0;
+  std::vector<SourceRef> lines; ///< the instructions involved, the reporting one first
+};
+
 /// What a rule reads.
 struct AnalysisInput {
   arch::ArchTarget target;
@@ -58,6 +69,7 @@ struct AnalysisInput {
   const model::LaunchProfile *launch = nullptr; ///< nullptr: static analysis of the kernel alone
   model::ModelOptions modelOptions;             ///< the options the launch was modeled with
   int registersPerThread = 0;                   ///< static analysis: the kernel's registers
+  std::vector<CorrectnessReport> hazards;       ///< from the sanitizers, when they ran
 };
 
 /// The catalogue: every rule's stable id, priority, category, guide section and whether it needs a
@@ -72,6 +84,12 @@ struct RuleInfo {
 };
 std::span<const RuleInfo> rules();
 const RuleInfo *findRule(std::string_view id);
+
+/// A finding per correctness report (priority high for errors, medium for warnings).
+std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports);
+
+/// Orders findings by priority, then by estimated gain, then by rule id (what advise() returns).
+void rankFindings(std::vector<Finding> &findings);
 
 /// Every finding for the input, ordered by priority, then by estimated gain, then by rule id.
 /// Throws std::invalid_argument for an unknown id in `only`/`ignore`.

@@ -11,13 +11,19 @@
 #include "ptx/Demangle.h"
 #include "ptx/ModuleSummary.h"
 #include "report/AnalysisReport.h"
+#include "sanitizers/Initcheck.h"
+#include "sanitizers/Leakcheck.h"
+#include "sanitizers/Racecheck.h"
+#include "sanitizers/Synccheck.h"
 #include "vm/Device.h"
+#include "vm/ListenerGroup.h"
 #include "vm/host/RunSpec.h"
 
 #include <fmt/format.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +49,7 @@ struct AnalyzeOptions {
   unsigned threads = 0;
   uint64_t maxInstructions = 0;
   std::string keepPtx;
+  bool check = false; ///< the sanitizers too: their hazards become correctness findings
   LaunchCommandLine launch;
 };
 
@@ -125,6 +132,56 @@ void listRules() {
     std::cout << fmt::format("  {:<24} {:<8} {}\n", t.name, defaults.*(t.member), t.meaning);
 }
 
+/// A sanitizer's report as the advisor takes it; its sites' "file:line" become source references.
+advisor::CorrectnessReport correctnessReport(const sanitizers::Hazard &h, std::string rule) {
+  advisor::CorrectnessReport r;
+  r.rule = std::move(rule);
+  r.error = h.severity == sanitizers::Severity::Error;
+  r.headline = h.headline;
+  r.details = h.details;
+  r.occurrences = h.occurrences;
+  for (const sanitizers::SiteText &site : h.sites) {
+    advisor::SourceRef ref;
+    const std::string place = site.sourceLine.substr(0, site.sourceLine.find(' '));
+    const size_t colon = place.rfind(':');
+    if (colon != std::string::npos && colon + 1 < place.size() &&
+        place.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+      ref.file = place.substr(0, colon);
+      ref.line = static_cast<uint32_t>(std::stoul(place.substr(colon + 1)));
+    }
+    ref.ptxLocation = site.ptxLocation;
+    ref.ptxText = site.ptxText;
+    ref.evidence = r.lines.empty() ? "reported here" : "and here";
+    r.lines.push_back(std::move(ref));
+  }
+  return r;
+}
+
+/// The sanitizers `--check` attaches beside the model.
+struct Sanitizers {
+  std::unique_ptr<sanitizers::Racecheck> racecheck;
+  std::unique_ptr<sanitizers::Synccheck> synccheck;
+  std::unique_ptr<sanitizers::Initcheck> initcheck;
+  std::unique_ptr<sanitizers::Leakcheck> leakcheck;
+
+  Sanitizers(const arch::ComputeCapability &cc)
+      : racecheck(std::make_unique<sanitizers::Racecheck>(sanitizers::RacecheckOptions{cc.major * 10 + cc.minor})),
+        synccheck(std::make_unique<sanitizers::Synccheck>()), initcheck(std::make_unique<sanitizers::Initcheck>()),
+        leakcheck(std::make_unique<sanitizers::Leakcheck>()) {}
+
+  /// This launch's hazards.
+  std::vector<advisor::CorrectnessReport> launchReports() const {
+    std::vector<advisor::CorrectnessReport> out;
+    for (const sanitizers::Hazard &h : racecheck->launchHazards())
+      out.push_back(correctnessReport(h, "race-hazard"));
+    for (const sanitizers::Hazard &h : synccheck->launchHazards())
+      out.push_back(correctnessReport(h, "sync-hazard"));
+    for (const sanitizers::Hazard &h : initcheck->launchHazards())
+      out.push_back(correctnessReport(h, "uninitialized-read"));
+    return out;
+  }
+};
+
 /// One launch's profile with the module it ran, kept alive for the advisor.
 struct Analyzed {
   std::vector<std::unique_ptr<model::LaunchProfile>> profiles; ///< the analyses point at these
@@ -142,9 +199,20 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
   options.arch = archName;
   options.launch.threads = o.threads;
   options.launch.maxInstructions = o.maxInstructions;
-  options.launch.listener = &perf;
   options.launch.sampleCtas = o.sample;
   options.keepPtxDirectory = o.keepPtx;
+  vm::ListenerGroup listeners;
+  listeners.add(&perf);
+  std::unique_ptr<Sanitizers> tools;
+  if (o.check) {
+    tools = std::make_unique<Sanitizers>(*target.computeCapability);
+    listeners.add(tools->racecheck.get());
+    listeners.add(tools->synccheck.get());
+    listeners.add(tools->initcheck.get());
+    listeners.add(tools->leakcheck.get());
+    options.memoryListener = tools->initcheck.get();
+  }
+  options.launch.listener = listeners.single();
   options.onLaunch = [&](const vm::LaunchReport &r) {
     if (!r.result.printfOutput.empty() && !o.quiet)
       std::cout << r.result.printfOutput;
@@ -165,6 +233,8 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
     in.kernel = L.kernel;
     in.launch = &L;
     in.modelOptions = modelOptions(o);
+    if (tools)
+      in.hazards = tools->launchReports();
     std::vector<advisor::Finding> findings = advisor::advise(in, ao);
     out.profiles.push_back(std::make_unique<model::LaunchProfile>(L));
     report::Analysis a;
@@ -175,6 +245,18 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
     out.analyses.push_back(std::move(a));
   };
   vm::RunOutcome outcome = vm::runSpec(spec, options);
+  // Leaks are known at the end of the run only: they belong to the last launch's analysis.
+  if (tools && !out.analyses.empty()) {
+    std::vector<advisor::CorrectnessReport> leaks;
+    for (const sanitizers::Hazard &h : tools->leakcheck->leaks())
+      leaks.push_back(correctnessReport(h, "memory-leak"));
+    std::vector<advisor::Finding> &findings = out.analyses.back().findings;
+    for (advisor::Finding &f : advisor::correctnessFindings(leaks))
+      if ((ao.only.empty() || std::find(ao.only.begin(), ao.only.end(), f.rule) != ao.only.end()) &&
+          std::find(ao.ignore.begin(), ao.ignore.end(), f.rule) == ao.ignore.end())
+        findings.push_back(std::move(f));
+    advisor::rankFindings(findings);
+  }
   // The profiles were copied: their module pointer is not valid any more.
   for (const std::unique_ptr<model::LaunchProfile> &p : out.profiles)
     p->module = nullptr;
@@ -420,6 +502,8 @@ void addCommonOptions(CLI::App &cmd, AnalyzeOptions &o) {
       ->check(CLI::Range(0LL, 4096LL, "WORKERS"));
   cmd.add_option("--max-instructions", o.maxInstructions, "Thread-instruction budget per launch (0: default)")
       ->check(nonNegative);
+  cmd.add_flag("--check", o.check,
+               "Also run racecheck, synccheck, initcheck and leakcheck: their hazards become correctness findings");
   cmd.add_option("--keep-ptx", o.keepPtx, "DIR: a .cu module's PTX is written there as NAME.cu.ptx")
       ->check(CLI::ExistingDirectory);
   addLaunchOptions(cmd, o.launch);

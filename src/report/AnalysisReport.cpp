@@ -32,7 +32,10 @@ struct Palette {
 };
 
 /// Wraps `text` at `width` columns, each line after the first indented by `indent`.
-std::string wrapText(std::string_view text, size_t width, size_t indent) {
+std::string wrapText(std::string_view original, size_t width, size_t indent) {
+  std::string spaced(original); // PTX text keeps its tabs: a column's worth of space here
+  std::replace(spaced.begin(), spaced.end(), '\t', ' ');
+  const std::string_view text = spaced;
   std::string out, line;
   size_t start = 0;
   auto flush = [&]() {
@@ -131,7 +134,7 @@ std::string analysisText(const Analysis &a, const TextStyle &style) {
           }
       }
       if (!shown && !r.ptxText.empty())
-        out += p.dim(fmt::format("        {}  {}", r.ptxLocation, r.ptxText)) + "\n";
+        out += p.dim(fmt::format("        {}  {}", r.ptxLocation, wrapText(r.ptxText, 200, 0))) + "\n";
     }
   }
   if (style.quiet)

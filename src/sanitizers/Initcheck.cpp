@@ -301,6 +301,7 @@ void Initcheck::onLaunchEnd() {
     const SiteText text = describeSite(key.site);
     const Occurrence &first = entry.first;
     Hazard h;
+    h.sites = {text};
     h.occurrences = entry.count;
     h.headline = fmt::format("Uninitialized {} memory read of size {} byte{} at {}", spaceQualifier(key.space),
                              entry.bytes, entry.bytes == 1 ? "" : "s", text.shortPlace());

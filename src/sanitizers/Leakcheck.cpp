@@ -81,6 +81,7 @@ std::vector<Hazard> Leakcheck::leaks() const {
     const LiveBlock &b = *s.first;
     const SiteText &text = b.siteText;
     Hazard h;
+    h.sites = {text};
     h.occurrences = s.blocks;
     h.headline = fmt::format("Leaked {} byte{} in {} device-heap block{} allocated by malloc at {}", s.bytes,
                              s.bytes == 1 ? "" : "s", s.blocks, s.blocks == 1 ? "" : "s", text.shortPlace());

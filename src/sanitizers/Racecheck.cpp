@@ -367,6 +367,7 @@ void Racecheck::onLaunchEnd() {
     const SiteText first = describeSite(key.first), second = describeSite(key.second);
     const RaceKind kind = raceKind(key.firstKind, key.secondKind);
     Hazard h;
+    h.sites = {first, second};
     h.severity = key.severity;
     h.occurrences = entry.count;
     const char *space = vm::spaceName(key.space);

@@ -43,6 +43,8 @@ struct Hazard {
   std::string headline;             ///< after "Error: " / "Warning: "
   std::vector<std::string> details; ///< one line each
   uint64_t occurrences = 0;
+  /// The instructions the report is about, the reporting one first (for the advisor's findings).
+  std::vector<SiteText> sites;
 
   /// The report in compute-sanitizer style, every line prefixed by "========= ".
   std::string describe() const;

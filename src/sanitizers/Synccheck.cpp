@@ -381,6 +381,9 @@ void Synccheck::onLaunchEnd() {
     const SiteText site = describeSite(key.site);
     const SiteText other = key.other.function ? describeSite(key.other) : SiteText{};
     Hazard h;
+    h.sites = {site};
+    if (key.other.function)
+      h.sites.push_back(other);
     h.severity = Severity::Error;
     h.occurrences = entry.count;
     h.headline = headline(key.check, site, other);

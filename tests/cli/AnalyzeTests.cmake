@@ -66,3 +66,15 @@ add_test(NAME cli.guide_charts_html_renders COMMAND bash -c
   "${PTXRAY_BIN} guide-charts --arch sm_13,sm_90 --max 8 --elements 4096 --html guide-charts.html >/dev/null && \
    bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh guide-charts.html guide-charts.png 1f77b4")
 set_tests_properties(cli.guide_charts_html_renders PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+# --check: the sanitizers' hazards become correctness findings, ranked before the performance ones
+# of the same priority; a clean twin has none.
+set(SANITIZER_SPECS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/sanitizers/specs)
+add_test(NAME cli.analyze_check_race COMMAND ${PTXRAY_BIN} analyze ${SANITIZER_SPECS}/race_raw.json --arch sm_90 --check --quiet --color never)
+set_tests_properties(cli.analyze_check_race PROPERTIES PASS_REGULAR_EXPRESSION
+  "Findings \\([0-9]+\\), most important first\n\n 1\\. \\[high\\] race-hazard +Race reported between Write access at [^\n]*races\\.cu:9")
+add_test(NAME cli.analyze_check_clean COMMAND ${PTXRAY_BIN} analyze ${SANITIZER_SPECS}/race_raw_clean.json --arch sm_90 --check --quiet --color never)
+set_tests_properties(cli.analyze_check_clean PROPERTIES PASS_REGULAR_EXPRESSION "== "
+  FAIL_REGULAR_EXPRESSION "race-hazard|sync-hazard|uninitialized-read|memory-leak")
+add_test(NAME cli.analyze_check_leak COMMAND ${PTXRAY_BIN} analyze ${SANITIZER_SPECS}/leak_per_thread.json --arch sm_90 --check --quiet --color never)
+set_tests_properties(cli.analyze_check_leak PROPERTIES PASS_REGULAR_EXPRESSION "\\[medium\\] memory-leak +Leaked 4096 bytes in 64 device-heap blocks")

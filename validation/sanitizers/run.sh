@@ -3,8 +3,9 @@
 # compute-sanitizer, with each of its tools, through the driver-API spec runner of validation/vm, so
 # that what ptxray's sanitizers report (validation/sanitizers/ptxray.sh) can be set next to what
 # compute-sanitizer finds on hardware, bug by bug. Writes $OUT (default validation/sanitizers/build/out):
-#   $OUT/compute-sanitizer/NAME.TOOL.txt   the tool's output for one spec
-#   $OUT/ENV                               GPU, driver, toolkit
+#   $OUT/compute-sanitizer.tar.gz   compute-sanitizer/NAME.TOOL.txt: the tool's output for one spec
+#                                   (with the exit status last), and compute-sanitizer/ENV
+# (one archive: the device tool brings back a handful of files only).
 # Needs nvcc, compute-sanitizer and nlohmann/json.hpp (validation/vm/build/include, see its README).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -12,7 +13,8 @@ repo="$(cd "$here/../.." && pwd)"
 out="${OUT:-$here/build/out}"
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 sanitizer="${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}"
-mkdir -p "$out/compute-sanitizer"
+stage="$(mktemp -d)"
+mkdir -p "$out" "$stage/compute-sanitizer"
 
 inc=""
 for d in "$repo/validation/vm/build/include" /usr/include /usr/local/include; do
@@ -27,7 +29,7 @@ bin="$(mktemp -d)"
   "$nvcc" --version | tail -n 2
   "$sanitizer" --version | tail -n 1
   date -u +%Y-%m-%dT%H:%M:%SZ
-} >"$out/ENV" 2>&1
+} >"$stage/compute-sanitizer/ENV" 2>&1
 
 for spec in "$repo"/tests/kernels/sanitizers/specs/*.json; do
   name="$(basename "$spec" .json)"
@@ -36,8 +38,10 @@ for spec in "$repo"/tests/kernels/sanitizers/specs/*.json; do
     [ "$tool" = memcheck ] && args+=(--leak-check full)
     [ "$tool" = racecheck ] && args+=(--racecheck-report all)
     (cd "$bin" && timeout 120 "$sanitizer" "${args[@]}" ./spec_runner "$spec" --out-dir "$bin/out-$name") \
-      >"$out/compute-sanitizer/$name.$tool.txt" 2>&1
-    echo "exit=$?" >>"$out/compute-sanitizer/$name.$tool.txt"
+      >"$stage/compute-sanitizer/$name.$tool.txt" 2>&1
+    echo "exit=$?" >>"$stage/compute-sanitizer/$name.$tool.txt"
   done
   echo "ran $name"
 done
+tar czf "$out/compute-sanitizer.tar.gz" -C "$stage" compute-sanitizer
+echo "run.sh: $(ls "$stage/compute-sanitizer" | wc -l) files in $out/compute-sanitizer.tar.gz"
