@@ -30,6 +30,7 @@ struct Thresholds {
   double occupancyPlateau = 0.5;      ///< [BPG] §4.4: beyond this no gain is expected
   double tailWaveShare = 0.5;         ///< a last wave below this share of a full wave is a tail
   double tailWaveIdle = 0.1;          ///< ... when it idles at least this share of the launch's SM time
+  double keplerIlp = 2;               ///< independent instructions per dependency step the hot code needs on Kepler
   double fp64Share = 0.05;            ///< fp64 warp instructions over all, on slow-fp64 GPUs
   double instructionShare = 0.01;     ///< instruction findings ignore lines below this share
   double instructionMinGain = 0.01;   ///< with a launch, instruction findings need this estimated gain

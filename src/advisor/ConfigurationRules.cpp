@@ -5,11 +5,14 @@
 
 #include "arch/OccupancyAdvice.h"
 #include "arch/OccupancyCalculator.h"
+#include "ptx/ControlFlowGraph.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <unordered_map>
 
 namespace ptxray::advisor {
 namespace {
@@ -245,22 +248,89 @@ void gridSize(const RuleContext &ctx, std::vector<Finding> &out) {
   }
 }
 
+/// Instruction-level parallelism of a basic block: its instructions over its longest chain of
+/// register dependencies (each instruction counted once: a first-order view of what one warp can
+/// issue back to back).
+struct BlockIlp {
+  uint32_t instructions = 0;
+  uint32_t chain = 0;
+  double ilp() const { return chain ? static_cast<double>(instructions) / chain : 0; }
+};
+
+BlockIlp blockIlp(const ptx::Function &fn, const ptx::BasicBlock &block) {
+  BlockIlp r;
+  std::unordered_map<uint32_t, uint32_t> depthOf; // register -> chain length ending in its last write
+  for (uint32_t i = block.firstInstruction; i < block.endInstruction; ++i) {
+    const ptx::Instruction &inst = fn.instructions[i];
+    if (inst.opcode == ptx::Opcode::bra || inst.opcode == ptx::Opcode::ret || inst.opcode == ptx::Opcode::exit)
+      continue;
+    const ptx::RegisterAccess access = ptx::registerAccess(fn, inst);
+    uint32_t depth = 0;
+    for (uint32_t use : access.uses)
+      if (auto it = depthOf.find(use); it != depthOf.end())
+        depth = std::max(depth, it->second);
+    ++depth;
+    for (uint32_t def : access.defs)
+      depthOf[def] = depth;
+    r.chain = std::max(r.chain, depth);
+    ++r.instructions;
+  }
+  return r;
+}
+
 void keplerIlp(const RuleContext &ctx, std::vector<Finding> &out) {
   const model::LaunchProfile &L = *ctx.launch;
-  if (ctx.cc.major != 3 || !L.occupancy.launches())
+  if (ctx.cc.major != 3 || !L.occupancy.launches() || !ctx.input.module)
     return;
   if (L.time.dominant != model::Bound::Compute && L.time.dominant != model::Bound::Latency)
     return;
-  if (L.occupancy.occupancy >= ctx.t.occupancyPlateau && L.time.dominant != model::Bound::Compute)
+  // The hottest basic block (by warp instructions executed in it) and its ILP.
+  const ptx::Function *hotFunction = nullptr;
+  uint32_t hotBlock = 0;
+  uint64_t hotCount = 0, total = 0;
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> byBlock;
+  std::map<uint32_t, ptx::ControlFlowGraph> graphs;
+  for (const model::InstructionProfile &p : L.instructions) {
+    const ptx::Function &fn = ctx.function(p);
+    auto [g, inserted] = graphs.try_emplace(p.function, *ctx.input.module, fn);
+    const uint32_t block = g->second.blockOf(p.instruction);
+    uint64_t &n = byBlock[{p.function, block}];
+    n += p.counters.warpExecuted;
+    total += p.counters.warpExecuted;
+    if (n > hotCount) {
+      hotCount = n;
+      hotFunction = &fn;
+      hotBlock = block;
+    }
+  }
+  if (!hotFunction || total == 0)
+    return;
+  const ptx::BasicBlock &block =
+      graphs.at(static_cast<uint32_t>(hotFunction - ctx.input.module->functions.data())).blocks()[hotBlock];
+  const BlockIlp ilp = blockIlp(*hotFunction, block);
+  // An SMX issues up to two independent instructions per warp per clock ([Kepler] 1.4.1): below
+  // that much independent work in the hot code, the dual issue goes unused.
+  if (ilp.instructions < 4 || ilp.ilp() >= ctx.t.keplerIlp)
     return;
   Finding f = ctx.make("kepler-ilp");
-  f.title = "Kepler needs instruction-level parallelism within each thread";
-  f.evidence = fmt::format("The launch is {}-bound with {} occupancy; an SMX issues one or two independent "
-                           "instructions from each of four warps per clock, so it needs about twice Fermi's "
-                           "parallelism per SM ([Kepler] 1.4.1).",
-                           model::boundName(L.time.dominant), percent(L.occupancy.occupancy));
+  f.title = fmt::format("Little instruction-level parallelism: the hot code has {:.1f} independent instructions per "
+                        "step",
+                        ilp.ilp());
+  f.evidence = fmt::format("The hottest basic block ({} of the warp instructions) runs {} instructions along a "
+                           "dependency chain of {}; the launch is {}-bound with {} occupancy, and an SMX issues one "
+                           "or two independent instructions from each of four warps per clock, so it needs about "
+                           "twice Fermi's parallelism per SM ([Kepler] 1.4.1).",
+                           percent(static_cast<double>(hotCount) / static_cast<double>(total)), ilp.instructions,
+                           ilp.chain, model::boundName(L.time.dominant), percent(L.occupancy.occupancy));
   f.fix = "Give each thread several independent items (process two or four elements per thread, unroll loops with "
           "independent accumulators), watching register pressure.";
+  for (const model::InstructionProfile &p : L.instructions)
+    if (&ctx.function(p) == hotFunction && p.instruction >= block.firstInstruction &&
+        p.instruction < block.endInstruction) {
+      f.lines.push_back(
+          ctx.ref(p, fmt::format("in the hottest block ({} instructions, chain {})", ilp.instructions, ilp.chain), 1));
+      break;
+    }
   out.push_back(std::move(f));
 }
 
