@@ -20,6 +20,7 @@
 #include "vm/host/RunSpec.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
@@ -464,16 +465,28 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 1;
   }
-  // The last launch of each run (a spec's final launch is the one compared).
-  for (Analyzed &r : runs)
-    if (!r.analyses.empty())
-      analyses.push_back(std::move(r.analyses.back()));
+  // Launch by launch: the i-th launch of every GPU's run side by side (a launch that failed on one
+  // GPU ends the comparison there).
+  size_t launches = runs.empty() ? 0 : runs.front().analyses.size();
+  for (const Analyzed &r : runs)
+    launches = std::min(launches, r.analyses.size());
   report::TextStyle style;
   style.color = useColor(o);
   style.quiet = o.quiet;
   style.verbose = o.verbose;
-  std::cout << report::compareText(analyses, style);
-  if (!o.json.empty() && !writeFile(o.json, report::compareJson(analyses).dump(1) + "\n"))
+  nlohmann::json comparisons = nlohmann::json::array();
+  for (size_t i = 0; i < launches; ++i) {
+    std::vector<report::Analysis> side;
+    for (Analyzed &r : runs)
+      side.push_back(r.analyses[i]);
+    std::cout << (i ? "\n" : "") << report::compareText(side, style);
+    comparisons.push_back(report::compareJson(side));
+    analyses.insert(analyses.end(), side.begin(), side.end());
+  }
+  if (!o.json.empty() &&
+      !writeFile(o.json,
+                 nlohmann::json{{"schema", "ptxray-compare"}, {"version", 1}, {"comparisons", comparisons}}.dump(1) +
+                     "\n"))
     return 1;
   if (!o.html.empty() && !writeFile(o.html, report::analysisHtml(analyses)))
     return 1;
