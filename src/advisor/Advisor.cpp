@@ -35,6 +35,7 @@ namespace {
 
 // [BPG]: OpenCL Best Practices Guide (../shared/docs/opencl-best-practices-guide.md); its Appendix A
 // gives the priorities. [Kepler]: Kepler Tuning Guide; its §1.2 repeats the high-priority list.
+// [Interop]: the PTX interoperability guide (ptx-interoperability.md), the ABI checker's source.
 constexpr std::array kRules = {
     RuleInfo{"uncoalesced-global", Priority::High, Category::Memory, "[BPG] 3.2.1, A.2; [Kepler] 1.2",
              "global loads or stores need more transactions than the bytes they use", true},
@@ -87,6 +88,8 @@ constexpr std::array kRules = {
              "initcheck: memory read before anything wrote it", true},
     RuleInfo{"memory-leak", Priority::Medium, Category::Correctness, "[BPG] 3.2",
              "leakcheck: device-heap blocks never freed", true},
+    RuleInfo{"abi-violation", Priority::High, Category::Correctness, "[Interop] 1-3",
+             "the module breaks the PTX interoperability guide's ABI (parameter types, calls, system calls)", false},
     RuleInfo{"divergent-branch", Priority::High, Category::ControlFlow, "[BPG] 6.1, A.2; [Kepler] 1.2",
              "branches that split warps", true},
     RuleInfo{"low-warp-efficiency", Priority::Medium, Category::ControlFlow, "[BPG] 6.1",
@@ -308,6 +311,7 @@ std::vector<Finding> advise(const AnalysisInput &input, const AdvisorOptions &op
   configurationRules(ctx, all);
   instructionRules(ctx, all);
   controlFlowRules(ctx, all);
+  abiRules(ctx, all);
   for (Finding &f : correctnessFindings(input.hazards))
     all.push_back(std::move(f));
 

@@ -68,5 +68,6 @@ void memoryRules(const RuleContext &ctx, std::vector<Finding> &out);
 void configurationRules(const RuleContext &ctx, std::vector<Finding> &out);
 void instructionRules(const RuleContext &ctx, std::vector<Finding> &out);
 void controlFlowRules(const RuleContext &ctx, std::vector<Finding> &out);
+void abiRules(const RuleContext &ctx, std::vector<Finding> &out);
 
 } // namespace ptxray::advisor

@@ -78,3 +78,10 @@ set_tests_properties(cli.analyze_check_clean PROPERTIES PASS_REGULAR_EXPRESSION 
   FAIL_REGULAR_EXPRESSION "race-hazard|sync-hazard|uninitialized-read|memory-leak")
 add_test(NAME cli.analyze_check_leak COMMAND ${PTXRAY_BIN} analyze ${SANITIZER_SPECS}/leak_per_thread.json --arch sm_90 --check --quiet --color never)
 set_tests_properties(cli.analyze_check_leak PROPERTIES PASS_REGULAR_EXPRESSION "\\[medium\\] memory-leak +Leaked 4096 bytes in 64 device-heap blocks")
+
+# The static subset includes the ABI checker's findings; nvcc's output has none.
+add_test(NAME cli.analyze_static_abi COMMAND ${PTXRAY_BIN} analyze ${CMAKE_CURRENT_SOURCE_DIR}/abi/broken/narrow_integer.ptx --arch sm_80 --quiet --color never)
+set_tests_properties(cli.analyze_static_abi PROPERTIES PASS_REGULAR_EXPRESSION
+  "\\[high\\] abi-violation +PTX ABI: narrow-integer \\(§2\\.3 note A\\).*narrow_integer\\.ptx:7:52: parameter 'a' of 'narrow' is \\.u8")
+add_test(NAME cli.analyze_static_abi_clean COMMAND ${PTXRAY_BIN} analyze ${EXAMPLE} --arch sm_35 --quiet --color never)
+set_tests_properties(cli.analyze_static_abi_clean PROPERTIES PASS_REGULAR_EXPRESSION "== saxpy" FAIL_REGULAR_EXPRESSION "abi-violation")
