@@ -1,10 +1,14 @@
 // VM throughput in thread-instructions per second on four kernel shapes: ALU-bound (a dependent
 // integer loop, an fma.rn.f32 loop), memory-bound (a strided copy), and branchy (data-dependent divergence), each
-// with one worker and with every core, plain and with the performance model attached (BM_Model*).
+// with one worker and with every core, plain, with the performance model attached (BM_Model*) and with
+// racecheck and initcheck listening (BM_Sanitized*; docs/sanitizers.md records the ratios).
 // Counters report thread-instructions/s ("items").
 #include "arch/GpuDatabase.h"
 #include "model/PerformanceModel.h"
+#include "sanitizers/Initcheck.h"
+#include "sanitizers/Racecheck.h"
 #include "vm/Device.h"
+#include "vm/ListenerGroup.h"
 
 #include <benchmark/benchmark.h>
 
@@ -167,13 +171,27 @@ NEXT:
 }
 )";
 
-void runKernel(benchmark::State &state, const char *ptx, const char *kernel, bool memory, bool withModel = false) {
+/// What listens to the launches besides the VM.
+enum class Listeners { None, Model, RacecheckInitcheck };
+
+void runKernel(benchmark::State &state, const char *ptx, const char *kernel, bool memory,
+               Listeners listening = Listeners::None) {
   vm::Device device(sm90(), 132);
+  sanitizers::Racecheck racecheck({90, false});
+  sanitizers::Initcheck initcheck;
+  vm::ListenerGroup sanitizerTools;
+  if (listening == Listeners::RacecheckInitcheck) {
+    sanitizerTools.add(&racecheck);
+    sanitizerTools.add(&initcheck);
+    device.memory().setListener(&initcheck); // before the allocations, as `ptxray run` does
+  }
   auto &module = device.loadModule("bench.ptx", ptx);
   const uint32_t blocks = 64, threads = 256;
   const uint64_t n = uint64_t{blocks} * threads * (memory ? 32 : 1);
   uint64_t out = device.allocate(n * 4);
   uint64_t in = device.allocate(n * 4);
+  // The copy's source is written from the host, so that initcheck finds nothing to report.
+  device.copyToDevice(in, std::vector<std::byte>(n * 4));
   std::vector<std::vector<std::byte>> args;
   args.push_back(arg(out));
   if (memory) {
@@ -183,8 +201,10 @@ void runKernel(benchmark::State &state, const char *ptx, const char *kernel, boo
   vm::LaunchOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
-  if (withModel)
+  if (listening == Listeners::Model)
     options.listener = &perf;
+  else if (listening == Listeners::RacecheckInitcheck)
+    options.listener = &sanitizerTools;
   uint64_t instructions = 0;
   for (auto _ : state) {
     vm::LaunchResult r = device.launch(module, kernel, {{blocks, 1, 1}, {threads, 1, 1}, 0}, args, options);
@@ -213,16 +233,29 @@ void BM_VmBranchy(benchmark::State &state) {
 }
 
 void BM_ModelAlu(benchmark::State &state) {
-  runKernel(state, kAlu, "alu", false, true);
+  runKernel(state, kAlu, "alu", false, Listeners::Model);
 }
 void BM_ModelFma(benchmark::State &state) {
-  runKernel(state, kFma, "fma", false, true);
+  runKernel(state, kFma, "fma", false, Listeners::Model);
 }
 void BM_ModelMemory(benchmark::State &state) {
-  runKernel(state, kMemory, "copy", true, true);
+  runKernel(state, kMemory, "copy", true, Listeners::Model);
 }
 void BM_ModelBranchy(benchmark::State &state) {
-  runKernel(state, kBranchy, "branchy", false, true);
+  runKernel(state, kBranchy, "branchy", false, Listeners::Model);
+}
+
+void BM_SanitizedAlu(benchmark::State &state) {
+  runKernel(state, kAlu, "alu", false, Listeners::RacecheckInitcheck);
+}
+void BM_SanitizedFma(benchmark::State &state) {
+  runKernel(state, kFma, "fma", false, Listeners::RacecheckInitcheck);
+}
+void BM_SanitizedMemory(benchmark::State &state) {
+  runKernel(state, kMemory, "copy", true, Listeners::RacecheckInitcheck);
+}
+void BM_SanitizedBranchy(benchmark::State &state) {
+  runKernel(state, kBranchy, "branchy", false, Listeners::RacecheckInitcheck);
 }
 
 BENCHMARK(BM_VmAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -233,5 +266,9 @@ BENCHMARK(BM_ModelAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisec
 BENCHMARK(BM_ModelFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ModelMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ModelBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 } // namespace

@@ -44,7 +44,8 @@ struct RunCommandOptions {
   // compute-sanitizer's tools (memcheck is --memcheck).
   std::vector<std::string> tools;
   bool racecheckGlobal = false;
-  LaunchCommandLine launch; ///< one launch from the command line
+  std::string sanitizerJson; ///< FILE: every tool's reports and summaries as one JSON document
+  LaunchCommandLine launch;  ///< one launch from the command line
 };
 
 const std::string kFooter = R"(
@@ -68,6 +69,52 @@ blocks (malloc in a kernel) not freed by the end of the run. See docs/sanitizers
 Device printf goes to stdout, faults, errors and sanitizer reports to stderr. Exit status: 0 when
 every launch succeeded and no sanitizer found an error, 1 when a launch was refused or failed (or the
 module did not load) or a sanitizer found an error, 2 for a malformed spec or command line.)";
+
+const char *severityName(sanitizers::Severity severity) {
+  return severity == sanitizers::Severity::Error ? "error" : "warning";
+}
+
+json siteJson(const sanitizers::SiteText &site) {
+  return {{"source_line", site.sourceLine},
+          {"ptx_location", site.ptxLocation},
+          {"ptx_text", site.ptxText},
+          {"function", site.function}};
+}
+
+/// One report of --sanitizer-json; `launch` is null for reports made at the end of the run (leaks).
+json hazardJson(const char *tool, const sanitizers::Hazard &h, const vm::LaunchReport *launch) {
+  json sites = json::array();
+  for (const sanitizers::SiteText &site : h.sites)
+    sites.push_back(siteJson(site));
+  return {{"tool", tool},
+          {"launch", launch ? json(launch->index) : json(nullptr)},
+          {"kernel", launch ? json(launch->kernel) : json(nullptr)},
+          {"severity", severityName(h.severity)},
+          {"headline", h.headline},
+          {"details", h.details},
+          {"occurrences", h.occurrences},
+          {"sites", std::move(sites)}};
+}
+
+/// A memory error as a memcheck report of --sanitizer-json: the first line of its compute-sanitizer
+/// report is the headline, the others are the details.
+json faultJson(const vm::Fault &f, const vm::LaunchReport &launch) {
+  std::vector<std::string> lines;
+  const std::string text = f.describe();
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    std::string line = text.substr(start, end - start);
+    line.erase(0, line.find_first_not_of("= "));
+    lines.push_back(std::move(line));
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  sanitizers::Hazard h;
+  h.headline = lines.front();
+  h.details.assign(lines.begin() + 1, lines.end());
+  h.occurrences = 1;
+  h.sites.push_back({f.sourceLine, f.ptxLocation, f.instructionText, f.function});
+  return hazardJson("memcheck", h, &launch);
+}
 
 void printLaunch(const vm::LaunchReport &r, const RunCommandOptions &o, bool memcheck, size_t maxFaults) {
   if (!r.result.printfOutput.empty()) {
@@ -149,6 +196,10 @@ int runCommand(const RunCommandOptions &o) {
     return 2;
   }
   const bool memcheck = o.memcheck || std::find(o.tools.begin(), o.tools.end(), "memcheck") != o.tools.end();
+  if (!o.sanitizerJson.empty() && !memcheck && !racecheck && !synccheck && !initcheck && !leakcheck) {
+    std::cerr << "ptxray: error: --sanitizer-json needs a tool (--tool NAME or --memcheck)\n";
+    return 2;
+  }
 
   vm::RunOptions options;
   options.arch = o.arch;
@@ -181,18 +232,31 @@ int runCommand(const RunCommandOptions &o) {
     leakcheckTool = std::make_unique<sanitizers::Leakcheck>();
     listeners.add(leakcheckTool.get());
   }
+  // --sanitizer-json: every report, in the order they are printed.
+  json reports = json::array();
+  uint64_t memcheckErrors = 0;
   auto printHazards = [&](const vm::LaunchReport &r) {
     if (r.result.status == vm::LaunchStatus::Refused)
       return;
+    auto print = [&](const char *tool, const std::vector<sanitizers::Hazard> &hazards) {
+      for (const sanitizers::Hazard &h : hazards) {
+        std::cerr << h.describe();
+        if (!o.sanitizerJson.empty())
+          reports.push_back(hazardJson(tool, h, &r));
+      }
+    };
     if (racecheckTool)
-      for (const sanitizers::Hazard &h : racecheckTool->launchHazards())
-        std::cerr << h.describe();
+      print("racecheck", racecheckTool->launchHazards());
     if (synccheckTool)
-      for (const sanitizers::Hazard &h : synccheckTool->launchHazards())
-        std::cerr << h.describe();
+      print("synccheck", synccheckTool->launchHazards());
     if (initcheckTool)
-      for (const sanitizers::Hazard &h : initcheckTool->launchHazards())
-        std::cerr << h.describe();
+      print("initcheck", initcheckTool->launchHazards());
+    if (memcheck) {
+      memcheckErrors += r.result.faultCount;
+      if (!o.sanitizerJson.empty())
+        for (const vm::Fault &f : r.result.faults)
+          reports.push_back(faultJson(f, r));
+    }
   };
   options.onLaunch = [&](const vm::LaunchReport &r) {
     printHazards(r);
@@ -248,30 +312,52 @@ int runCommand(const RunCommandOptions &o) {
   if (launchFailed && !spec.outputs.empty())
     std::cerr << "note: outputs not written: a launch failed\n";
   bool hazardErrors = false;
+  json summary = json::object();
   if (racecheckTool) {
+    summary["racecheck"] = {{"errors", racecheckTool->errors()}, {"warnings", racecheckTool->warnings()}};
     std::cerr << "========= "
               << sanitizers::summaryLine("RACECHECK", racecheckTool->errors(), racecheckTool->warnings()) << "\n";
     hazardErrors |= racecheckTool->errors() > 0;
   }
   if (synccheckTool) {
+    summary["synccheck"] = {{"errors", synccheckTool->errors()}, {"warnings", synccheckTool->warnings()}};
     std::cerr << "========= "
               << sanitizers::summaryLine("SYNCCHECK", synccheckTool->errors(), synccheckTool->warnings()) << "\n";
     hazardErrors |= synccheckTool->errors() > 0;
   }
   if (initcheckTool) {
+    summary["initcheck"] = {{"errors", initcheckTool->errors()}};
     std::cerr << "========= " << sanitizers::errorSummaryLine("INITCHECK", initcheckTool->errors()) << "\n";
     hazardErrors |= initcheckTool->errors() > 0;
   }
   if (leakcheckTool) {
     // Reported once, at the end: a later launch may free what an earlier one allocated.
     const std::vector<sanitizers::Hazard> leaks = leakcheckTool->leaks();
-    for (const sanitizers::Hazard &h : leaks)
+    for (const sanitizers::Hazard &h : leaks) {
       std::cerr << h.describe();
+      reports.push_back(hazardJson("leakcheck", h, nullptr));
+    }
     const uint64_t blocks = leakcheckTool->leakedBlocks(), bytes = leakcheckTool->leakedBytes();
+    summary["leakcheck"] = {{"errors", leaks.size()}, {"leaked_bytes", bytes}, {"leaked_blocks", blocks}};
     std::cerr << fmt::format("========= {} ({} byte{} leaked in {} block{})\n",
                              sanitizers::errorSummaryLine("LEAKCHECK", leaks.size()), bytes, bytes == 1 ? "" : "s",
                              blocks, blocks == 1 ? "" : "s");
     hazardErrors |= !leaks.empty();
+  }
+  if (memcheck)
+    summary["memcheck"] = {{"errors", memcheckErrors}};
+  if (!o.sanitizerJson.empty()) {
+    json tools = json::array();
+    for (const auto &[name, counts] : summary.items())
+      tools.push_back(name);
+    json document = {{"schema", "ptxray-sanitizers"}, {"version", 1},       {"arch", o.arch},
+                     {"tools", std::move(tools)},     {"reports", reports}, {"summary", summary}};
+    std::ofstream out(o.sanitizerJson);
+    out << document.dump(1) << "\n";
+    if (!out) {
+      std::cerr << "ptxray: error: cannot write " << o.sanitizerJson << "\n";
+      return 1;
+    }
   }
   return outcome.ok() && !hazardErrors ? 0 : 1;
 }
@@ -314,6 +400,9 @@ CommandRunner addRunCommand(CLI::App &app) {
       ->allow_extra_args(false);
   cmd->add_flag("--racecheck-global", o->racecheckGlobal,
                 "racecheck also checks global memory for races between threads of the same block");
+  cmd->add_option("--sanitizer-json", o->sanitizerJson,
+                  "FILE: every report of every tool (memcheck included) and the summaries, as one JSON document "
+                  "(schema ptxray-sanitizers, version 1; see docs/sanitizers.md)");
   addLaunchOptions(*cmd, o->launch);
   cmd->footer(kFooter);
   return [cmd, o]() -> int {

@@ -30,9 +30,19 @@ std::string describeMiss(const DeviceMemory &memory, uint64_t address, uint32_t 
   if (a->freed)
     return fmt::format("the address is inside {}, {} bytes from its start, which was freed", a->label,
                        address - a->base);
-  if (address >= a->base + a->size)
-    return fmt::format("the address is {} bytes past the end of {} (0x{:x}, {} bytes)", address - (a->base + a->size),
-                       a->label, a->base, a->size);
+  if (address >= a->base + a->size) {
+    std::string what = fmt::format("the address is {} bytes past the end of {} (0x{:x}, {} bytes)",
+                                   address - (a->base + a->size), a->label, a->base, a->size);
+    // In the empty granule in front of the next allocation: on the GPU, where allocations follow
+    // each other without that gap, a read before the next allocation's start (index -1) lands here.
+    // (find() names an allocation for addresses up to one granule past its padded end, so the
+    // allocation at most one granule above `address` is the one found there, when it is not `a`.)
+    const Allocation *following = memory.find(address + kAllocationAlign);
+    if (following && following != a && !following->freed && following->base > address)
+      what += fmt::format(" and {} bytes before the start of {} (0x{:x}, {} bytes)", following->base - address,
+                          following->label, following->base, following->size);
+    return what;
+  }
   return fmt::format("the access of {} bytes at offset {} runs past the end of {} (0x{:x}, {} bytes)", bytes,
                      address - a->base, a->label, a->base, a->size);
 }

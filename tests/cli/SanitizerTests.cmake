@@ -61,3 +61,21 @@ add_test(NAME cli.leakcheck_freed_later COMMAND bash -c
   "${PTXRAY_BIN} run ${SANITIZER_SPECS}/leak_freed_next_launch.json --tool leakcheck 2>&1; echo exit=$?")
 set_tests_properties(cli.leakcheck_freed_later PROPERTIES PASS_REGULAR_EXPRESSION
   "^========= LEAKCHECK SUMMARY: 0 errors \\(0 bytes leaked in 0 blocks\\)\nexit=0")
+
+# --sanitizer-json: every tool's reports and summaries as one document (docs/sanitizers.md). Keys are
+# written in alphabetical order.
+add_test(NAME cli.sanitizer_json_race COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --tool racecheck,synccheck,initcheck --sanitizer-json sanitizer_race.json >/dev/null 2>&1; echo exit=$?; cat sanitizer_race.json")
+set_tests_properties(cli.sanitizer_json_race PROPERTIES PASS_REGULAR_EXPRESSION
+  "^exit=1\n{\n \"arch\": \"sm_90\",\n \"reports\": \\[\n  {\n   \"details\": \\[\n    \"in kernel _Z15rawBetweenWarpsPKiPi\",.*\"headline\": \"Race reported between Write access at [^ ]*races\\.cu:9 and Read access at [^ ]*races\\.cu:10 \\(Read-After-Write hazard, shared memory\\)\",\n   \"kernel\": \"rawBetweenWarps\",\n   \"launch\": 0,\n   \"occurrences\": 128,\n   \"severity\": \"error\",\n   \"sites\": \\[\n    {\n     \"function\": \"_Z15rawBetweenWarpsPKiPi\",\n     \"ptx_location\": \"[^\"]*races\\.ptx:[0-9]+:[0-9]+\",\n     \"ptx_text\": \"st\\.shared\\.u32[^\"]*\",\n     \"source_line\": \"[^\"]*races\\.cu:9\"\n    },.*\"tool\": \"racecheck\"\n  },\n  {.*\"tool\": \"initcheck\"\n  }\n \\],\n \"schema\": \"ptxray-sanitizers\",\n \"summary\": {\n  \"initcheck\": {\n   \"errors\": 1\n  },\n  \"racecheck\": {\n   \"errors\": 1,\n   \"warnings\": 0\n  },\n  \"synccheck\": {\n   \"errors\": 0,\n   \"warnings\": 0\n  }\n },\n \"tools\": \\[\n  \"initcheck\",\n  \"racecheck\",\n  \"synccheck\"\n \\],\n \"version\": 1\n}\n$")
+
+# memcheck's errors are reports too; the leak check's come at the end of the run, with no launch.
+add_test(NAME cli.sanitizer_json_memcheck_and_leaks COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/mem_padding_overrun.json --memcheck --tool leakcheck --sanitizer-json sanitizer_memcheck.json >/dev/null 2>&1; echo exit=$?; cat sanitizer_memcheck.json; ${PTXRAY_BIN} run ${SANITIZER_SPECS}/leak_kept_blocks.json --tool leakcheck --sanitizer-json sanitizer_leaks.json >/dev/null 2>&1; echo exit=$?; cat sanitizer_leaks.json")
+set_tests_properties(cli.sanitizer_json_memcheck_and_leaks PROPERTIES PASS_REGULAR_EXPRESSION
+  "^exit=1\n.*\"headline\": \"Invalid address \\(out of bounds\\) \\(read of size 4 bytes, global space\\)\",\n   \"kernel\": \"adjacentSum\",\n   \"launch\": 0,\n   \"occurrences\": 1,\n   \"severity\": \"error\",\n   \"sites\": \\[\n    {\n.*\"source_line\": \"[^\"]*memcheck\\.cu:12\"\n    }\n   \\],\n   \"tool\": \"memcheck\"\n  }\n \\],.*\"leakcheck\": {\n   \"errors\": 0,\n   \"leaked_blocks\": 0,\n   \"leaked_bytes\": 0\n  },\n  \"memcheck\": {\n   \"errors\": 1\n  }\n },.*\nexit=1\n.*\"headline\": \"Leaked 1024 bytes in 4 device-heap blocks allocated by malloc at [^ ]*leaks\\.cu:18\",\n   \"kernel\": null,\n   \"launch\": null,\n   \"occurrences\": 4,.*\"tool\": \"leakcheck\".*\"leaked_blocks\": 4,\n   \"leaked_bytes\": 1024\n")
+
+add_test(NAME cli.sanitizer_json_needs_a_tool COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --sanitizer-json unused.json 2>&1; echo exit=$?")
+set_tests_properties(cli.sanitizer_json_needs_a_tool PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: --sanitizer-json needs a tool \\(--tool NAME or --memcheck\\)\nexit=2")

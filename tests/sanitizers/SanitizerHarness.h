@@ -29,9 +29,10 @@ inline int smVersion(const char *arch) {
   return cc.major * 10 + cc.minor;
 }
 
-/// Runs `spec` with every tool on the device `arch`.
+/// Runs `spec` with every tool on the device `arch`; with `memcheck`, launches go on after a memory
+/// error and report every one (`ptxray run --memcheck`), else they stop at the first.
 inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_90", unsigned workers = 1,
-                                bool globalMemory = false) {
+                                bool globalMemory = false, bool memcheck = false) {
   sanitizers::Racecheck racecheck({smVersion(arch), globalMemory});
   sanitizers::Synccheck synccheck;
   sanitizers::Initcheck initcheck;
@@ -47,6 +48,7 @@ inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_
   options.arch = arch;
   options.writeOutputs = false;
   options.launch.threads = workers;
+  options.launch.continueOnError = memcheck;
   options.launch.listener = &group;
   options.onLaunch = [&](const vm::LaunchReport &r) {
     if (r.result.status == vm::LaunchStatus::Refused)
@@ -71,6 +73,14 @@ inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_
 
 inline vm::RunSpec sanitizerSpec(const std::string &name) {
   return vm::loadRunSpec(sourceDir() / "tests/kernels/sanitizers/specs" / (name + ".json"));
+}
+
+/// The same spec with its module compiled for another target: `compute_75` (nvcc) or `clang_sm35`
+/// (clang 14), the PTX gen-ptx.sh writes to tests/kernels/sanitizers/ptx/TARGET/.
+inline vm::RunSpec sanitizerSpecFor(const std::string &name, const std::string &target) {
+  vm::RunSpec spec = sanitizerSpec(name);
+  spec.module = spec.module.parent_path() / target / spec.module.filename();
+  return spec;
 }
 
 /// Every report, for failure messages.

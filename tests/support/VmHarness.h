@@ -2,6 +2,7 @@
 #pragma once
 
 #include "arch/GpuDatabase.h"
+#include "support/SanitizerWatch.h"
 #include "vm/Device.h"
 
 #include <cstring>
@@ -26,7 +27,21 @@ template <class T> std::vector<std::byte> argBytes(T value) {
 
 class VmHarness {
 public:
-  explicit VmHarness(const char *arch = "sm_90") : device(computeCapability(arch), 4) {}
+  explicit VmHarness(const char *arch = "sm_90")
+      : sanitizerWatch(
+            SanitizerWatch::fromEnvironment(computeCapability(arch).major * 10 + computeCapability(arch).minor)),
+        device(computeCapability(arch), 4) {
+    if (sanitizerWatch) {
+      device.memory().setListener(sanitizerWatch->memoryListener());
+      options.listener = sanitizerWatch->listener();
+    }
+  }
+  ~VmHarness() {
+    if (sanitizerWatch)
+      sanitizerWatch->expectClean();
+  }
+  VmHarness(const VmHarness &) = delete;
+  VmHarness &operator=(const VmHarness &) = delete;
 
   vm::LoadedModule &load(const std::string &ptx, const std::string &name = "test.ptx") {
     return device.loadModule(name, ptx);
@@ -54,6 +69,9 @@ public:
     return device.launch(module, kernel, {grid, block, dynamicShared}, bytes, options);
   }
 
+  /// With PTXRAY_TEST_SANITIZERS set: every tool listens to the launches made with `options`
+  /// (declared before the device, which holds a pointer to it until it is destroyed).
+  std::unique_ptr<SanitizerWatch> sanitizerWatch;
   vm::Device device;
   vm::LaunchOptions options{.threads = 1};
   uint32_t dynamicShared = 0;
