@@ -39,8 +39,10 @@ std::string wrapText(std::string_view original, size_t width, size_t indent) {
   std::string out, line;
   size_t start = 0;
   auto flush = [&]() {
-    if (!out.empty())
-      out += "\n" + std::string(indent, ' ');
+    if (!out.empty()) {
+      out += '\n';
+      out.append(indent, ' ');
+    }
     out += line;
     line.clear();
   };

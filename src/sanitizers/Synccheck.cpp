@@ -112,8 +112,10 @@ struct Synccheck::Worker {
       if (i)
         out += ", ";
       out += dimText(threadOf(runs[i].first, launch.block));
-      if (runs[i].second != runs[i].first)
-        out += "-" + dimText(threadOf(runs[i].second, launch.block));
+      if (runs[i].second != runs[i].first) {
+        out += '-'; // appended apart: GCC 12's -Wrestrict misfires on "-" + std::string at -O3
+        out += dimText(threadOf(runs[i].second, launch.block));
+      }
     }
     return fmt::format("{} thread{} {}", total, total == 1 ? "" : "s", out);
   }
