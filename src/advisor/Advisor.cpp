@@ -364,7 +364,9 @@ std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &r
     for (std::string d : r.details) {
       while (!d.empty() && (d.back() == ';' || d.back() == ' '))
         d.pop_back(); // a PTX statement's own semicolon, before the separator
-      f.evidence += (f.evidence.empty() ? "" : "; ") + d;
+      if (!f.evidence.empty())
+        f.evidence += "; ";
+      f.evidence += d;
     }
     f.evidence += fmt::format(" ({} occurrence{}{}).", r.occurrences, r.occurrences == 1 ? "" : "s",
                               r.error ? "" : "; a warning on this GPU");

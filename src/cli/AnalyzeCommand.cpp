@@ -346,7 +346,7 @@ Analyzed analyzeStatically(const AnalyzeOptions &o, const advisor::AdvisorOption
   }
   if (!found) {
     std::cerr << fmt::format("ptxray: error: {} has no kernel{}\n", o.input,
-                             o.launch.kernel.empty() ? "" : " named '" + o.launch.kernel + "'");
+                             o.launch.kernel.empty() ? "" : fmt::format(" named '{}'", o.launch.kernel));
     out.status = 1;
   }
   return out;

@@ -78,17 +78,21 @@ std::string renderTable(const DataTable &t, const Palette &p) {
     for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
       widths[c] = std::max(widths[c], std::min<size_t>(row[c].size(), c == 0 ? 48 : 24));
   auto cell = [&](const std::string &s, size_t c) {
-    std::string v = s.size() > widths[c] ? "..." + s.substr(s.size() - widths[c] + 3) : s;
+    std::string v = s.size() > widths[c] ? fmt::format("...{}", s.substr(s.size() - widths[c] + 3)) : s;
     return c == 0 ? fmt::format("{:<{}}", v, widths[c]) : fmt::format("{:>{}}", v, widths[c]);
   };
   std::string out = "    ";
-  for (size_t c = 0; c < t.headers.size(); ++c)
-    out += (c ? "  " : "") + cell(t.headers[c], c);
+  for (size_t c = 0; c < t.headers.size(); ++c) {
+    out += c ? "  " : "";
+    out += cell(t.headers[c], c);
+  }
   out = p.dim(out) + "\n";
   for (const auto &row : t.rows) {
     std::string line = "    ";
-    for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
-      line += (c ? "  " : "") + cell(row[c], c);
+    for (size_t c = 0; c < row.size() && c < widths.size(); ++c) {
+      line += c ? "  " : "";
+      line += cell(row[c], c);
+    }
     out += line + "\n";
   }
   return out;
@@ -144,11 +148,11 @@ std::string analysisText(const Analysis &a, const TextStyle &style) {
 
   if (a.launch) {
     for (const View &v : launchViews(*a.launch, style.verbose ? SIZE_MAX : 8)) {
-      out += "\n" + p.bold(v.title) + "\n";
+      out += fmt::format("\n{}\n", p.bold(v.title));
       out += renderTable(v.table, p);
     }
   } else if (a.kernelStatic && !a.kernelStatic->occupancyByBlockSize.empty()) {
-    out += "\n" + p.bold("Occupancy by block size") + "\n";
+    out += fmt::format("\n{}\n", p.bold("Occupancy by block size"));
     DataTable t;
     t.headers = {"threads/block", "blocks/SM", "warps/SM", "occupancy", "limited by"};
     for (const auto &[threads, r] : a.kernelStatic->occupancyByBlockSize) {
@@ -156,7 +160,7 @@ std::string analysisText(const Analysis &a, const TextStyle &style) {
         continue;
       std::string lim;
       for (arch::OccupancyResource res : r.limiters)
-        lim += (lim.empty() ? "" : ", ") + std::string(arch::resourceName(res));
+        lim += fmt::format("{}{}", lim.empty() ? "" : ", ", arch::resourceName(res));
       t.rows.push_back({std::to_string(threads), std::to_string(r.activeBlocksPerSm),
                         std::to_string(r.activeWarpsPerSm), fmt::format("{:.1f}%", r.occupancy * 100),
                         r.launches() ? lim : r.launchError});
@@ -404,7 +408,7 @@ std::vector<CompareRow> compareRows(const std::vector<Analysis> &analyses) {
   add("occupancy limiter", [](A, L l) {
     std::string s;
     for (arch::OccupancyResource r : l.occupancy.limiters)
-      s += (s.empty() ? "" : ",") + std::string(arch::resourceName(r));
+      s += fmt::format("{}{}", s.empty() ? "" : ",", arch::resourceName(r));
     return s.empty() ? std::string("-") : s;
   });
   add("global trans/request", [](A, L l) {
@@ -429,7 +433,7 @@ std::vector<CompareRow> compareRows(const std::vector<Analysis> &analyses) {
   add("findings", [](A a, L) {
     std::string s;
     for (const advisor::Finding &f : a.findings)
-      s += (s.empty() ? "" : " ") + f.rule;
+      s += fmt::format("{}{}", s.empty() ? "" : " ", f.rule);
     return s.empty() ? std::string("-") : s;
   });
   return rows;
@@ -467,14 +471,15 @@ std::string compareText(const std::vector<Analysis> &analyses, const TextStyle &
     for (const Analysis &a : analyses) {
       const bool has =
           std::any_of(a.findings.begin(), a.findings.end(), [&](const advisor::Finding &f) { return f.rule == rule; });
-      (has ? on : off) += (has ? on : off).empty() ? a.target.displayName() : ", " + a.target.displayName();
+      std::string &list = has ? on : off;
+      list += fmt::format("{}{}", list.empty() ? "" : ", ", a.target.displayName());
     }
     if (off.empty())
       diff += fmt::format("  {:<26} on every GPU\n", rule);
     else
       diff += fmt::format("  {:<26} on {}; not on {}\n", rule, on, off);
   }
-  out += "\n" + p.bold("Findings by GPU") + "\n" + (diff.empty() ? "  none\n" : diff);
+  out += fmt::format("\n{}\n{}", p.bold("Findings by GPU"), diff.empty() ? "  none\n" : diff);
   if (!style.quiet)
     for (const Analysis &a : analyses)
       for (const advisor::Finding &f : a.findings) {

@@ -24,7 +24,7 @@ std::string limiters(const arch::OccupancyResult &r) {
   for (arch::OccupancyResource res : r.limiters) {
     std::string name(arch::resourceName(res));
     std::replace(name.begin(), name.end(), '_', ' ');
-    out += (out.empty() ? "" : ", ") + name;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", name);
   }
   return out.empty() ? "-" : out;
 }

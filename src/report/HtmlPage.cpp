@@ -1,5 +1,7 @@
 #include "report/HtmlPage.h"
 
+#include <fmt/format.h>
+
 #include <utility>
 
 namespace ptxray::report {
@@ -112,15 +114,15 @@ std::string HtmlPage::render() const {
         out += "<tr><th scope=\"row\">" + escapeXml(row.label) + "</th><td>" + escapeXml(row.value) + "</td></tr>\n";
       out += "</tbody>\n</table>\n";
       break;
-    case Kind::Code: out += "<pre>" + escapeXml(b.text) + "</pre>\n"; break;
+    case Kind::Code: out += fmt::format("<pre>{}</pre>\n", escapeXml(b.text)); break;
     case Kind::Data: {
       const DataTable &t = b.data;
       out += "<table class=\"data\">\n";
       if (!t.caption.empty())
-        out += "<caption>" + escapeXml(t.caption) + "</caption>\n";
+        out += fmt::format("<caption>{}</caption>\n", escapeXml(t.caption));
       out += "<thead><tr>";
       for (const std::string &h : t.headers)
-        out += "<th scope=\"col\">" + escapeXml(h) + "</th>";
+        out += fmt::format("<th scope=\"col\">{}</th>", escapeXml(h));
       out += "</tr></thead>\n<tbody>\n";
       for (size_t r = 0; r < t.rows.size(); ++r) {
         out += "<tr";
@@ -128,12 +130,12 @@ std::string HtmlPage::render() const {
           // White to a light red: the other channels fall with the heat.
           const double h = t.heat[r] > 1 ? 1.0 : t.heat[r];
           const int c = static_cast<int>(255 - 120 * h + 0.5);
-          out += " style=\"background: rgb(255," + std::to_string(c) + "," + std::to_string(c) + ")\"";
+          out += fmt::format(" style=\"background: rgb(255,{0},{0})\"", c);
         }
         out += ">";
         for (size_t c = 0; c < t.rows[r].size(); ++c) {
           const char *cls = static_cast<int>(c) == t.codeColumn ? " class=\"code\"" : c == 0 ? " class=\"text\"" : "";
-          out += std::string("<td") + cls + ">" + escapeXml(t.rows[r][c]) + "</td>";
+          out += fmt::format("<td{}>{}</td>", cls, escapeXml(t.rows[r][c]));
         }
         out += "</tr>\n";
       }

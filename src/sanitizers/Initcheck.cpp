@@ -315,7 +315,7 @@ void Initcheck::onLaunchEnd() {
     case vm::Space::Shared: {
       std::string where = fmt::format("address 0x{:x} (shared)", first.address);
       if (std::string variable = sharedVariableAt(kernel, first.address); !variable.empty())
-        where += ", " + variable;
+        where += fmt::format(", {}", variable);
       h.details.push_back(where + ": no thread of the block wrote it");
       break;
     }
