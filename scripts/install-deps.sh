@@ -12,6 +12,7 @@ packages=(
   clang-format                                   # the code style in .clang-format
   chromium fonts-dejavu-core python3             # HTML report screenshot test (tests/report)
   libxml2-utils                                  # xmllint: SVG/HTML well-formedness in tests
+  libzstd-dev                                    # nvcc 13 compresses the PTX it embeds in programs
 )
 
 missing=()

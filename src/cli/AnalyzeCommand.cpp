@@ -217,6 +217,7 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
   options.onLaunch = [&](const vm::LaunchReport &r) {
     if (!r.result.printfOutput.empty() && !o.quiet)
       std::cout << r.result.printfOutput;
+    std::cerr << r.result.assertOutput;
     if (!r.result.ok()) {
       for (const vm::Fault &f : r.result.faults)
         std::cerr << f.describe();

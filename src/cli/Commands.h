@@ -19,5 +19,7 @@ CommandRunner addRunCommand(CLI::App &app);
 CommandRunner addAnalyzeCommand(CLI::App &app);
 CommandRunner addCompareCommand(CLI::App &app);
 CommandRunner addGuideChartsCommand(CLI::App &app);
+CommandRunner addExecCommand(CLI::App &app);
+CommandRunner addFatbinCommand(CLI::App &app);
 
 } // namespace ptxray::cli

@@ -121,6 +121,7 @@ void printLaunch(const vm::LaunchReport &r, const RunCommandOptions &o, bool mem
     std::cout << r.result.printfOutput;
     std::cout.flush();
   }
+  std::cerr << r.result.assertOutput;
   switch (r.result.status) {
   case vm::LaunchStatus::Success: break;
   case vm::LaunchStatus::Refused:

@@ -74,6 +74,8 @@ int main(int argc, char **argv) {
   commands.push_back(ptxray::cli::addAnalyzeCommand(app));
   commands.push_back(ptxray::cli::addCompareCommand(app));
   commands.push_back(ptxray::cli::addGuideChartsCommand(app));
+  commands.push_back(ptxray::cli::addExecCommand(app));
+  commands.push_back(ptxray::cli::addFatbinCommand(app));
   // Not CLI11_PARSE: it returns CLI11's own exit codes (105, 106, 109...).
   try {
     app.parse(argc, argv);

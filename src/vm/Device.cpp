@@ -504,6 +504,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
 
   result.threadInstructions = L.instructions.load();
   result.printfOutput = std::move(L.printfOutput);
+  result.assertOutput = std::move(L.assertOutput);
   result.faults = std::move(L.faults);
   result.faultCount = L.faultCount;
   // Workers report in whatever order they ran; a fixed order makes reports reproducible.

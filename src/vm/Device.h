@@ -70,6 +70,7 @@ struct LaunchResult {
   std::vector<Fault> faults; ///< every fault (one without memcheck, up to maxFaults with)
   uint64_t faultCount = 0;   ///< all faults found, also those past maxFaults
   std::string printfOutput;  ///< device printf lines, as the kernel printed them
+  std::string assertOutput;  ///< the messages of failed device assertions (stderr on a GPU)
   uint64_t threadInstructions = 0;
   unsigned workers = 0;
   uint64_t ctasRun = 0; ///< CTAs that ran (fewer than the grid with LaunchOptions::sampleCtas)
@@ -118,10 +119,12 @@ public:
   /// Texture and surface objects, and texture references bound to module variables.
   TextureTable &textures() { return *textures_; }
 
+  /// Registers per thread the launch checks assume: .maxnreg, else the PTX liveness estimate.
+  uint32_t kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const;
+
 private:
   std::string checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
                           std::span<const std::vector<std::byte>> args) const;
-  uint32_t kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const;
   const arch::ComputeCapability &cc_;
   int smCount_ = 1;
   DeviceMemory memory_;

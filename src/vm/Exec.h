@@ -110,6 +110,7 @@ struct LaunchState {
   std::vector<Fault> faults;
   uint64_t faultCount = 0; ///< every fault, also those past options.maxFaults
   std::string printfOutput;
+  std::string assertOutput; ///< failed device assertions, which a GPU prints on stderr
   bool assertFailed = false;
 
   void report(Fault fault);

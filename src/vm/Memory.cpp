@@ -15,7 +15,7 @@ void freeHost(std::byte *p) {
 
 DeviceMemory::~DeviceMemory() {
   for (Allocation &a : allocations_)
-    if (a.host)
+    if (a.host && !a.adopted)
       freeHost(a.host);
 }
 
@@ -24,7 +24,7 @@ std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind ki
   uint64_t rounded = (size + kAllocationAlign - 1) / kAllocationAlign * kAllocationAlign;
   // Addresses are never reused, so a stale pointer always finds the freed allocation it came from.
   // One empty granule between allocations makes off-by-one overruns land outside every allocation.
-  if (rounded > kGlobalLimit || next_ > kGlobalLimit - rounded)
+  if (rounded > ceiling_ || next_ > ceiling_ - rounded)
     return std::nullopt;
   auto *host = static_cast<std::byte *>(::operator new[](size, kHostAlign, std::nothrow));
   if (!host)
@@ -39,10 +39,39 @@ std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind ki
   a.label = std::move(label);
   next_ += rounded + kAllocationAlign;
   inUse_ += bytes;
-  allocations_.push_back(std::move(a));
+  // Adopted ranges lie above every allocate()d one, so a new allocation goes before the first of them.
+  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), a.base,
+                             [](const Allocation &x, uint64_t b) { return x.base < b; });
+  it = allocations_.insert(it, std::move(a));
   if (listener_)
-    listener_->onAllocate(allocations_.back());
-  return allocations_.back().base;
+    listener_->onAllocate(*it);
+  return it->base;
+}
+
+std::optional<uint64_t> DeviceMemory::adopt(std::byte *host, uint64_t bytes, AllocationKind kind, std::string label) {
+  const uint64_t base = reinterpret_cast<uintptr_t>(host);
+  const uint64_t size = std::max<uint64_t>(bytes, 1);
+  if (base < next_ || base > kGlobalLimit || size > kGlobalLimit - base)
+    return std::nullopt;
+  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), base,
+                             [](const Allocation &a, uint64_t b) { return a.base < b; });
+  if (it != allocations_.end() && it->base < base + size)
+    return std::nullopt;
+  if (it != allocations_.begin() && std::prev(it)->base + std::max<uint64_t>(std::prev(it)->size, 1) > base)
+    return std::nullopt;
+  Allocation a;
+  a.base = base;
+  a.size = bytes;
+  a.host = host;
+  a.kind = kind;
+  a.adopted = true;
+  a.label = std::move(label);
+  ceiling_ = std::min(ceiling_, base);
+  inUse_ += bytes;
+  it = allocations_.insert(it, std::move(a));
+  if (listener_)
+    listener_->onAllocate(*it);
+  return base;
 }
 
 bool DeviceMemory::release(uint64_t base) {
@@ -50,7 +79,8 @@ bool DeviceMemory::release(uint64_t base) {
                              [](const Allocation &a, uint64_t b) { return a.base < b; });
   if (it == allocations_.end() || it->base != base || it->freed)
     return false;
-  freeHost(it->host);
+  if (!it->adopted)
+    freeHost(it->host);
   it->host = nullptr;
   it->freed = true;
   inUse_ -= it->size;

@@ -26,7 +26,14 @@ inline constexpr uint64_t kFunctionWindow = 0xEF00'0000; ///< function pointers:
 inline constexpr uint64_t kFunctionStride = 16;
 inline constexpr uint64_t kAllocationAlign = 256; ///< cudaMalloc's guaranteed alignment
 
-enum class AllocationKind : uint8_t { Device, ModuleGlobal, ModuleConst, Heap };
+enum class AllocationKind : uint8_t {
+  Device,
+  ModuleGlobal,
+  ModuleConst,
+  Heap,
+  Managed,    ///< cudaMallocManaged: host code reads and writes the same addresses (DeviceMemory::adopt)
+  HostMapped, ///< cudaMallocHost / cudaHostAlloc: page-locked host memory kernels reach through UVA
+};
 
 struct Allocation {
   uint64_t base = 0;
@@ -35,6 +42,7 @@ struct Allocation {
   AllocationKind kind = AllocationKind::Device;
   bool freed = false;
   bool readOnly = false; ///< constant banks: the kernel cannot store to them
+  bool adopted = false;  ///< the caller owns `host` (DeviceMemory::adopt), whose address is `base`
   std::string label;     ///< "cudaMalloc #3 (4096 B)", "module variable g_table"
 };
 
@@ -61,8 +69,16 @@ public:
 
   /// Zero-filled allocation aligned to kAllocationAlign; nullopt when the address space is exhausted.
   std::optional<uint64_t> allocate(uint64_t bytes, AllocationKind kind, std::string label);
-  /// Releases an allocation made by allocate(); false for an address that is not an allocation's base.
+  /// Memory the caller owns at `host`, reachable by kernels at the same address (identity-mapped, as
+  /// unified addressing maps managed and page-locked host memory): host code dereferences the device
+  /// pointer. nullopt when [host, host + bytes) leaves the global range or overlaps an allocation.
+  /// Allocations made later by allocate() stay below every adopted range.
+  std::optional<uint64_t> adopt(std::byte *host, uint64_t bytes, AllocationKind kind, std::string label);
+  /// Releases an allocation made by allocate() or adopt() (an adopted one's bytes stay the caller's);
+  /// false for an address that is not an allocation's base.
   bool release(uint64_t base);
+  /// The lowest address allocate() has not reached yet: adopted ranges must lie above it.
+  uint64_t allocationFrontier() const { return next_; }
 
   /// The live or freed allocation containing `address` (freed ones are kept to report use after free).
   const Allocation *find(uint64_t address) const;
@@ -81,6 +97,7 @@ public:
 private:
   std::vector<Allocation> allocations_; ///< sorted by base (addresses are never reused)
   uint64_t next_ = kGlobalBase;
+  uint64_t ceiling_ = kGlobalLimit; ///< the lowest adopted base: allocate() stays below it
   uint64_t inUse_ = 0;
   AllocationListener *listener_ = nullptr;
 };

@@ -147,7 +147,7 @@ void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uin
     }
     switch (space) {
     case Space::Global:
-      if (a >= kLocalWindow) {
+      if (a >= kLocalWindow && a < kFunctionWindow) {
         fail(lane, FaultKind::OutOfBounds,
              "the address is in the shared/local window, not global memory (a generic pointer used with a "
              ".global access?)",

@@ -209,7 +209,7 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
     });
     {
       std::lock_guard lock(L.mutex);
-      L.printfOutput += out;
+      L.assertOutput += out;
       L.assertFailed = true;
     }
     ctx.fault(FaultKind::AssertFailed, lane,

@@ -1,0 +1,252 @@
+// The CUDA runtime API's types as programs built by nvcc 13 see them: the same sizes, field order and
+// enumerator values (CUDA 13's driver_types.h and vector_types.h), declared here so that ptxray builds
+// without the CUDA toolkit. Only what libcudart.so.13 (CudartExports.cpp) takes or fills is declared;
+// the layout checks at the end (offsets measured with nvcc 13 on x86-64) pin what a mistake would
+// silently corrupt.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ptxray::runtime::cuda {
+
+using Error = int; ///< cudaError_t
+
+// cudaError_t values.
+inline constexpr Error kSuccess = 0;
+inline constexpr Error kErrorInvalidValue = 1;
+inline constexpr Error kErrorMemoryAllocation = 2;
+inline constexpr Error kErrorInitializationError = 3;
+inline constexpr Error kErrorInvalidConfiguration = 9;
+inline constexpr Error kErrorInvalidPitchValue = 12;
+inline constexpr Error kErrorInvalidSymbol = 13;
+inline constexpr Error kErrorInvalidHostPointer = 16;
+inline constexpr Error kErrorInvalidDevicePointer = 17;
+inline constexpr Error kErrorInvalidTexture = 18;
+inline constexpr Error kErrorInvalidMemcpyDirection = 21;
+inline constexpr Error kErrorMissingConfiguration = 52;
+inline constexpr Error kErrorInvalidDeviceFunction = 98;
+inline constexpr Error kErrorNoDevice = 100;
+inline constexpr Error kErrorInvalidDevice = 101;
+inline constexpr Error kErrorInvalidKernelImage = 200;
+inline constexpr Error kErrorNoKernelImageForDevice = 209;
+inline constexpr Error kErrorInvalidPtx = 218;
+inline constexpr Error kErrorInvalidResourceHandle = 400;
+inline constexpr Error kErrorSymbolNotFound = 500;
+inline constexpr Error kErrorNotReady = 600;
+inline constexpr Error kErrorIllegalAddress = 700;
+inline constexpr Error kErrorLaunchOutOfResources = 701;
+inline constexpr Error kErrorLaunchTimeout = 702;
+inline constexpr Error kErrorAssert = 710;
+inline constexpr Error kErrorHardwareStackError = 714;
+inline constexpr Error kErrorIllegalInstruction = 715;
+inline constexpr Error kErrorMisalignedAddress = 716;
+inline constexpr Error kErrorInvalidAddressSpace = 717;
+inline constexpr Error kErrorInvalidPc = 718;
+inline constexpr Error kErrorLaunchFailure = 719;
+inline constexpr Error kErrorCooperativeLaunchTooLarge = 720;
+inline constexpr Error kErrorNotSupported = 801;
+inline constexpr Error kErrorUnknown = 999;
+
+/// cudaGetErrorName / cudaGetErrorString texts; "unrecognized error code" for unknown values.
+const char *errorName(Error error);
+const char *errorString(Error error);
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+// cudaMemcpyKind
+enum MemcpyKind : int { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Default = 4 };
+
+// cudaMemoryType (cudaPointerAttributes::type)
+enum MemoryType : int { Unregistered = 0, Host = 1, DeviceMemory = 2, Managed = 3 };
+
+struct PointerAttributes {
+  MemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+  long reserved[8];
+};
+
+struct FuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+
+// cudaFuncAttribute
+enum FuncAttribute : int { MaxDynamicSharedMemorySize = 8, PreferredSharedMemoryCarveout = 9 };
+
+struct Uuid {
+  char bytes[16];
+};
+
+/// cudaDeviceProp of CUDA 13 (fields removed in 13.0, such as clockRate, are gone from it).
+struct DeviceProp {
+  char name[256];
+  Uuid uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int multiProcessorCount;
+  int integrated;
+  int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int deviceNumaConfig;
+  int deviceNumaId;
+  int mpsEnabled;
+  int hostNumaId;
+  unsigned int gpuPciDeviceID;
+  unsigned int gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];
+};
+
+// cudaDeviceAttr values that cudaDeviceGetAttribute answers (DeviceProperties.cpp).
+enum DeviceAttr : int {
+  AttrMaxThreadsPerBlock = 1,
+  AttrMaxBlockDimX = 2,
+  AttrMaxBlockDimY = 3,
+  AttrMaxBlockDimZ = 4,
+  AttrMaxGridDimX = 5,
+  AttrMaxGridDimY = 6,
+  AttrMaxGridDimZ = 7,
+  AttrMaxSharedMemoryPerBlock = 8,
+  AttrTotalConstantMemory = 9,
+  AttrWarpSize = 10,
+  AttrMaxPitch = 11,
+  AttrMaxRegistersPerBlock = 12,
+  AttrClockRate = 13,
+  AttrTextureAlignment = 14,
+  AttrGpuOverlap = 15,
+  AttrMultiProcessorCount = 16,
+  AttrKernelExecTimeout = 17,
+  AttrIntegrated = 18,
+  AttrCanMapHostMemory = 19,
+  AttrComputeMode = 20,
+  AttrConcurrentKernels = 31,
+  AttrEccEnabled = 32,
+  AttrPciBusId = 33,
+  AttrPciDeviceId = 34,
+  AttrTccDriver = 35,
+  AttrMemoryClockRate = 36,
+  AttrGlobalMemoryBusWidth = 37,
+  AttrL2CacheSize = 38,
+  AttrMaxThreadsPerMultiProcessor = 39,
+  AttrAsyncEngineCount = 40,
+  AttrUnifiedAddressing = 41,
+  AttrComputeCapabilityMajor = 75,
+  AttrComputeCapabilityMinor = 76,
+  AttrStreamPrioritiesSupported = 78,
+  AttrGlobalL1CacheSupported = 79,
+  AttrLocalL1CacheSupported = 80,
+  AttrMaxSharedMemoryPerMultiprocessor = 81,
+  AttrMaxRegistersPerMultiprocessor = 82,
+  AttrManagedMemory = 83,
+  AttrIsMultiGpuBoard = 84,
+  AttrCooperativeLaunch = 95,
+  AttrMaxSharedMemoryPerBlockOptin = 97,
+  AttrMaxBlocksPerMultiprocessor = 106,
+  AttrReservedSharedMemoryPerBlock = 111,
+};
+
+static_assert(sizeof(Dim3) == 12);
+static_assert(offsetof(DeviceProp, totalGlobalMem) == 288);
+static_assert(offsetof(DeviceProp, multiProcessorCount) == 384);
+static_assert(offsetof(DeviceProp, hostNumaMultinodeIpcSupported) == 780 && sizeof(DeviceProp) == 1008);
+static_assert(sizeof(FuncAttributes) == 144);
+static_assert(sizeof(PointerAttributes) == 88);
+
+} // namespace ptxray::runtime::cuda

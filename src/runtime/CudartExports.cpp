@@ -1,0 +1,480 @@
+// libcudart.so.13's entry points: the CUDA runtime API with C linkage and CUDA's ABI, each a thin call
+// into Runtime under its lock. The symbol version `libcudart.so.13` (libcudart.map) is what programs
+// linked against NVIDIA's runtime ask the dynamic loader for. Calls ptxray does not implement return
+// cudaErrorNotSupported with a one-line note naming the function (Unsupported.cpp).
+#include "runtime/Runtime.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <mutex>
+
+using namespace ptxray::runtime;
+using cuda::Dim3;
+using cuda::Error;
+
+namespace {
+
+/// Runs one API call: under the runtime's lock, traced with PTXRAY_LOG=api, its error remembered for
+/// cudaGetLastError.
+template <typename F> Error api(const char *name, F &&call) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  Error e = call(rt);
+  if (rt.config().logApi)
+    rt.log(fmt::format("{} = {}", name, cuda::errorName(e)));
+  return rt.record(e);
+}
+
+struct LaunchConfigAbi { // cudaLaunchConfig_t
+  Dim3 gridDim;
+  Dim3 blockDim;
+  size_t dynamicSmemBytes;
+  void *stream;
+  void *attrs;
+  unsigned numAttrs;
+};
+
+} // namespace
+
+extern "C" {
+
+// ---- Registration (nvcc's host code) ----------------------------------------------------------------
+
+void **__cudaRegisterFatBinary(void *wrapper) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  return rt.registerFatBinary(wrapper);
+}
+
+void __cudaRegisterFatBinaryEnd(void ** /*handle*/) {}
+
+void __cudaUnregisterFatBinary(void **handle) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  rt.unregisterFatBinary(handle);
+}
+
+char __cudaInitModule(void ** /*handle*/) {
+  return 1;
+}
+
+void __cudaRegisterFunction(void **handle, const char *hostFunction, char * /*deviceFunction*/, const char *deviceName,
+                            int /*threadLimit*/, void * /*tid*/, void * /*bid*/, void * /*blockDim*/,
+                            void * /*gridDim*/, int * /*warpSize*/) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  rt.registerFunction(handle, hostFunction, deviceName);
+}
+
+void __cudaRegisterVar(void **handle, char *hostVariable, char * /*deviceAddress*/, const char *deviceName, int /*ext*/,
+                       size_t size, int constant, int /*global*/) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  rt.registerVariable(handle, hostVariable, deviceName, size, constant != 0, false);
+}
+
+void __cudaRegisterManagedVar(void **handle, void **hostVariablePointer, char * /*deviceAddress*/,
+                              const char *deviceName, int /*ext*/, size_t size, int constant, int /*global*/) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  rt.registerVariable(handle, hostVariablePointer, deviceName, size, constant != 0, true);
+}
+
+unsigned __cudaPushCallConfiguration(Dim3 grid, Dim3 block, size_t sharedBytes, void *stream) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  rt.pushConfiguration(grid, block, sharedBytes, stream);
+  return 0;
+}
+
+Error __cudaPopCallConfiguration(Dim3 *grid, Dim3 *block, size_t *sharedBytes, void **stream) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  return rt.popConfiguration(grid, block, sharedBytes, stream);
+}
+
+/// nvcc 13's launch stubs ask for a kernel handle once, then launch through it: the handle is the
+/// host function's address, as registered.
+Error __cudaGetKernel(const void **kernel, const void *hostFunction) {
+  if (!kernel)
+    return cuda::kErrorInvalidValue;
+  *kernel = hostFunction;
+  return cuda::kSuccess;
+}
+
+Error __cudaLaunchKernel(const void *kernel, Dim3 grid, Dim3 block, void **args, size_t sharedBytes, void *stream) {
+  return api("cudaLaunchKernel",
+             [&](Runtime &rt) { return rt.launch(kernel, grid, block, args, sharedBytes, stream); });
+}
+
+Error __cudaLaunchKernel_ptsz(const void *kernel, Dim3 grid, Dim3 block, void **args, size_t sharedBytes,
+                              void *stream) {
+  return __cudaLaunchKernel(kernel, grid, block, args, sharedBytes, stream);
+}
+
+// ---- Launches ----------------------------------------------------------------------------------------
+
+Error cudaLaunchKernel(const void *function, Dim3 grid, Dim3 block, void **args, size_t sharedBytes, void *stream) {
+  return api("cudaLaunchKernel",
+             [&](Runtime &rt) { return rt.launch(function, grid, block, args, sharedBytes, stream); });
+}
+
+Error cudaLaunchKernel_ptsz(const void *function, Dim3 grid, Dim3 block, void **args, size_t sharedBytes,
+                            void *stream) {
+  return cudaLaunchKernel(function, grid, block, args, sharedBytes, stream);
+}
+
+Error cudaLaunchKernelExC(const LaunchConfigAbi *config, const void *function, void **args) {
+  if (!config)
+    return cuda::kErrorInvalidValue;
+  return cudaLaunchKernel(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+}
+
+Error cudaFuncGetAttributes(cuda::FuncAttributes *attributes, const void *function) {
+  return api("cudaFuncGetAttributes", [&](Runtime &rt) { return rt.funcAttributes(attributes, function); });
+}
+
+Error cudaFuncSetAttribute(const void *function, int attribute, int value) {
+  return api("cudaFuncSetAttribute", [&](Runtime &rt) { return rt.funcSetAttribute(function, attribute, value); });
+}
+
+Error cudaFuncSetCacheConfig(const void *function, int /*config*/) {
+  return api("cudaFuncSetCacheConfig", [&](Runtime &rt) {
+    return rt.funcAttributes(nullptr, function) == cuda::kErrorInvalidDeviceFunction ? cuda::kErrorInvalidDeviceFunction
+                                                                                     : cuda::kSuccess;
+  });
+}
+
+Error cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *function, int blockSize,
+                                                    size_t dynamicShared) {
+  return api("cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+             [&](Runtime &rt) { return rt.occupancyMaxActiveBlocks(blocks, function, blockSize, dynamicShared); });
+}
+
+Error cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *function, int blockSize,
+                                                             size_t dynamicShared, unsigned /*flags*/) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, blockSize, dynamicShared);
+}
+
+// ---- Errors ------------------------------------------------------------------------------------------
+
+Error cudaGetLastError() {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  return rt.lastError(true);
+}
+
+Error cudaPeekAtLastError() {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  return rt.lastError(false);
+}
+
+const char *cudaGetErrorName(Error error) {
+  return cuda::errorName(error);
+}
+const char *cudaGetErrorString(Error error) {
+  return cuda::errorString(error);
+}
+
+// ---- Device ------------------------------------------------------------------------------------------
+
+Error cudaGetDeviceCount(int *count) {
+  if (!count)
+    return cuda::kErrorInvalidValue;
+  *count = 1;
+  return cuda::kSuccess;
+}
+
+Error cudaGetDevice(int *device) {
+  if (!device)
+    return cuda::kErrorInvalidValue;
+  *device = 0;
+  return cuda::kSuccess;
+}
+
+Error cudaSetDevice(int device) {
+  return api("cudaSetDevice", [&](Runtime &) { return device == 0 ? cuda::kSuccess : cuda::kErrorInvalidDevice; });
+}
+
+Error cudaInitDevice(int device, unsigned, unsigned) {
+  return cudaSetDevice(device);
+}
+Error cudaSetDeviceFlags(unsigned) {
+  return cuda::kSuccess;
+}
+Error cudaGetDeviceFlags(unsigned *flags) {
+  if (!flags)
+    return cuda::kErrorInvalidValue;
+  *flags = 0;
+  return cuda::kSuccess;
+}
+
+Error cudaGetDeviceProperties(cuda::DeviceProp *properties, int device) {
+  return api("cudaGetDeviceProperties", [&](Runtime &rt) { return rt.properties(properties, device); });
+}
+
+Error cudaDeviceGetAttribute(int *value, int attribute, int device) {
+  return api("cudaDeviceGetAttribute", [&](Runtime &rt) { return rt.attribute(value, attribute, device); });
+}
+
+Error cudaDeviceSynchronize() {
+  return api("cudaDeviceSynchronize", [&](Runtime &rt) { return rt.synchronize(); });
+}
+
+Error cudaThreadSynchronize() {
+  return cudaDeviceSynchronize();
+}
+
+Error cudaDeviceReset() {
+  return api("cudaDeviceReset", [&](Runtime &rt) { return rt.reset(); });
+}
+
+Error cudaDeviceSetCacheConfig(int) {
+  return cuda::kSuccess;
+}
+Error cudaDeviceSetSharedMemConfig(int) {
+  return cuda::kSuccess;
+}
+
+/// cudaLimit values: 0 stack size, 1 printf FIFO, 2 malloc heap.
+Error cudaDeviceSetLimit(int limit, size_t value) {
+  return api("cudaDeviceSetLimit", [&](Runtime &rt) {
+    if (limit == 2)
+      rt.device().setHeapBytes(value);
+    return limit >= 0 && limit <= 6 ? cuda::kSuccess : cuda::kErrorInvalidValue;
+  });
+}
+
+Error cudaDeviceGetLimit(size_t *value, int limit) {
+  if (!value)
+    return cuda::kErrorInvalidValue;
+  switch (limit) {
+  case 0: *value = 1024; return cuda::kSuccess;            // cudaLimitStackSize's default
+  case 1: *value = 1024 * 1024; return cuda::kSuccess;     // cudaLimitPrintfFifoSize's default
+  case 2: *value = 8 * 1024 * 1024; return cuda::kSuccess; // cudaLimitMallocHeapSize's default
+  default: return cuda::kErrorInvalidValue;
+  }
+}
+
+Error cudaDriverGetVersion(int *version) {
+  if (!version)
+    return cuda::kErrorInvalidValue;
+  *version = 13000;
+  return cuda::kSuccess;
+}
+
+Error cudaRuntimeGetVersion(int *version) {
+  return cudaDriverGetVersion(version);
+}
+
+// ---- Memory ------------------------------------------------------------------------------------------
+
+Error cudaMalloc(void **pointer, size_t bytes) {
+  return api("cudaMalloc", [&](Runtime &rt) { return rt.malloc(pointer, bytes); });
+}
+
+Error cudaMallocManaged(void **pointer, size_t bytes, unsigned /*flags*/) {
+  return api("cudaMallocManaged", [&](Runtime &rt) { return rt.mallocManaged(pointer, bytes); });
+}
+
+Error cudaMallocHost(void **pointer, size_t bytes) {
+  return api("cudaMallocHost", [&](Runtime &rt) { return rt.mallocHost(pointer, bytes); });
+}
+
+Error cudaHostAlloc(void **pointer, size_t bytes, unsigned /*flags*/) {
+  return api("cudaHostAlloc", [&](Runtime &rt) { return rt.mallocHost(pointer, bytes); });
+}
+
+Error cudaHostGetDevicePointer(void **device, void *host, unsigned /*flags*/) {
+  return api("cudaHostGetDevicePointer", [&](Runtime &rt) {
+    cuda::PointerAttributes a;
+    rt.pointerAttributes(&a, host);
+    if (!device || a.type != cuda::Host)
+      return cuda::kErrorInvalidValue;
+    *device = host; // unified addressing: the same address
+    return cuda::kSuccess;
+  });
+}
+
+Error cudaMallocPitch(void **pointer, size_t *pitch, size_t width, size_t height) {
+  return api("cudaMallocPitch", [&](Runtime &rt) {
+    if (!pitch)
+      return cuda::kErrorInvalidValue;
+    // Rows padded to the texture pitch alignment the device reports.
+    cuda::DeviceProp p;
+    rt.properties(&p, 0);
+    const size_t align = p.texturePitchAlignment * 16;
+    *pitch = (width + align - 1) / align * align;
+    return rt.malloc(pointer, *pitch * height);
+  });
+}
+
+Error cudaFree(void *pointer) {
+  return api("cudaFree", [&](Runtime &rt) { return rt.free(pointer); });
+}
+
+Error cudaFreeHost(void *pointer) {
+  return api("cudaFreeHost", [&](Runtime &rt) { return rt.freeHost(pointer); });
+}
+
+Error cudaMemcpy(void *dst, const void *src, size_t bytes, int kind) {
+  return api("cudaMemcpy", [&](Runtime &rt) { return rt.memcpy(dst, src, bytes, kind); });
+}
+
+Error cudaMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *stream) {
+  return api("cudaMemcpyAsync", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.memcpy(dst, src, bytes, kind) : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+Error cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind) {
+  return api("cudaMemcpy2D", [&](Runtime &rt) { return rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind); });
+}
+
+Error cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind,
+                        void *stream) {
+  return api("cudaMemcpy2DAsync", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind)
+                                  : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+Error cudaMemcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind) {
+  return api("cudaMemcpyToSymbol", [&](Runtime &rt) { return rt.memcpyToSymbol(symbol, src, bytes, offset, kind); });
+}
+
+Error cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t bytes, size_t offset, int kind, void *) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+
+Error cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind) {
+  return api("cudaMemcpyFromSymbol",
+             [&](Runtime &rt) { return rt.memcpyFromSymbol(dst, symbol, bytes, offset, kind); });
+}
+
+Error cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t bytes, size_t offset, int kind, void *) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+
+Error cudaGetSymbolAddress(void **address, const void *symbol) {
+  return api("cudaGetSymbolAddress", [&](Runtime &rt) { return rt.symbolAddress(address, symbol); });
+}
+
+Error cudaGetSymbolSize(size_t *size, const void *symbol) {
+  return api("cudaGetSymbolSize", [&](Runtime &rt) { return rt.symbolSize(size, symbol); });
+}
+
+Error cudaMemset(void *pointer, int value, size_t bytes) {
+  return api("cudaMemset", [&](Runtime &rt) { return rt.memset(pointer, value, bytes); });
+}
+
+Error cudaMemsetAsync(void *pointer, int value, size_t bytes, void *stream) {
+  return api("cudaMemsetAsync", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.memset(pointer, value, bytes) : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+Error cudaMemGetInfo(size_t *free, size_t *total) {
+  return api("cudaMemGetInfo", [&](Runtime &rt) { return rt.memGetInfo(free, total); });
+}
+
+Error cudaPointerGetAttributes(cuda::PointerAttributes *attributes, const void *pointer) {
+  return api("cudaPointerGetAttributes", [&](Runtime &rt) { return rt.pointerAttributes(attributes, pointer); });
+}
+
+Error cudaMemPrefetchAsync(const void *, size_t, int, void *) {
+  return cuda::kSuccess;
+}
+Error cudaMemAdvise(const void *, size_t, int, int) {
+  return cuda::kSuccess;
+}
+
+// ---- Streams and events ------------------------------------------------------------------------------
+
+Error cudaStreamCreate(void **stream) {
+  return api("cudaStreamCreate", [&](Runtime &rt) { return rt.streamCreate(stream); });
+}
+
+Error cudaStreamCreateWithFlags(void **stream, unsigned) {
+  return cudaStreamCreate(stream);
+}
+Error cudaStreamCreateWithPriority(void **stream, unsigned, int) {
+  return cudaStreamCreate(stream);
+}
+
+Error cudaStreamDestroy(void *stream) {
+  return api("cudaStreamDestroy", [&](Runtime &rt) { return rt.streamDestroy(stream); });
+}
+
+Error cudaStreamSynchronize(void *stream) {
+  return api("cudaStreamSynchronize", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.synchronize() : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+Error cudaStreamQuery(void *stream) {
+  return api("cudaStreamQuery", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.stickyError() : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+Error cudaStreamWaitEvent(void *stream, void *event, unsigned) {
+  return api("cudaStreamWaitEvent", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.eventQuery(event) : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+Error cudaEventCreate(void **event) {
+  return api("cudaEventCreate", [&](Runtime &rt) { return rt.eventCreate(event); });
+}
+
+Error cudaEventCreateWithFlags(void **event, unsigned) {
+  return cudaEventCreate(event);
+}
+
+Error cudaEventDestroy(void *event) {
+  return api("cudaEventDestroy", [&](Runtime &rt) { return rt.eventDestroy(event); });
+}
+
+Error cudaEventRecord(void *event, void *stream) {
+  return api("cudaEventRecord", [&](Runtime &rt) { return rt.eventRecord(event, stream); });
+}
+
+Error cudaEventRecordWithFlags(void *event, void *stream, unsigned) {
+  return cudaEventRecord(event, stream);
+}
+
+Error cudaEventSynchronize(void *event) {
+  return api("cudaEventSynchronize", [&](Runtime &rt) {
+    Error e = rt.eventQuery(event);
+    return e ? e : rt.synchronize();
+  });
+}
+
+Error cudaEventQuery(void *event) {
+  return api("cudaEventQuery", [&](Runtime &rt) { return rt.eventQuery(event); });
+}
+
+Error cudaEventElapsedTime(float *ms, void *start, void *end) {
+  return api("cudaEventElapsedTime", [&](Runtime &rt) { return rt.eventElapsed(ms, start, end); });
+}
+
+Error cudaProfilerStart() {
+  return cuda::kSuccess;
+}
+Error cudaProfilerStop() {
+  return cuda::kSuccess;
+}
+
+} // extern "C"
+
+namespace {
+/// Summaries and files at exit, also for a program that never unregisters its device code.
+__attribute__((destructor)) void finishAtExit() {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  rt.finish();
+}
+} // namespace

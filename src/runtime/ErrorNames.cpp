@@ -1,0 +1,72 @@
+// cudaGetErrorName / cudaGetErrorString: the names and descriptions the CUDA runtime gives, so that a
+// program prints under ptxray what it prints on a GPU.
+#include "runtime/CudaAbi.h"
+
+namespace ptxray::runtime::cuda {
+namespace {
+
+struct ErrorText {
+  Error error;
+  const char *name;
+  const char *text;
+};
+
+constexpr ErrorText kErrors[] = {
+    {kSuccess, "cudaSuccess", "no error"},
+    {kErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {kErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {kErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {kErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {kErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {kErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {kErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {kErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {kErrorInvalidTexture, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {kErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {kErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {kErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {kErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {kErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {kErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {kErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+     "no kernel image is available for execution on the device"},
+    {kErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {kErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {kErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {kErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {kErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {kErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {kErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {kErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {kErrorHardwareStackError, "cudaErrorHardwareStackError", "hardware stack error"},
+    {kErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {kErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {kErrorInvalidAddressSpace, "cudaErrorInvalidAddressSpace",
+     "operation not supported on global/shared address space"},
+    {kErrorInvalidPc, "cudaErrorInvalidPc", "invalid program counter"},
+    {kErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {kErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
+    {kErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {kErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorText *find(Error error) {
+  for (const ErrorText &e : kErrors)
+    if (e.error == error)
+      return &e;
+  return nullptr;
+}
+
+} // namespace
+
+const char *errorName(Error error) {
+  const ErrorText *e = find(error);
+  return e ? e->name : "cudaErrorUnknown";
+}
+
+const char *errorString(Error error) {
+  const ErrorText *e = find(error);
+  return e ? e->text : "unrecognized error code";
+}
+
+} // namespace ptxray::runtime::cuda

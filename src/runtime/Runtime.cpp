@@ -1,0 +1,738 @@
+#include "runtime/Runtime.h"
+
+#include "arch/OccupancyCalculator.h"
+#include "runtime/HostMappedMemory.h"
+#include "runtime/RuntimeTools.h"
+#include "vm/Memory.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace ptxray::runtime {
+namespace {
+
+thread_local cuda::Error tLastError = cuda::kSuccess;
+
+std::string environment(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
+/// Legacy default stream, cudaStreamLegacy and cudaStreamPerThread.
+bool isBuiltinStream(void *stream) {
+  auto v = reinterpret_cast<uintptr_t>(stream);
+  return v == 0 || v == 1 || v == 2;
+}
+
+/// The CUDA error a refused launch gives, from the driver's wording in Device::checkLaunch.
+cuda::Error refusalError(const std::string &why) {
+  // CUDA 13 on an H100 answers every bad launch configuration (block too large, a zero dimension,
+  // too much shared memory) with cudaErrorInvalidValue (validation/programs/results/error_launch.out).
+  if (why.starts_with("invalid configuration argument"))
+    return cuda::kErrorInvalidValue;
+  if (why.starts_with("too many resources requested for launch"))
+    return cuda::kErrorLaunchOutOfResources;
+  return cuda::kErrorInvalidValue;
+}
+
+/// The CUDA error a kernel fault leaves on the context, as a real GPU reports it.
+cuda::Error faultError(const vm::LaunchResult &result) {
+  if (result.status == vm::LaunchStatus::AssertFailed)
+    return cuda::kErrorAssert;
+  if (result.faults.empty())
+    return cuda::kErrorLaunchFailure;
+  switch (result.faults.front().kind) {
+  case vm::FaultKind::OutOfBounds:
+  case vm::FaultKind::UseAfterFree:
+  case vm::FaultKind::ReadOnly: return cuda::kErrorIllegalAddress;
+  case vm::FaultKind::Misaligned: return cuda::kErrorMisalignedAddress;
+  case vm::FaultKind::InvalidGeneric: return cuda::kErrorInvalidAddressSpace;
+  case vm::FaultKind::InstructionLimit: return cuda::kErrorLaunchTimeout;
+  case vm::FaultKind::StackOverflow: return cuda::kErrorHardwareStackError;
+  case vm::FaultKind::AssertFailed: return cuda::kErrorAssert;
+  case vm::FaultKind::InvalidCall: return cuda::kErrorInvalidPc;
+  case vm::FaultKind::IllegalInstruction:
+  case vm::FaultKind::Trap:
+  case vm::FaultKind::Breakpoint: return cuda::kErrorIllegalInstruction;
+  default: return cuda::kErrorLaunchFailure;
+  }
+}
+
+std::string programName() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("program") : exe.filename().string();
+}
+
+} // namespace
+
+RuntimeConfig RuntimeConfig::fromEnvironment() {
+  RuntimeConfig c;
+  if (std::string arch = environment("PTXRAY_ARCH"); !arch.empty())
+    c.arch = arch;
+  else
+    c.arch = "h100";
+  if (std::string t = environment("PTXRAY_THREADS"); !t.empty())
+    c.threads = static_cast<unsigned>(std::strtoul(t.c_str(), nullptr, 10));
+  std::stringstream tools(environment("PTXRAY_TOOL"));
+  for (std::string tool; std::getline(tools, tool, ',');)
+    if (!tool.empty())
+      c.tools.push_back(tool);
+  c.metricsJson = environment("PTXRAY_METRICS_JSON");
+  c.report = environment("PTXRAY_REPORT");
+  std::stringstream logs(environment("PTXRAY_LOG"));
+  for (std::string what; std::getline(logs, what, ',');) {
+    if (what == "api")
+      c.logApi = true;
+    else if (!what.empty())
+      std::cerr << fmt::format("ptxray: warning: PTXRAY_LOG: unknown log \"{}\" (api)\n", what);
+  }
+  if (std::string p = environment("PTXRAY_PTX"); p == "strict")
+    c.strictPtx = true;
+  else if (!p.empty())
+    std::cerr << fmt::format("ptxray: warning: PTXRAY_PTX: unknown value \"{}\" (strict)\n", p);
+  if (std::string m = environment("PTXRAY_MAX_INSTRUCTIONS"); !m.empty())
+    c.maxInstructions = std::strtoull(m.c_str(), nullptr, 10);
+  return c;
+}
+
+Runtime &Runtime::instance() {
+  // Never destroyed: nvcc's host code unregisters its fatbinaries from atexit handlers, which may run
+  // after the library's own static destructors.
+  static Runtime *runtime = new Runtime();
+  return *runtime;
+}
+
+Runtime::Runtime() : config_(RuntimeConfig::fromEnvironment()) {
+  arch::ArchLookup lookup = arch::findArch(config_.arch);
+  if (!lookup) {
+    std::cerr << fmt::format("ptxray: error: PTXRAY_ARCH: {}\n", lookup.error);
+    lookup = arch::findArch("h100");
+  }
+  target_ = *lookup.target;
+  device_ = std::make_unique<vm::Device>(*target_.computeCapability, target_.gpu ? target_.gpu->smCount : 0);
+  try {
+    tools_ = std::make_unique<RuntimeTools>(config_, target_, *device_);
+  } catch (const std::exception &e) {
+    std::cerr << "ptxray: error: " << e.what() << "\n";
+    config_.tools.clear();
+    tools_ = std::make_unique<RuntimeTools>(config_, target_, *device_);
+  }
+  mappedTop_ = vm::kGlobalLimit;
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::log(const std::string &line) {
+  std::fflush(stdout);
+  std::cerr << "ptxray: " << line << "\n";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Registration
+
+void **Runtime::registerFatBinary(const void *wrapper) {
+  auto binary = std::make_unique<RegisteredBinary>();
+  try {
+    struct Wrapper {
+      uint32_t magic, version;
+      const void *data;
+      const void *extra;
+    } w;
+    std::memcpy(&w, wrapper, sizeof w);
+    if (w.magic != kFatbinWrapperMagic)
+      throw FatbinError(fmt::format("not a fatbinary wrapper (magic 0x{:08x})", w.magic));
+    std::span<const std::byte> container = fatbinAt(w.data);
+    std::vector<FatbinEntry> entries = parseFatbins(container);
+    binary->cubinArchs = cubinArchs(entries);
+    for (const FatbinEntry &e : entries)
+      if (e.kind == static_cast<uint16_t>(FatbinEntryKind::Ptx))
+        binary->ptx.push_back({e.arch, e.text()});
+  } catch (const std::exception &e) {
+    binary->loadError = e.what();
+  }
+  binaries_.push_back(std::move(binary));
+  return reinterpret_cast<void **>(binaries_.back().get());
+}
+
+void Runtime::unregisterFatBinary(void **handle) {
+  auto *binary = reinterpret_cast<RegisteredBinary *>(handle);
+  for (const auto &b : binaries_)
+    if (b.get() == binary && &b == &binaries_.back())
+      finish(); // the last one: the program is exiting
+}
+
+void Runtime::registerFunction(void **handle, const void *hostFunction, const char *deviceName) {
+  functions_[hostFunction] = {reinterpret_cast<RegisteredBinary *>(handle), deviceName, 0};
+}
+
+void Runtime::registerVariable(void **handle, const void *hostVariable, const char *deviceName, size_t size,
+                               bool constant, bool managed) {
+  variables_[hostVariable] = {
+      reinterpret_cast<RegisteredBinary *>(handle), deviceName, size, constant, managed, nullptr};
+}
+
+RegisteredFunction *Runtime::function(const void *hostFunction) {
+  auto it = functions_.find(hostFunction);
+  return it == functions_.end() ? nullptr : &it->second;
+}
+
+RegisteredVariable *Runtime::variable(const void *hostVariable) {
+  auto it = variables_.find(hostVariable);
+  return it == variables_.end() ? nullptr : &it->second;
+}
+
+vm::LoadedModule *Runtime::module(RegisteredBinary &binary, std::string &error) {
+  if (!binary.loadTried) {
+    binary.loadTried = true;
+    const arch::ComputeCapability &cc = device_->computeCapability();
+    const int sm = cc.major * 10 + cc.minor;
+    if (binary.loadError.empty()) {
+      const EmbeddedPtx *ptx = choosePtx(binary.ptx, sm);
+      if (!ptx && !config_.strictPtx && !binary.ptx.empty()) {
+        ptx = &*std::min_element(binary.ptx.begin(), binary.ptx.end(),
+                                 [](const EmbeddedPtx &a, const EmbeddedPtx &b) { return a.arch < b.arch; });
+        std::cerr << fmt::format("ptxray: note: modeling {} with this program's compute_{} PTX, which a real {} GPU "
+                                 "cannot run (PTXRAY_PTX=strict refuses it as the driver does)\n",
+                                 cc.smName(), ptx->arch, cc.smName());
+      }
+      if (ptx) {
+        try {
+          binary.module = &device_->loadModule(fmt::format("{}.compute_{}.ptx", programName(), ptx->arch), ptx->text);
+        } catch (const std::exception &e) {
+          binary.loadError = fmt::format("the compute_{} PTX of this program does not load: {}", ptx->arch, e.what());
+        }
+      } else if (binary.ptx.empty()) {
+        binary.noImage = true;
+        std::string sass;
+        for (int a : binary.cubinArchs)
+          sass += fmt::format("{}sm_{}", sass.empty() ? "" : ", ", a);
+        binary.loadError = fmt::format("no PTX in this binary (SASS only: {}); ptxray runs PTX: rebuild with -gencode "
+                                       "arch=compute_XX,code=compute_XX "
+                                       "(or -arch=sm_XX, which embeds compute_XX PTX)",
+                                       sass.empty() ? "none" : sass);
+      } else {
+        binary.noImage = true;
+        std::string have;
+        for (const EmbeddedPtx &p : binary.ptx)
+          have += fmt::format("{}compute_{}", have.empty() ? "" : ", ", p.arch);
+        binary.loadError = fmt::format("no PTX for {} in this binary (it has {}); the driver refuses it "
+                                       "(PTXRAY_PTX=strict): rebuild for an older architecture",
+                                       cc.smName(), have);
+      }
+    }
+    if (!binary.loadError.empty())
+      std::cerr << "ptxray: error: " << binary.loadError << "\n";
+  }
+  error = binary.loadError;
+  return binary.module;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Errors
+
+cuda::Error Runtime::record(cuda::Error error) {
+  if (error != cuda::kSuccess)
+    tLastError = error;
+  return error;
+}
+
+cuda::Error Runtime::lastError(bool reset) {
+  cuda::Error e = tLastError;
+  if (reset)
+    tLastError = sticky_; // a sticky error stays
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Memory
+
+cuda::Error Runtime::malloc(void **pointer, size_t bytes) {
+  if (!pointer)
+    return cuda::kErrorInvalidValue;
+  if (sticky_)
+    return sticky_;
+  if (bytes == 0) {
+    *pointer = nullptr;
+    return cuda::kSuccess;
+  }
+  auto a = device_->memory().allocate(bytes, vm::AllocationKind::Device, fmt::format("cudaMalloc of {} bytes", bytes));
+  if (!a) {
+    *pointer = nullptr;
+    return cuda::kErrorMemoryAllocation;
+  }
+  *pointer = reinterpret_cast<void *>(*a);
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::mallocManaged(void **pointer, size_t bytes) {
+  if (!pointer || bytes == 0)
+    return cuda::kErrorInvalidValue;
+  if (sticky_)
+    return sticky_;
+  auto p = mapHostMemory(device_->memory(), mappedTop_, bytes, vm::AllocationKind::Managed,
+                         fmt::format("cudaMallocManaged of {} bytes", bytes));
+  if (!p)
+    return cuda::kErrorMemoryAllocation;
+  *pointer = p;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::mallocHost(void **pointer, size_t bytes) {
+  if (!pointer)
+    return cuda::kErrorInvalidValue;
+  if (sticky_)
+    return sticky_;
+  auto p = mapHostMemory(device_->memory(), mappedTop_, std::max<size_t>(bytes, 1), vm::AllocationKind::HostMapped,
+                         fmt::format("cudaMallocHost of {} bytes", bytes));
+  if (!p)
+    return cuda::kErrorMemoryAllocation;
+  *pointer = p;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::free(void *pointer) {
+  if (!pointer)
+    return cuda::kSuccess;
+  if (sticky_)
+    return sticky_;
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  const vm::Allocation *a = device_->memory().find(address);
+  if (!a || a->base != address || a->freed ||
+      (a->kind != vm::AllocationKind::Device && a->kind != vm::AllocationKind::Managed))
+    return cuda::kErrorInvalidValue;
+  if (a->adopted)
+    return unmapHostMemory(device_->memory(), address) ? cuda::kSuccess : cuda::kErrorInvalidValue;
+  device_->memory().release(address);
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::freeHost(void *pointer) {
+  if (!pointer)
+    return cuda::kSuccess;
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  const vm::Allocation *a = device_->memory().find(address);
+  if (!a || a->base != address || a->freed || a->kind != vm::AllocationKind::HostMapped)
+    return cuda::kErrorInvalidValue;
+  return unmapHostMemory(device_->memory(), address) ? cuda::kSuccess : cuda::kErrorInvalidValue;
+}
+
+const vm::Allocation *Runtime::deviceRange(const void *pointer, size_t bytes) const {
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  const vm::Allocation *a = device_->memory().find(address);
+  if (!a || a->freed || address < a->base || address - a->base > a->size || bytes > a->size - (address - a->base))
+    return nullptr;
+  return a;
+}
+
+cuda::Error Runtime::copy(void *dst, const void *src, size_t bytes, int kind) {
+  if (bytes == 0)
+    return cuda::kSuccess;
+  if (kind < cuda::HostToHost || kind > cuda::Default)
+    return cuda::kErrorInvalidMemcpyDirection;
+  // Where each side lives: a device allocation (only the VM can reach it), memory both sides share
+  // (managed, page-locked), or the program's own host memory.
+  auto resolve = [&](const void *p, bool deviceSide, const char *&error) -> std::byte * {
+    const auto address = reinterpret_cast<uintptr_t>(p);
+    const vm::Allocation *a = device_->memory().find(address);
+    if (a && !a->adopted) {
+      if (!deviceSide && kind != cuda::Default) {
+        error = "a device pointer where the copy kind says host";
+        return nullptr;
+      }
+      if (!deviceRange(p, bytes)) {
+        error = "a device range outside its allocation";
+        return nullptr;
+      }
+      return device_->memory().hostRange(address, bytes);
+    }
+    if (deviceSide && kind != cuda::Default && !(a && !a->freed)) {
+      error = "a host pointer where the copy kind says device";
+      return nullptr;
+    }
+    return static_cast<std::byte *>(const_cast<void *>(p));
+  };
+  const bool dstDevice = kind == cuda::HostToDevice || kind == cuda::DeviceToDevice;
+  const bool srcDevice = kind == cuda::DeviceToHost || kind == cuda::DeviceToDevice;
+  const char *error = nullptr;
+  std::byte *d = resolve(dst, dstDevice, error);
+  const std::byte *s = d ? resolve(src, srcDevice, error) : nullptr;
+  if (!d || !s) {
+    if (config_.logApi && error)
+      log(fmt::format("cudaMemcpy: invalid argument: {}", error));
+    return cuda::kErrorInvalidValue;
+  }
+  std::memmove(d, s, bytes);
+  if (const vm::Allocation *a = device_->memory().find(reinterpret_cast<uintptr_t>(dst)); a && !a->adopted)
+    device_->memory().noteHostWrite(reinterpret_cast<uintptr_t>(dst), bytes);
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::memcpy(void *dst, const void *src, size_t bytes, int kind) {
+  if (sticky_)
+    return sticky_;
+  return copy(dst, src, bytes, kind);
+}
+
+cuda::Error Runtime::memcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              int kind) {
+  if (sticky_)
+    return sticky_;
+  if (width > dpitch || width > spitch)
+    return cuda::kErrorInvalidPitchValue;
+  for (size_t row = 0; row < height; ++row)
+    if (cuda::Error e = copy(static_cast<std::byte *>(dst) + row * dpitch,
+                             static_cast<const std::byte *>(src) + row * spitch, width, kind))
+      return e;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::memset(void *pointer, int value, size_t bytes) {
+  if (sticky_)
+    return sticky_;
+  if (bytes == 0)
+    return cuda::kSuccess;
+  const vm::Allocation *a = deviceRange(pointer, bytes);
+  if (!a)
+    return cuda::kErrorInvalidValue;
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  std::memset(device_->memory().hostRange(address, bytes), value & 0xff, bytes);
+  if (!a->adopted)
+    device_->memory().noteHostWrite(address, bytes);
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::memGetInfo(size_t *free, size_t *total) {
+  if (sticky_)
+    return sticky_;
+  const uint64_t capacity = target_.gpu ? target_.gpu->memoryBytes : vm::kGlobalLimit - vm::kGlobalBase;
+  const uint64_t used = device_->memory().bytesInUse();
+  if (free)
+    *free = capacity > used ? capacity - used : 0;
+  if (total)
+    *total = capacity;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::pointerAttributes(cuda::PointerAttributes *attributes, const void *pointer) {
+  if (!attributes)
+    return cuda::kErrorInvalidValue;
+  *attributes = {};
+  const vm::Allocation *a = device_->memory().find(reinterpret_cast<uintptr_t>(pointer));
+  if (!a || a->freed || reinterpret_cast<uintptr_t>(pointer) - a->base >= std::max<uint64_t>(a->size, 1)) {
+    attributes->type = cuda::Unregistered;
+    return cuda::kSuccess;
+  }
+  attributes->device = 0;
+  attributes->devicePointer = const_cast<void *>(pointer);
+  switch (a->kind) {
+  case vm::AllocationKind::Managed:
+    attributes->type = cuda::Managed;
+    attributes->hostPointer = const_cast<void *>(pointer);
+    break;
+  case vm::AllocationKind::HostMapped:
+    attributes->type = cuda::Host;
+    attributes->hostPointer = const_cast<void *>(pointer);
+    break;
+  default: attributes->type = cuda::DeviceMemory; break;
+  }
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::symbolAddress(void **address, const void *symbol) {
+  if (sticky_)
+    return sticky_;
+  RegisteredVariable *v = variable(symbol);
+  if (!v || !address)
+    return cuda::kErrorInvalidSymbol;
+  std::string error;
+  vm::LoadedModule *m = module(*v->binary, error);
+  if (!m)
+    return cuda::kErrorInvalidKernelImage;
+  const vm::PlacedVariable *pv = m->findVariable(v->name);
+  if (!pv)
+    return cuda::kErrorInvalidSymbol;
+  *address = reinterpret_cast<void *>(m->deviceAddress(*pv));
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::symbolSize(size_t *size, const void *symbol) {
+  RegisteredVariable *v = variable(symbol);
+  if (!v || !size)
+    return cuda::kErrorInvalidSymbol;
+  *size = v->size;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::memcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind) {
+  void *address = nullptr;
+  if (cuda::Error e = symbolAddress(&address, symbol))
+    return e;
+  if (offset > variable(symbol)->size || bytes > variable(symbol)->size - offset)
+    return cuda::kErrorInvalidValue;
+  if (kind != cuda::HostToDevice && kind != cuda::DeviceToDevice && kind != cuda::Default)
+    return cuda::kErrorInvalidMemcpyDirection;
+  return copy(static_cast<std::byte *>(address) + offset, src, bytes, kind);
+}
+
+cuda::Error Runtime::memcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind) {
+  void *address = nullptr;
+  if (cuda::Error e = symbolAddress(&address, symbol))
+    return e;
+  if (offset > variable(symbol)->size || bytes > variable(symbol)->size - offset)
+    return cuda::kErrorInvalidValue;
+  if (kind != cuda::DeviceToHost && kind != cuda::DeviceToDevice && kind != cuda::Default)
+    return cuda::kErrorInvalidMemcpyDirection;
+  return copy(dst, static_cast<const std::byte *>(address) + offset, bytes, kind);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Kernels
+
+void Runtime::pushConfiguration(cuda::Dim3 grid, cuda::Dim3 block, size_t sharedBytes, void *stream) {
+  configurations_.push_back({grid, block, sharedBytes, stream});
+}
+
+cuda::Error Runtime::popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_t *sharedBytes, void **stream) {
+  if (configurations_.empty())
+    return cuda::kErrorMissingConfiguration;
+  const CallConfiguration c = configurations_.back();
+  configurations_.pop_back();
+  *grid = c.grid;
+  *block = c.block;
+  *sharedBytes = c.sharedBytes;
+  *stream = c.stream;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args,
+                            size_t sharedBytes, void *stream) {
+  if (sticky_)
+    return sticky_;
+  RegisteredFunction *f = function(hostFunction);
+  if (!f)
+    return cuda::kErrorInvalidDeviceFunction;
+  if (!validStream(stream))
+    return cuda::kErrorInvalidResourceHandle;
+  std::string error;
+  vm::LoadedModule *m = module(*f->binary, error);
+  if (!m)
+    return f->binary->noImage ? cuda::kErrorNoKernelImageForDevice : cuda::kErrorInvalidPtx;
+  const vm::DecodedFunction *kernel = m->findKernel(f->name);
+  if (!kernel)
+    return cuda::kErrorInvalidDeviceFunction;
+  std::vector<std::vector<std::byte>> arguments;
+  arguments.reserve(kernel->paramSizes.size());
+  for (size_t i = 0; i < kernel->paramSizes.size(); ++i) {
+    if (!args || !args[i])
+      return cuda::kErrorInvalidValue;
+    auto *p = static_cast<const std::byte *>(args[i]);
+    arguments.emplace_back(p, p + kernel->paramSizes[i]);
+  }
+  if (sharedBytes > static_cast<size_t>(device_->computeCapability().sharedPerBlock) &&
+      sharedBytes > static_cast<size_t>(f->maxDynamicSharedBytes)) {
+    // The driver wants cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) first.
+    if (config_.logApi)
+      log(fmt::format("launch of {}: {} bytes of dynamic shared memory need cudaFuncSetAttribute first", f->name,
+                      sharedBytes));
+    return cuda::kErrorInvalidValue;
+  }
+  vm::LaunchOptions options;
+  options.threads = config_.threads;
+  options.maxInstructions = config_.maxInstructions;
+  options.continueOnError = tools_->memcheck();
+  options.listener = tools_->listener();
+  const vm::LaunchConfig lc{{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, static_cast<uint32_t>(sharedBytes)};
+  const auto start = std::chrono::steady_clock::now();
+  vm::LaunchResult result = device_->launch(*m, f->name, lc, arguments, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++launches_;
+  if (result.status == vm::LaunchStatus::Refused) {
+    if (config_.logApi)
+      log(fmt::format("launch of {} refused: {}", f->name, result.error));
+    return refusalError(result.error);
+  }
+  if (!result.printfOutput.empty()) {
+    std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
+    std::fflush(stdout);
+  }
+  std::fputs(result.assertOutput.c_str(), stderr);
+  for (const vm::Fault &fault : result.faults)
+    std::cerr << fault.describe();
+  std::optional<double> modeled = tools_->afterLaunch(result);
+  deviceMs_ += 1000.0 * modeled.value_or(seconds);
+  if (!result.ok())
+    sticky_ = faultError(result); // returned by the next call, as a real GPU reports it at the next sync
+  return cuda::kSuccess;
+}
+
+namespace {
+arch::OccupancyInput occupancyInput(vm::Device &device, const vm::LoadedModule &m, const vm::DecodedFunction &kernel,
+                                    int blockSize, size_t dynamicShared) {
+  arch::OccupancyInput in;
+  in.threadsPerBlock = blockSize;
+  in.registersPerThread = static_cast<int>(device.kernelRegisters(m, kernel));
+  in.staticSharedBytes = kernel.staticSharedBytes;
+  in.dynamicSharedBytes = dynamicShared;
+  return in;
+}
+
+std::optional<int> maxntid(const vm::DecodedFunction &kernel) {
+  for (const ptx::PerfDirective &d : kernel.source->directives)
+    if (d.kind == ptx::PerfDirectiveKind::MaxNTid || d.kind == ptx::PerfDirectiveKind::ReqNTid) {
+      uint64_t product = 1;
+      for (uint32_t v : d.values)
+        product *= v;
+      return static_cast<int>(product);
+    }
+  return std::nullopt;
+}
+} // namespace
+
+cuda::Error Runtime::funcAttributes(cuda::FuncAttributes *attributes, const void *hostFunction) {
+  if (!attributes)
+    return cuda::kErrorInvalidValue;
+  RegisteredFunction *f = function(hostFunction);
+  if (!f)
+    return cuda::kErrorInvalidDeviceFunction;
+  std::string error;
+  vm::LoadedModule *m = module(*f->binary, error);
+  const vm::DecodedFunction *kernel = m ? m->findKernel(f->name) : nullptr;
+  if (!kernel)
+    return cuda::kErrorInvalidDeviceFunction;
+  const arch::ComputeCapability &cc = device_->computeCapability();
+  *attributes = {};
+  attributes->sharedSizeBytes = kernel->staticSharedBytes;
+  attributes->localSizeBytes = kernel->frameBytes;
+  attributes->numRegs = static_cast<int>(device_->kernelRegisters(*m, *kernel));
+  // The largest block the registers allow, in whole warps, within the hardware's and the kernel's limits.
+  int maxThreads = cc.maxThreadsPerBlock;
+  if (attributes->numRegs > 0)
+    maxThreads = std::min(maxThreads, cc.maxRegistersPerBlock / attributes->numRegs / cc.warpSize * cc.warpSize);
+  if (auto limit = maxntid(*kernel))
+    maxThreads = std::min(maxThreads, *limit);
+  attributes->maxThreadsPerBlock = maxThreads;
+  attributes->ptxVersion = static_cast<int>(m->ptx().ptxVersion());
+  attributes->binaryVersion = cc.major * 10 + cc.minor;
+  attributes->maxDynamicSharedSizeBytes =
+      std::max(f->maxDynamicSharedBytes, cc.sharedPerBlock - static_cast<int>(kernel->staticSharedBytes));
+  attributes->preferredShmemCarveout = -1;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::funcSetAttribute(const void *hostFunction, int attribute, int value) {
+  RegisteredFunction *f = function(hostFunction);
+  if (!f)
+    return cuda::kErrorInvalidDeviceFunction;
+  if (attribute == cuda::MaxDynamicSharedMemorySize) {
+    if (value < 0 || value > device_->computeCapability().sharedPerBlockOptIn)
+      return cuda::kErrorInvalidValue;
+    f->maxDynamicSharedBytes = value;
+    return cuda::kSuccess;
+  }
+  if (attribute == cuda::PreferredSharedMemoryCarveout)
+    return value >= -1 && value <= 100 ? cuda::kSuccess : cuda::kErrorInvalidValue;
+  return cuda::kErrorInvalidValue;
+}
+
+cuda::Error Runtime::occupancyMaxActiveBlocks(int *blocks, const void *hostFunction, int blockSize,
+                                              size_t dynamicShared) {
+  if (!blocks || blockSize <= 0)
+    return cuda::kErrorInvalidValue;
+  RegisteredFunction *f = function(hostFunction);
+  std::string error;
+  vm::LoadedModule *m = f ? module(*f->binary, error) : nullptr;
+  const vm::DecodedFunction *kernel = m ? m->findKernel(f->name) : nullptr;
+  if (!kernel)
+    return cuda::kErrorInvalidDeviceFunction;
+  try {
+    arch::OccupancyResult r = arch::computeOccupancy(device_->computeCapability(),
+                                                     occupancyInput(*device_, *m, *kernel, blockSize, dynamicShared));
+    *blocks = r.launches() ? r.activeBlocksPerSm : 0;
+  } catch (const std::invalid_argument &) {
+    return cuda::kErrorInvalidValue;
+  }
+  return cuda::kSuccess;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Device, streams, events
+
+cuda::Error Runtime::synchronize() {
+  return sticky_;
+}
+
+cuda::Error Runtime::reset() {
+  // A fresh context: the sticky error goes; allocations stay (the VM keeps addresses unique anyway).
+  sticky_ = cuda::kSuccess;
+  tLastError = cuda::kSuccess;
+  return cuda::kSuccess;
+}
+
+bool Runtime::validStream(void *stream) const {
+  return isBuiltinStream(stream) || streams_.count(stream);
+}
+
+cuda::Error Runtime::streamCreate(void **stream) {
+  if (!stream)
+    return cuda::kErrorInvalidValue;
+  // Handles are addresses nobody can dereference: inside the never-mapped first page range.
+  *stream = reinterpret_cast<void *>(0x10000 + 16 * nextHandle_++);
+  streams_[*stream] = nextHandle_;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::streamDestroy(void *stream) {
+  return streams_.erase(stream) ? cuda::kSuccess : cuda::kErrorInvalidResourceHandle;
+}
+
+cuda::Error Runtime::eventCreate(void **event) {
+  if (!event)
+    return cuda::kErrorInvalidValue;
+  *event = reinterpret_cast<void *>(0x10000 + 16 * nextHandle_++);
+  events_[*event] = std::nullopt;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::eventDestroy(void *event) {
+  return events_.erase(event) ? cuda::kSuccess : cuda::kErrorInvalidResourceHandle;
+}
+
+cuda::Error Runtime::eventRecord(void *event, void *stream) {
+  auto it = events_.find(event);
+  if (it == events_.end() || !validStream(stream))
+    return cuda::kErrorInvalidResourceHandle;
+  it->second = deviceMs_;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::eventQuery(void *event) {
+  return events_.count(event) ? cuda::kSuccess : cuda::kErrorInvalidResourceHandle;
+}
+
+cuda::Error Runtime::eventElapsed(float *ms, void *start, void *end) {
+  auto s = events_.find(start), e = events_.find(end);
+  if (!ms || s == events_.end() || e == events_.end())
+    return cuda::kErrorInvalidResourceHandle;
+  if (!s->second || !e->second)
+    return cuda::kErrorInvalidResourceHandle;
+  *ms = static_cast<float>(*e->second - *s->second);
+  return cuda::kSuccess;
+}
+
+void Runtime::finish() {
+  if (finished_)
+    return;
+  finished_ = true;
+  std::fflush(stdout);
+  tools_->finish();
+}
+
+} // namespace ptxray::runtime

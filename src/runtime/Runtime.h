@@ -1,0 +1,171 @@
+// The process-wide state behind ptxray's libcudart.so.13: one virtual GPU of the architecture
+// PTXRAY_ARCH, the device code the program registered (fatbinaries -> PTX modules, loaded on first
+// use), the host functions and variables nvcc's host code registered, memory, streams and events, the
+// error state of the context, and the tools asked for in the environment. Every method returns the
+// cudaError_t the runtime API returns. Launches run to completion when they are issued; streams only
+// order what already ran, so every result is exact and deterministic.
+#pragma once
+
+#include "arch/GpuDatabase.h"
+#include "runtime/CudaAbi.h"
+#include "runtime/Fatbin.h"
+#include "vm/Device.h"
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxray::runtime {
+
+class RuntimeTools;
+
+/// What the environment asks for (the run-time twin of the CLI's options).
+struct RuntimeConfig {
+  std::string arch = "sm_90";     ///< PTXRAY_ARCH
+  unsigned threads = 0;           ///< PTXRAY_THREADS (0: all cores)
+  std::vector<std::string> tools; ///< PTXRAY_TOOL=memcheck,racecheck,synccheck,initcheck,leakcheck
+  std::string metricsJson;        ///< PTXRAY_METRICS_JSON
+  std::string report;             ///< PTXRAY_REPORT: the advisor's report (.html, .json, else text)
+  bool logApi = false;            ///< PTXRAY_LOG=api
+  /// PTXRAY_PTX=strict: refuse a program without PTX the modeled GPU could JIT, as the driver does.
+  /// By default the oldest PTX runs instead (with a note), so that a program nvcc 13 built (compute_75
+  /// and newer only) can still be studied on a modeled Kepler or Maxwell GPU.
+  bool strictPtx = false;
+  uint64_t maxInstructions = 0; ///< PTXRAY_MAX_INSTRUCTIONS
+  /// Reads the PTXRAY_* variables; unknown values are reported on stderr and replaced by defaults.
+  static RuntimeConfig fromEnvironment();
+};
+
+/// One fatbinary the program registered, and the module made of its PTX.
+struct RegisteredBinary {
+  std::vector<EmbeddedPtx> ptx;
+  std::vector<int> cubinArchs;
+  std::string loadError; ///< why it has no module (no PTX for the device, PTX that does not load)
+  bool noImage = false;  ///< no PTX the device can run (cudaErrorNoKernelImageForDevice)
+  vm::LoadedModule *module = nullptr;
+  bool loadTried = false;
+};
+
+struct RegisteredFunction {
+  RegisteredBinary *binary = nullptr;
+  std::string name;              ///< the PTX (mangled) name
+  int maxDynamicSharedBytes = 0; ///< cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)
+};
+
+struct RegisteredVariable {
+  RegisteredBinary *binary = nullptr;
+  std::string name;
+  size_t size = 0;
+  bool constant = false;
+  bool managed = false;
+  void **managedPointer = nullptr; ///< __cudaRegisterManagedVar: where the host code reads the address
+};
+
+class Runtime {
+public:
+  /// The process's runtime, created on first use.
+  static Runtime &instance();
+  ~Runtime();
+
+  const RuntimeConfig &config() const { return config_; }
+  const arch::ArchTarget &target() const { return target_; }
+  vm::Device &device() { return *device_; }
+  std::mutex &mutex() { return mutex_; }
+
+  // Registration (nvcc's host code, before main).
+  void **registerFatBinary(const void *wrapper);
+  void unregisterFatBinary(void **handle);
+  void registerFunction(void **handle, const void *hostFunction, const char *deviceName);
+  void registerVariable(void **handle, const void *hostVariable, const char *deviceName, size_t size, bool constant,
+                        bool managed);
+
+  // Errors: the last error of the thread's API calls, and a sticky context error after a kernel fault.
+  cuda::Error record(cuda::Error error); ///< remembers a failing call's error and returns it
+  cuda::Error lastError(bool reset);
+  cuda::Error stickyError() const { return sticky_; }
+
+  // Memory.
+  cuda::Error malloc(void **pointer, size_t bytes);
+  cuda::Error mallocManaged(void **pointer, size_t bytes);
+  cuda::Error mallocHost(void **pointer, size_t bytes);
+  cuda::Error free(void *pointer);
+  cuda::Error freeHost(void *pointer);
+  cuda::Error memcpy(void *dst, const void *src, size_t bytes, int kind);
+  cuda::Error memcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind);
+  cuda::Error memset(void *pointer, int value, size_t bytes);
+  cuda::Error memGetInfo(size_t *free, size_t *total);
+  cuda::Error pointerAttributes(cuda::PointerAttributes *attributes, const void *pointer);
+  cuda::Error symbolAddress(void **address, const void *symbol);
+  cuda::Error symbolSize(size_t *size, const void *symbol);
+  cuda::Error memcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind);
+  cuda::Error memcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind);
+
+  // Kernels.
+  void pushConfiguration(cuda::Dim3 grid, cuda::Dim3 block, size_t sharedBytes, void *stream);
+  cuda::Error popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_t *sharedBytes, void **stream);
+  cuda::Error launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args, size_t sharedBytes,
+                     void *stream);
+  cuda::Error funcAttributes(cuda::FuncAttributes *attributes, const void *hostFunction);
+  cuda::Error funcSetAttribute(const void *hostFunction, int attribute, int value);
+  cuda::Error occupancyMaxActiveBlocks(int *blocks, const void *hostFunction, int blockSize, size_t dynamicShared);
+
+  // Device.
+  cuda::Error properties(cuda::DeviceProp *properties, int device) const;
+  cuda::Error attribute(int *value, int attribute, int device) const;
+  cuda::Error synchronize(); ///< cudaDeviceSynchronize: the sticky error, if any
+  cuda::Error reset();
+
+  // Streams and events: handles are opaque non-null pointers; the "time" of an event is the modeled
+  // device time (performance model when PTXRAY_METRICS_JSON is set, else the VM's own time).
+  cuda::Error streamCreate(void **stream);
+  cuda::Error streamDestroy(void *stream);
+  cuda::Error eventCreate(void **event);
+  cuda::Error eventDestroy(void *event);
+  cuda::Error eventRecord(void *event, void *stream);
+  cuda::Error eventQuery(void *event);
+  cuda::Error eventElapsed(float *ms, void *start, void *end);
+  bool validStream(void *stream) const;
+
+  /// The API trace (PTXRAY_LOG=api) and notes go here.
+  void log(const std::string &line);
+  void finish(); ///< end of the program: tool summaries, metrics file
+
+private:
+  Runtime();
+  RegisteredFunction *function(const void *hostFunction);
+  RegisteredVariable *variable(const void *hostVariable);
+  /// The module of `binary`, loading it on first use; null (and `error` set) when it cannot load.
+  vm::LoadedModule *module(RegisteredBinary &binary, std::string &error);
+  /// A device address range [pointer, pointer + bytes) of a live allocation, or null.
+  const vm::Allocation *deviceRange(const void *pointer, size_t bytes) const;
+  cuda::Error copy(void *dst, const void *src, size_t bytes, int kind);
+
+  RuntimeConfig config_;
+  arch::ArchTarget target_;
+  std::unique_ptr<vm::Device> device_;
+  std::unique_ptr<RuntimeTools> tools_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<RegisteredBinary>> binaries_;
+  std::map<const void *, RegisteredFunction> functions_;
+  std::map<const void *, RegisteredVariable> variables_;
+  struct CallConfiguration {
+    cuda::Dim3 grid, block;
+    size_t sharedBytes = 0;
+    void *stream = nullptr;
+  };
+  std::vector<CallConfiguration> configurations_;
+  cuda::Error sticky_ = cuda::kSuccess;
+  uint64_t nextHandle_ = 1;
+  std::map<void *, uint64_t> streams_;
+  std::map<void *, std::optional<double>> events_; ///< recorded device time in ms
+  double deviceMs_ = 0;                            ///< device time of everything issued so far
+  uint64_t mappedTop_ = 0;                         ///< the next identity-mapped range ends here
+  uint64_t launches_ = 0;
+  bool finished_ = false;
+};
+
+} // namespace ptxray::runtime

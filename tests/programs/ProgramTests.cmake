@@ -1,0 +1,65 @@
+# Unmodified CUDA programs (tests/programs, built by nvcc 13 with -cudart shared) run on ptxray's
+# libcudart.so.13 through `ptxray exec`: stdout and exit status as on an H100. Included from
+# tests/CMakeLists.txt, which defines PTXRAY_BIN.
+set(PROGRAMS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/programs)
+file(GLOB PTXRAY_PROGRAM_STATUSES CONFIGURE_DEPENDS ${PROGRAMS_DIR}/expected/*.status)
+foreach(status ${PTXRAY_PROGRAM_STATUSES})
+  get_filename_component(name ${status} NAME_WE)
+  add_test(NAME programs.${name} COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} ${name})
+  set_tests_properties(programs.${name} PROPERTIES TIMEOUT 300)
+endforeach()
+
+# The same results with one worker, and under the sanitizers, which find nothing in correct programs.
+add_test(NAME programs.matmul_tiled_one_worker COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} matmul_tiled --threads 1)
+add_test(NAME programs.histogram_sanitizers COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} histogram
+  --tool memcheck,racecheck,synccheck,initcheck)
+set_tests_properties(programs.histogram_sanitizers PROPERTIES FAIL_REGULAR_EXPRESSION "FAIL")
+
+# The device properties a program reads are the modeled GPU's: on an H100 every line but the name
+# matched (validation/programs/results/device_query.out); on a K40, the Kepler limits.
+add_test(NAME programs.device_query_h100 COMMAND bash -c
+  "diff <(${PTXRAY_BIN} exec --arch h100 -- ${PROGRAMS_DIR}/bin/device_query | grep -v '^prop.name=') \
+        <(grep -v '^prop.name=' ${PROJECT_SOURCE_DIR}/validation/programs/results/device_query.out) && echo SAME")
+set_tests_properties(programs.device_query_h100 PROPERTIES PASS_REGULAR_EXPRESSION "SAME")
+add_test(NAME programs.device_query_k40 COMMAND ${PTXRAY_BIN} exec --arch k40 -- ${PROGRAMS_DIR}/bin/device_query)
+set_tests_properties(programs.device_query_k40 PROPERTIES PASS_REGULAR_EXPRESSION
+  "prop.name=Tesla K40.*prop.major=3.*prop.minor=5.*prop.multiProcessorCount=15.*prop.maxThreadsPerMultiProcessor=2048")
+
+# Device code ptxray cannot run is refused with the reason and the CUDA error a GPU would give.
+add_test(NAME programs.sass_only_refused COMMAND bash -c "${PTXRAY_BIN} exec -- ${PROGRAMS_DIR}/bin/vector_add_sass 2>&1; echo exit=$?")
+set_tests_properties(programs.sass_only_refused PROPERTIES PASS_REGULAR_EXPRESSION
+  "no PTX in this binary \\(SASS only: sm_90\\).*cudaErrorNoKernelImageForDevice.*exit=1")
+add_test(NAME programs.no_ptx_for_the_gpu COMMAND bash -c "${PTXRAY_BIN} exec --strict-ptx --arch k40 -- ${PROGRAMS_DIR}/bin/vector_add_multi 2>&1; echo exit=$?")
+set_tests_properties(programs.no_ptx_for_the_gpu PROPERTIES PASS_REGULAR_EXPRESSION
+  "no PTX for sm_35 in this binary \\(it has compute_75, compute_90\\).*cudaErrorNoKernelImageForDevice.*exit=1")
+# Without --strict-ptx, a GPU older than every PTX still runs the oldest one, so that the guides'
+# GPUs can be studied with programs nvcc 13 builds; the advisor's report covers the program's kernels.
+add_test(NAME programs.oldest_ptx_on_kepler COMMAND bash -c
+  "${PTXRAY_BIN} exec --arch k20x --report ${CMAKE_CURRENT_BINARY_DIR}/matmul_k20x.txt -- ${PROGRAMS_DIR}/bin/matmul_tiled 2>&1 \
+   && cat ${CMAKE_CURRENT_BINARY_DIR}/matmul_k20x.txt")
+set_tests_properties(programs.oldest_ptx_on_kepler PROPERTIES PASS_REGULAR_EXPRESSION
+  "modeling sm_35 with this program's compute_90 PTX.*matmul_tiled: PASS.*report of 1 kernel.*== sgemm_tiled\\(float const\\*, float const\\*, float\\*, int, int, int\\) on Tesla K20X \\(sm_35\\).*Findings")
+add_test(NAME programs.multi_ptx_on_t4 COMMAND ${PTXRAY_BIN} exec --arch t4 -- ${PROGRAMS_DIR}/bin/vector_add_multi)
+set_tests_properties(programs.multi_ptx_on_t4 PROPERTIES PASS_REGULAR_EXPRESSION "vector_add: PASS")
+add_test(NAME programs.uncompressed_fatbin COMMAND ${PTXRAY_BIN} exec -- ${PROGRAMS_DIR}/bin/vector_add_nocompress)
+set_tests_properties(programs.uncompressed_fatbin PROPERTIES PASS_REGULAR_EXPRESSION "vector_add: PASS")
+
+# The API trace and the memory checker on a faulting program; the metrics file of a program's launches.
+add_test(NAME programs.api_trace_and_memcheck COMMAND bash -c
+  "${PTXRAY_BIN} exec --log-api --tool memcheck -- ${PROGRAMS_DIR}/bin/error_oob 2>&1; echo exit=$?")
+set_tests_properties(programs.api_trace_and_memcheck PROPERTIES PASS_REGULAR_EXPRESSION
+  "cudaMalloc = cudaSuccess.*Invalid address \\(out of bounds\\).*error_oob.cu:[0-9]+.*cudaDeviceSynchronize = cudaErrorIllegalAddress.*MEMCHECK SUMMARY: 1 error.*exit=3")
+add_test(NAME programs.metrics_json COMMAND bash -c
+  "${PTXRAY_BIN} exec --metrics-json ${CMAKE_CURRENT_BINARY_DIR}/matmul_metrics.json -- ${PROGRAMS_DIR}/bin/matmul_tiled >/dev/null \
+   && grep -c '\"kernel\"' ${CMAKE_CURRENT_BINARY_DIR}/matmul_metrics.json")
+set_tests_properties(programs.metrics_json PROPERTIES PASS_REGULAR_EXPRESSION "^[1-9]")
+
+# The extracted PTX is the same whether nvcc compressed it or not.
+add_test(NAME programs.fatbin_ptx_compressed_equals_stored COMMAND bash -c
+  "cmp <(${PTXRAY_BIN} fatbin --ptx ${PROGRAMS_DIR}/bin/vector_add) <(${PTXRAY_BIN} fatbin --ptx ${PROGRAMS_DIR}/bin/vector_add_nocompress) && echo SAME")
+set_tests_properties(programs.fatbin_ptx_compressed_equals_stored PROPERTIES PASS_REGULAR_EXPRESSION "SAME")
+add_test(NAME programs.fatbin_list COMMAND ${PTXRAY_BIN} fatbin ${PROGRAMS_DIR}/bin/vector_add_multi)
+set_tests_properties(programs.fatbin_list PROPERTIES PASS_REGULAR_EXPRESSION
+  "PTX +compute_75 .*compression zstd.*PTX +compute_90 .*compression zstd")
+add_test(NAME programs.exec_missing_program COMMAND bash -c "${PTXRAY_BIN} exec -- ./no-such-program 2>&1; echo exit=$?")
+set_tests_properties(programs.exec_missing_program PROPERTIES PASS_REGULAR_EXPRESSION "cannot run ./no-such-program.*exit=127")

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds every tests/programs/src/NAME.cu into tests/programs/bin/NAME with nvcc, against the shared
+# CUDA runtime (libcudart.so.13), so that the binaries run unchanged on the real runtime or on
+# ptxray's drop-in libcudart.so.13. Usage: tests/programs/build.sh [NAME...]  (default: all)
+# nvcc: $NVCC, else nvcc on PATH, else /usr/local/cuda/bin/nvcc.
+# Compiles from tests/programs with relative paths, so __FILE__ (in device assert messages) is
+# "src/NAME.cu" wherever the checkout lives.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+[ -x "$nvcc" ] || { echo "build.sh: nvcc not found (set NVCC or put nvcc on PATH)" >&2; exit 2; }
+cd "$here"
+mkdir -p bin
+if [ $# -gt 0 ]; then names=("$@"); else names=(); for f in src/*.cu; do names+=("$(basename "$f" .cu)"); done; fi
+for name in "${names[@]}"; do
+  echo "nvcc src/$name.cu -> bin/$name"
+  "$nvcc" -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" "src/$name.cu"
+done
+
+# Variants of vector_add for the fatbinary reader, built with the full set (no NAME given):
+#   _nocompress  the PTX stored as is (nvcc 13 compresses it with zstd by default)
+#   _sass        SASS only, no PTX: ptxray must refuse it with a clear error
+#   _multi       PTX for compute_75 and compute_90: the runtime picks the newest the GPU can run
+if [ $# -eq 0 ]; then
+  echo "nvcc src/vector_add.cu -> bin/vector_add_{nocompress,sass,multi}"
+  "$nvcc" -arch=sm_90 -lineinfo -cudart shared --no-compress -o bin/vector_add_nocompress src/vector_add.cu
+  "$nvcc" -gencode arch=compute_90,code=sm_90 -lineinfo -cudart shared -o bin/vector_add_sass src/vector_add.cu
+  "$nvcc" -gencode arch=compute_75,code=compute_75 -gencode arch=compute_90,code=compute_90 -lineinfo \
+    -cudart shared -o bin/vector_add_multi src/vector_add.cu
+fi
