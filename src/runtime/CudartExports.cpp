@@ -178,6 +178,15 @@ const char *cudaGetErrorString(Error error) {
   return cuda::errorString(error);
 }
 
+struct ChannelFormatDesc { // cudaChannelFormatDesc
+  int x, y, z, w;
+  int f; ///< cudaChannelFormatKind
+};
+
+ChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return {x, y, z, w, f};
+}
+
 // ---- Device ------------------------------------------------------------------------------------------
 
 Error cudaGetDeviceCount(int *count) {

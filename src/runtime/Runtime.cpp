@@ -130,6 +130,18 @@ Runtime::Runtime() : config_(RuntimeConfig::fromEnvironment()) {
 
 Runtime::~Runtime() = default;
 
+cuda::Error Runtime::unsupported(const char *function) {
+  Runtime &rt = instance();
+  std::lock_guard lock(rt.mutex_);
+  if (rt.unsupportedReported_.insert(function).second) {
+    std::fflush(stdout);
+    std::cerr << fmt::format("ptxray: {} is not supported by ptxray's CUDA runtime: it returns "
+                             "cudaErrorNotSupported\n",
+                             function);
+  }
+  return rt.record(cuda::kErrorNotSupported);
+}
+
 void Runtime::log(const std::string &line) {
   std::fflush(stdout);
   std::cerr << "ptxray: " << line << "\n";
@@ -409,6 +421,26 @@ cuda::Error Runtime::memset(void *pointer, int value, size_t bytes) {
   return cuda::kSuccess;
 }
 
+cuda::Error Runtime::memsetPattern(void *pointer, uint32_t value, unsigned width, size_t count) {
+  if (sticky_)
+    return sticky_;
+  const size_t bytes = count * width;
+  if (bytes == 0)
+    return cuda::kSuccess;
+  if (reinterpret_cast<uintptr_t>(pointer) % width)
+    return cuda::kErrorInvalidValue;
+  const vm::Allocation *a = deviceRange(pointer, bytes);
+  if (!a)
+    return cuda::kErrorInvalidValue;
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  std::byte *p = device_->memory().hostRange(address, bytes);
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(p + i * width, &value, width);
+  if (!a->adopted)
+    device_->memory().noteHostWrite(address, bytes);
+  return cuda::kSuccess;
+}
+
 cuda::Error Runtime::memGetInfo(size_t *free, size_t *total) {
   if (sticky_)
     return sticky_;
@@ -513,7 +545,7 @@ cuda::Error Runtime::popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_
 }
 
 cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args,
-                            size_t sharedBytes, void *stream) {
+                            size_t sharedBytes, void *stream, void **extra) {
   if (sticky_)
     return sticky_;
   RegisteredFunction *f = function(hostFunction);
@@ -530,11 +562,31 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
     return cuda::kErrorInvalidDeviceFunction;
   std::vector<std::vector<std::byte>> arguments;
   arguments.reserve(kernel->paramSizes.size());
-  for (size_t i = 0; i < kernel->paramSizes.size(); ++i) {
-    if (!args || !args[i])
+  if (!args && extra) {
+    // {CU_LAUNCH_PARAM_BUFFER_POINTER (1), buffer, CU_LAUNCH_PARAM_BUFFER_SIZE (2), &size, END (0)}
+    const std::byte *buffer = nullptr;
+    size_t size = 0;
+    for (size_t i = 0; extra[i] != nullptr; i += 2) {
+      const auto key = reinterpret_cast<uintptr_t>(extra[i]);
+      if (key == 1)
+        buffer = static_cast<const std::byte *>(extra[i + 1]);
+      else if (key == 2 && extra[i + 1])
+        size = *static_cast<const size_t *>(extra[i + 1]);
+      else
+        return cuda::kErrorInvalidValue;
+    }
+    if (!buffer || size < kernel->kernelParamBytes)
       return cuda::kErrorInvalidValue;
-    auto *p = static_cast<const std::byte *>(args[i]);
-    arguments.emplace_back(p, p + kernel->paramSizes[i]);
+    for (size_t i = 0; i < kernel->paramSizes.size(); ++i)
+      arguments.emplace_back(buffer + kernel->paramOffsets[i],
+                             buffer + kernel->paramOffsets[i] + kernel->paramSizes[i]);
+  } else {
+    for (size_t i = 0; i < kernel->paramSizes.size(); ++i) {
+      if (!args || !args[i])
+        return cuda::kErrorInvalidValue;
+      auto *p = static_cast<const std::byte *>(args[i]);
+      arguments.emplace_back(p, p + kernel->paramSizes[i]);
+    }
   }
   if (sharedBytes > static_cast<size_t>(device_->computeCapability().sharedPerBlock) &&
       sharedBytes > static_cast<size_t>(f->maxDynamicSharedBytes)) {
@@ -676,6 +728,10 @@ cuda::Error Runtime::reset() {
   return cuda::kSuccess;
 }
 
+void *Runtime::newHandle() {
+  return reinterpret_cast<void *>(0x10000 + 16 * nextHandle_++);
+}
+
 bool Runtime::validStream(void *stream) const {
   return isBuiltinStream(stream) || streams_.count(stream);
 }
@@ -683,8 +739,7 @@ bool Runtime::validStream(void *stream) const {
 cuda::Error Runtime::streamCreate(void **stream) {
   if (!stream)
     return cuda::kErrorInvalidValue;
-  // Handles are addresses nobody can dereference: inside the never-mapped first page range.
-  *stream = reinterpret_cast<void *>(0x10000 + 16 * nextHandle_++);
+  *stream = newHandle();
   streams_[*stream] = nextHandle_;
   return cuda::kSuccess;
 }
@@ -696,7 +751,7 @@ cuda::Error Runtime::streamDestroy(void *stream) {
 cuda::Error Runtime::eventCreate(void **event) {
   if (!event)
     return cuda::kErrorInvalidValue;
-  *event = reinterpret_cast<void *>(0x10000 + 16 * nextHandle_++);
+  *event = newHandle();
   events_[*event] = std::nullopt;
   return cuda::kSuccess;
 }
@@ -725,6 +780,89 @@ cuda::Error Runtime::eventElapsed(float *ms, void *start, void *end) {
     return cuda::kErrorInvalidResourceHandle;
   *ms = static_cast<float>(*e->second - *s->second);
   return cuda::kSuccess;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Driver API modules
+
+cuda::Error Runtime::loadModule(void **module, const void *image) {
+  if (!module || !image)
+    return cuda::kErrorInvalidValue;
+  auto binary = std::make_unique<RegisteredBinary>();
+  uint32_t magic = 0;
+  std::memcpy(&magic, image, sizeof magic);
+  try {
+    std::span<const std::byte> container;
+    if (magic == kFatbinWrapperMagic) {
+      const void *data = nullptr;
+      std::memcpy(&data, static_cast<const std::byte *>(image) + 8, sizeof data);
+      container = fatbinAt(data);
+    } else if (magic == kFatbinMagic) {
+      container = fatbinAt(image);
+    }
+    if (!container.empty()) {
+      std::vector<FatbinEntry> entries = parseFatbins(container);
+      binary->cubinArchs = cubinArchs(entries);
+      for (const FatbinEntry &e : entries)
+        if (e.kind == static_cast<uint16_t>(FatbinEntryKind::Ptx))
+          binary->ptx.push_back({e.arch, e.text()});
+    } else {
+      // PTX text: the driver JIT-compiles it whatever its target.
+      binary->ptx.push_back({0, static_cast<const char *>(image)});
+    }
+  } catch (const std::exception &e) {
+    std::cerr << "ptxray: error: " << e.what() << "\n";
+    return cuda::kErrorInvalidKernelImage;
+  }
+  std::string error;
+  if (!this->module(*binary, error))
+    return binary->noImage ? cuda::kErrorNoKernelImageForDevice : cuda::kErrorInvalidPtx;
+  binaries_.push_back(std::move(binary));
+  *module = binaries_.back().get();
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::unloadModule(void *module) {
+  for (const auto &b : binaries_)
+    if (b.get() == module)
+      return cuda::kSuccess; // the VM keeps the code: addresses of its variables are never reused
+  return cuda::kErrorInvalidResourceHandle;
+}
+
+cuda::Error Runtime::moduleFunction(void **function, void *module, const char *name) {
+  if (!function || !name)
+    return cuda::kErrorInvalidValue;
+  auto *binary = static_cast<RegisteredBinary *>(module);
+  if (unloadModule(module) != cuda::kSuccess)
+    return cuda::kErrorInvalidResourceHandle;
+  std::string error;
+  vm::LoadedModule *m = this->module(*binary, error);
+  const vm::DecodedFunction *kernel = m ? m->program().findFunction(name) : nullptr;
+  if (!kernel || !kernel->isEntry || kernel->name != name)
+    return cuda::kErrorSymbolNotFound;
+  *function = newHandle();
+  functions_[*function] = {binary, name, 0};
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::moduleGlobal(uint64_t *address, size_t *bytes, void *module, const char *name) {
+  if (!name || unloadModule(module) != cuda::kSuccess)
+    return cuda::kErrorInvalidValue;
+  std::string error;
+  vm::LoadedModule *m = this->module(*static_cast<RegisteredBinary *>(module), error);
+  const vm::PlacedVariable *pv = m ? m->findVariable(name) : nullptr;
+  if (!pv)
+    return cuda::kErrorSymbolNotFound;
+  if (address)
+    *address = m->deviceAddress(*pv);
+  if (bytes)
+    *bytes = pv->size;
+  return cuda::kSuccess;
+}
+
+const char *Runtime::functionName(const void *function) {
+  RegisteredFunction *f = this->function(function);
+  return f ? f->name.c_str() : nullptr;
 }
 
 void Runtime::finish() {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,8 @@ public:
   cuda::Error memcpy(void *dst, const void *src, size_t bytes, int kind);
   cuda::Error memcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind);
   cuda::Error memset(void *pointer, int value, size_t bytes);
+  /// cuMemsetD16/D32: `count` copies of a `width`-byte value.
+  cuda::Error memsetPattern(void *pointer, uint32_t value, unsigned width, size_t count);
   cuda::Error memGetInfo(size_t *free, size_t *total);
   cuda::Error pointerAttributes(cuda::PointerAttributes *attributes, const void *pointer);
   cuda::Error symbolAddress(void **address, const void *symbol);
@@ -107,8 +110,19 @@ public:
   // Kernels.
   void pushConfiguration(cuda::Dim3 grid, cuda::Dim3 block, size_t sharedBytes, void *stream);
   cuda::Error popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_t *sharedBytes, void **stream);
+  /// `args`: a pointer per parameter (cudaLaunchKernel, cuLaunchKernel's kernelParams); or, with `args`
+  /// null, `extra`: cuLaunchKernel's {CU_LAUNCH_PARAM_BUFFER_POINTER, p, CU_LAUNCH_PARAM_BUFFER_SIZE,
+  /// &size, CU_LAUNCH_PARAM_END} list, the parameters packed at their ABI offsets.
   cuda::Error launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args, size_t sharedBytes,
-                     void *stream);
+                     void *stream, void **extra = nullptr);
+
+  // Driver API modules (libcuda.so.1): an image is PTX text, a fatbinary or a fatbinary wrapper.
+  cuda::Error loadModule(void **module, const void *image);
+  cuda::Error unloadModule(void *module);
+  cuda::Error moduleFunction(void **function, void *module, const char *name);
+  cuda::Error moduleGlobal(uint64_t *address, size_t *bytes, void *module, const char *name);
+  /// The kernel's PTX name, for cuFuncGetName and API traces; null for an unknown handle.
+  const char *functionName(const void *function);
   cuda::Error funcAttributes(cuda::FuncAttributes *attributes, const void *hostFunction);
   cuda::Error funcSetAttribute(const void *hostFunction, int attribute, int value);
   cuda::Error occupancyMaxActiveBlocks(int *blocks, const void *hostFunction, int blockSize, size_t dynamicShared);
@@ -129,6 +143,10 @@ public:
   cuda::Error eventQuery(void *event);
   cuda::Error eventElapsed(float *ms, void *start, void *end);
   bool validStream(void *stream) const;
+
+  /// A call of a runtime function ptxray does not implement: says so once per function on stderr and
+  /// returns (and records) cudaErrorNotSupported.
+  static cuda::Error unsupported(const char *function);
 
   /// The API trace (PTXRAY_LOG=api) and notes go here.
   void log(const std::string &line);
@@ -160,12 +178,15 @@ private:
   std::vector<CallConfiguration> configurations_;
   cuda::Error sticky_ = cuda::kSuccess;
   uint64_t nextHandle_ = 1;
+  /// Opaque handles (streams, events, driver functions): addresses in the never-mapped first 256 MiB.
+  void *newHandle();
   std::map<void *, uint64_t> streams_;
   std::map<void *, std::optional<double>> events_; ///< recorded device time in ms
   double deviceMs_ = 0;                            ///< device time of everything issued so far
   uint64_t mappedTop_ = 0;                         ///< the next identity-mapped range ends here
   uint64_t launches_ = 0;
   bool finished_ = false;
+  std::set<std::string> unsupportedReported_;
 };
 
 } // namespace ptxray::runtime

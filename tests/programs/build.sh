@@ -11,10 +11,21 @@ nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 [ -x "$nvcc" ] || { echo "build.sh: nvcc not found (set NVCC or put nvcc on PATH)" >&2; exit 2; }
 cd "$here"
 mkdir -p bin
-if [ $# -gt 0 ]; then names=("$@"); else names=(); for f in src/*.cu; do names+=("$(basename "$f" .cu)"); done; fi
+if [ $# -gt 0 ]; then names=("$@"); else names=(); for f in src/*.cu src/*.cpp; do names+=("$(basename "${f%.*}")"); done; fi
 for name in "${names[@]}"; do
-  echo "nvcc src/$name.cu -> bin/$name"
-  "$nvcc" -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" "src/$name.cu"
+  case "$name" in
+  driver_kernels)
+    # PTX that driver_api loads at run time with cuModuleLoadData.
+    echo "nvcc -ptx src/$name.cu -> bin/$name.ptx"
+    "$nvcc" -arch=sm_90 -lineinfo -ptx -o "bin/$name.ptx" "src/$name.cu" ;;
+  driver_api)
+    # Host code only (a .cpp file), the driver API only: no runtime (-cudart none), libcuda.so.1.
+    echo "nvcc src/$name.cu -> bin/$name (driver API)"
+    "$nvcc" -cudart none -o "bin/$name" "src/$name.cpp" -lcuda ;;
+  *)
+    echo "nvcc src/$name.cu -> bin/$name"
+    "$nvcc" -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" "src/$name.cu" ;;
+  esac
 done
 
 # Variants of vector_add for the fatbinary reader, built with the full set (no NAME given):
