@@ -23,6 +23,7 @@ inline constexpr Error kErrorInvalidSymbol = 13;
 inline constexpr Error kErrorInvalidHostPointer = 16;
 inline constexpr Error kErrorInvalidDevicePointer = 17;
 inline constexpr Error kErrorInvalidTexture = 18;
+inline constexpr Error kErrorInvalidChannelDescriptor = 20;
 inline constexpr Error kErrorInvalidMemcpyDirection = 21;
 inline constexpr Error kErrorMissingConfiguration = 52;
 inline constexpr Error kErrorInvalidDeviceFunction = 98;
@@ -242,7 +243,66 @@ enum DeviceAttr : int {
   AttrReservedSharedMemoryPerBlock = 111,
 };
 
+struct ChannelFormatDesc { // cudaChannelFormatDesc
+  int x, y, z, w;           ///< bits per channel
+  int f;                    ///< cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float
+};
+
+struct Extent { // cudaExtent
+  size_t width, height, depth;
+};
+
+// cudaResourceType
+enum ResourceType : int { ResourceArray = 0, ResourceMipmappedArray = 1, ResourceLinear = 2, ResourcePitch2D = 3 };
+
+struct ResourceDesc { // cudaResourceDesc
+  int resType;
+  union {
+    struct {
+      void *array;
+    } array;
+    struct {
+      void *mipmap;
+    } mipmap;
+    struct {
+      void *devPtr;
+      ChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void *devPtr;
+      ChannelFormatDesc desc;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned flags;
+};
+
+struct TextureDesc { // cudaTextureDesc
+  int addressMode[3]; ///< cudaTextureAddressMode: 0 wrap, 1 clamp, 2 mirror, 3 border
+  int filterMode;     ///< 0 point, 1 linear
+  int readMode;       ///< 0 element type, 1 normalized float
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+
 static_assert(sizeof(Dim3) == 12);
+static_assert(sizeof(ChannelFormatDesc) == 20 && sizeof(Extent) == 24);
+static_assert(offsetof(ResourceDesc, res) == 8 && sizeof(ResourceDesc) == 144);
+static_assert(sizeof(TextureDesc) == 72 && offsetof(ResourceDesc, res.pitch2D.pitchInBytes) == 56);
 static_assert(offsetof(DeviceProp, totalGlobalMem) == 288);
 static_assert(offsetof(DeviceProp, multiProcessorCount) == 384);
 static_assert(offsetof(DeviceProp, hostNumaMultinodeIpcSupported) == 780 && sizeof(DeviceProp) == 1008);

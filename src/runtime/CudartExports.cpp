@@ -178,12 +178,7 @@ const char *cudaGetErrorString(Error error) {
   return cuda::errorString(error);
 }
 
-struct ChannelFormatDesc { // cudaChannelFormatDesc
-  int x, y, z, w;
-  int f; ///< cudaChannelFormatKind
-};
-
-ChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+cuda::ChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
   return {x, y, z, w, f};
 }
 
@@ -398,6 +393,71 @@ Error cudaMemPrefetchAsync(const void *, size_t, int, void *) {
 }
 Error cudaMemAdvise(const void *, size_t, int, int) {
   return cuda::kSuccess;
+}
+
+// ---- Arrays, textures and surfaces -------------------------------------------------------------------
+
+Error cudaMallocArray(void **array, const cuda::ChannelFormatDesc *desc, size_t width, size_t height, unsigned flags) {
+  return api("cudaMallocArray", [&](Runtime &rt) { return rt.mallocArray(array, desc, width, height, 0, flags); });
+}
+
+Error cudaMalloc3DArray(void **array, const cuda::ChannelFormatDesc *desc, cuda::Extent extent, unsigned flags) {
+  return api("cudaMalloc3DArray", [&](Runtime &rt) {
+    return rt.mallocArray(array, desc, extent.width, extent.height, extent.depth, flags);
+  });
+}
+
+Error cudaFreeArray(void *array) {
+  return api("cudaFreeArray", [&](Runtime &rt) { return rt.freeArray(array); });
+}
+
+Error cudaMemcpy2DToArray(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width,
+                          size_t height, int kind) {
+  return api("cudaMemcpy2DToArray", [&](Runtime &rt) {
+    return rt.memcpyArray(dst, wOffset, hOffset, src, spitch, width, height, kind, true);
+  });
+}
+
+Error cudaMemcpy2DToArrayAsync(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
+                               size_t width, size_t height, int kind, void *) {
+  return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+}
+
+Error cudaMemcpy2DFromArray(void *dst, size_t dpitch, const void *src, size_t wOffset, size_t hOffset, size_t width,
+                            size_t height, int kind) {
+  return api("cudaMemcpy2DFromArray", [&](Runtime &rt) {
+    return rt.memcpyArray(const_cast<void *>(src), wOffset, hOffset, dst, dpitch, width, height, kind, false);
+  });
+}
+
+/// The deprecated 1D-style copies: `count` bytes from (wOffset, hOffset) on, row by row.
+Error cudaMemcpyToArray(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t count, int kind) {
+  return api("cudaMemcpyToArray",
+             [&](Runtime &rt) { return rt.memcpyArray(dst, wOffset, hOffset, src, count, count, 1, kind, true); });
+}
+
+Error cudaMemcpyFromArray(void *dst, const void *src, size_t wOffset, size_t hOffset, size_t count, int kind) {
+  return api("cudaMemcpyFromArray", [&](Runtime &rt) {
+    return rt.memcpyArray(const_cast<void *>(src), wOffset, hOffset, dst, count, count, 1, kind, false);
+  });
+}
+
+Error cudaCreateTextureObject(unsigned long long *object, const cuda::ResourceDesc *resource,
+                              const cuda::TextureDesc *texture, const void * /*view*/) {
+  return api("cudaCreateTextureObject",
+             [&](Runtime &rt) { return rt.createTextureObject(object, resource, texture); });
+}
+
+Error cudaDestroyTextureObject(unsigned long long object) {
+  return api("cudaDestroyTextureObject", [&](Runtime &rt) { return rt.destroyTextureObject(object, false); });
+}
+
+Error cudaCreateSurfaceObject(unsigned long long *object, const cuda::ResourceDesc *resource) {
+  return api("cudaCreateSurfaceObject", [&](Runtime &rt) { return rt.createSurfaceObject(object, resource); });
+}
+
+Error cudaDestroySurfaceObject(unsigned long long object) {
+  return api("cudaDestroySurfaceObject", [&](Runtime &rt) { return rt.destroyTextureObject(object, true); });
 }
 
 // ---- Streams and events ------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ constexpr ErrorText kErrors[] = {
     {kErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
     {kErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
     {kErrorInvalidTexture, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {kErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor", "invalid channel descriptor"},
     {kErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
     {kErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
     {kErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},

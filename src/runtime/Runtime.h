@@ -10,6 +10,7 @@
 #include "runtime/CudaAbi.h"
 #include "runtime/Fatbin.h"
 #include "vm/Device.h"
+#include "vm/Texture.h"
 
 #include <cstdio>
 #include <map>
@@ -107,6 +108,18 @@ public:
   cuda::Error memcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind);
   cuda::Error memcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind);
 
+  // CUDA arrays, texture and surface objects (Textures.cpp). An array handle is its CudaArray.
+  cuda::Error mallocArray(void **array, const cuda::ChannelFormatDesc *desc, size_t width, size_t height, size_t depth,
+                          unsigned flags);
+  cuda::Error freeArray(void *array);
+  /// A 2D copy between an array (from byte column `xBytes`, row `y`) and linear memory.
+  cuda::Error memcpyArray(void *array, size_t xBytes, size_t y, const void *other, size_t otherPitch,
+                          size_t widthBytes, size_t height, int kind, bool toArray);
+  cuda::Error createTextureObject(unsigned long long *object, const cuda::ResourceDesc *resource,
+                                  const cuda::TextureDesc *texture);
+  cuda::Error createSurfaceObject(unsigned long long *object, const cuda::ResourceDesc *resource);
+  cuda::Error destroyTextureObject(unsigned long long object, bool surface);
+
   // Kernels.
   void pushConfiguration(cuda::Dim3 grid, cuda::Dim3 block, size_t sharedBytes, void *stream);
   cuda::Error popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_t *sharedBytes, void **stream);
@@ -153,6 +166,17 @@ public:
   void finish(); ///< end of the program: tool summaries, metrics file
 
 private:
+  struct CudaArray {
+    uint64_t address = 0;
+    vm::ChannelFormat format;
+    size_t width = 0, height = 0, depth = 0;
+    unsigned flags = 0;
+    uint64_t rowBytes() const { return width * format.elementBytes(); }
+  };
+  CudaArray *cudaArray(const void *array);
+  cuda::Error resource(const cuda::ResourceDesc &r, vm::TextureResource &out);
+  std::vector<std::unique_ptr<CudaArray>> arrays_;
+
   Runtime();
   RegisteredFunction *function(const void *hostFunction);
   RegisteredVariable *variable(const void *hostVariable);

@@ -63,3 +63,10 @@ set_tests_properties(programs.fatbin_list PROPERTIES PASS_REGULAR_EXPRESSION
   "PTX +compute_75 .*compression zstd.*PTX +compute_90 .*compression zstd")
 add_test(NAME programs.exec_missing_program COMMAND bash -c "${PTXRAY_BIN} exec -- ./no-such-program 2>&1; echo exit=$?")
 set_tests_properties(programs.exec_missing_program PROPERTIES PASS_REGULAR_EXPRESSION "cannot run ./no-such-program.*exit=127")
+
+# `cuobjdump -ptx` is the oracle of the fatbinary reader: its listing of every test program, recorded
+# on the GPU machine, must show the PTX texts `ptxray fatbin` extracts (compressed or not, several
+# architectures, none for SASS-only or host-only programs).
+add_test(NAME programs.fatbin_ptx_equals_cuobjdump COMMAND python3 ${PROGRAMS_DIR}/compare_cuobjdump.py ${PTXRAY_BIN}
+  ${PROGRAMS_DIR}/bin ${PROJECT_SOURCE_DIR}/validation/programs/results/cuobjdump ${CMAKE_CURRENT_BINARY_DIR}/cuobjdump-compare)
+set_tests_properties(programs.fatbin_ptx_equals_cuobjdump PROPERTIES PASS_REGULAR_EXPRESSION "[1-9][0-9]* programs compared, 0 differ")

@@ -67,6 +67,18 @@ for exe in "$bin"/*; do
   verdict=""
 done
 table+=$'\n'"$(printf 'pass=%d fail=%d recorded-only=%d' "$pass" "$fail" "$recorded")"
+# The PTX cuobjdump extracts from each program: the oracle for ptxray's fatbinary reader
+# (tests/programs/ProgramTests.cmake compares `ptxray fatbin --ptx` with these).
+cuobjdump="${CUOBJDUMP:-$(command -v cuobjdump || echo "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump")}"
+if [ -x "$cuobjdump" ]; then
+  mkdir -p "$results/cuobjdump"
+  rm -f "$results"/cuobjdump/*.ptx
+  for exe in "$bin"/*; do
+    [ -x "$exe" ] && [ -f "$exe" ] || continue
+    "$cuobjdump" -ptx "$exe" >"$results/cuobjdump/$(basename "$exe").ptx" 2>&1 || true
+  done
+  "$cuobjdump" --version | tail -1 >"$results/cuobjdump/VERSION"
+fi
 echo "$table" | tee "$results/summary.txt"
 for d in "$results"/*.diff; do [ -f "$d" ] && { echo; cat "$d"; }; done
 if [ -n "${OUT:-}" ]; then
