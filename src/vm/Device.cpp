@@ -459,6 +459,9 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.grid = config.grid;
   L.block = config.block;
   L.sharedBytes = static_cast<uint32_t>(kernel->staticSharedBytes + config.dynamicSharedBytes);
+  // The driver reserves 1 KB per block from CC 8.0 on ([PG] 8.x); the VM always provides it, so that
+  // PTX written for those GPUs (cooperative groups) also runs on an older modeled one.
+  L.reservedSharedBytes = static_cast<uint32_t>(std::max(cc_.sharedReservedPerBlock, 1024));
   L.smCount = static_cast<uint32_t>(smCount_);
   L.gridId = ++launches_;
   L.options = options;

@@ -51,7 +51,18 @@ struct Warp {
   uint32_t barrier = 0;          ///< barrier id waited on
   uint32_t barrierPc = 0;        ///< micro-op of the wait (reports)
   uint32_t cachedAllocation = 0; ///< index hint for global lookups
+  /// Forward progress (docs/virtual-gpu.md, "Scheduling"): backward branches since the warp last left
+  /// runWarp; at kYieldQuantum it yields so that the CTA's other warps run (a spin-wait on a flag
+  /// another warp sets terminates). `quantumYield` says the last yield was that one, `stateHash` is
+  /// the warp's state then: a CTA whose warps all come back in the same state polls memory nothing
+  /// changes (a livelock).
+  uint32_t backwardBranches = 0;
+  bool quantumYield = false;
+  uint64_t stateHash = 0;
 };
+
+/// Backward branches a warp takes before it lets the other warps of its CTA run.
+inline constexpr uint32_t kYieldQuantum = 1024;
 
 inline constexpr int kNumBarriers = 16;
 
@@ -59,6 +70,7 @@ struct Cta {
   Dim3 id;
   uint64_t linearId = 0;
   std::vector<std::byte> shared;
+  std::vector<std::byte> reservedShared; ///< allocated on first use (kReservedSharedOffset)
   std::vector<Warp> warps;
   struct Barrier {
     uint32_t arrived = 0;   ///< threads arrived
@@ -98,6 +110,9 @@ struct LaunchState {
   const Allocation *constBank = nullptr;
   Dim3 grid, block;
   uint32_t sharedBytes = 0; ///< static + dynamic
+  /// The shared memory the system reserves (%reserved_smem_offset_*: cooperative groups keep their
+  /// multi-warp tile barriers there), at kReservedSharedOffset of the shared window.
+  uint32_t reservedSharedBytes = 0;
   uint32_t smCount = 1;
   uint64_t gridId = 1;
   LaunchOptions options;

@@ -25,6 +25,7 @@ const char *faultName(FaultKind kind) {
   case FaultKind::IllegalInstruction: return "Illegal instruction";
   case FaultKind::InvalidCall: return "Invalid call target";
   case FaultKind::HeapError: return "Device heap error";
+  case FaultKind::Livelock: return "Livelock: the warps wait for memory nothing changes";
   }
   return "error";
 }
@@ -120,7 +121,7 @@ void ExecContext::fault(FaultKind kind, int lane, std::string detail, uint64_t a
   }
   launch->report(std::move(f));
   if (!launch->options.continueOnError || kind == FaultKind::AssertFailed || kind == FaultKind::Trap ||
-      kind == FaultKind::BarrierDeadlock || kind == FaultKind::InstructionLimit || kind == FaultKind::StackOverflow ||
+      kind == FaultKind::BarrierDeadlock || kind == FaultKind::Livelock || kind == FaultKind::InstructionLimit || kind == FaultKind::StackOverflow ||
       kind == FaultKind::IllegalInstruction || kind == FaultKind::InvalidCall || kind == FaultKind::Breakpoint) {
     launch->abort = true;
     yield = true;

@@ -26,6 +26,7 @@ enum class FaultKind : uint8_t {
   IllegalInstruction, ///< an instruction the VM cannot execute, or invalid operands at run time
   InvalidCall,        ///< call through a pointer that is not a function, or to a function without a body
   HeapError,          ///< free() of a pointer malloc() did not return
+  Livelock,           ///< every warp that can run polls memory that nothing changes
 };
 
 const char *faultName(FaultKind kind);

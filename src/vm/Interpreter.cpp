@@ -1,6 +1,8 @@
+#include <chrono>
 #include "vm/Interpreter.h"
 
 #include "ptx/Isa.h"
+#include "ptx/LineTable.h"
 #include "vm/Simt.h"
 
 #include <algorithm>
@@ -133,6 +135,11 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   case SpecialReg::dynamic_smem_size:
   case SpecialReg::aggr_smem_size:
     return reg == SpecialReg::dynamic_smem_size ? L.sharedBytes - L.kernel->staticSharedBytes : L.sharedBytes;
+  case SpecialReg::reserved_smem_offset_begin:
+  case SpecialReg::reserved_smem_offset_0: return kReservedSharedOffset;
+  case SpecialReg::reserved_smem_offset_1: return kReservedSharedOffset + 16;
+  case SpecialReg::reserved_smem_offset_end: return kReservedSharedOffset + L.reservedSharedBytes;
+  case SpecialReg::reserved_smem_offset_cap: return L.reservedSharedBytes;
   default: return 0;
   }
 }
@@ -317,6 +324,8 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
   uint64_t threadInstructions = 0;
   uint32_t sinceFlush = 0;
   ctx.yield = false;
+  w.backwardBranches = 0;
+  w.quantumYield = false;
   auto reload = [&] {
     if (w.state == Warp::State::Done || w.simt.empty()) {
       ctx.yield = true;
@@ -390,6 +399,12 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
       op.exec(ctx, op);
       if (ctx.nextPc != pc + 1)
         w.simt.back().pc = ctx.nextPc; // a uniform jump: same path, new pc
+      // A loop's back edge: after a quantum of them the warp lets the CTA's other warps run, so that
+      // one spinning on a flag another warp sets cannot hold the CTA forever.
+      if (ctx.nextPc <= pc && ++w.backwardBranches >= kYieldQuantum && !ctx.yield) {
+        w.quantumYield = true;
+        ctx.yield = true;
+      }
       reload();
       continue;
     }
@@ -408,6 +423,45 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
     L.abort = true;
   }
 }
+
+/// A warp's whole architectural state (pc, SIMT stack, call frames, registers, predicates): equal
+/// hashes at two quantum yields mean its quantum of work changed nothing of its own.
+uint64_t warpStateHash(const Warp &w) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  auto mix = [&h](uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  };
+  for (const SimtEntry &e : w.simt)
+    mix((uint64_t{e.pc} << 32) ^ e.rpc ^ (uint64_t{e.mask} << 16));
+  mix(w.frames.size());
+  mix(w.liveMask);
+  for (uint64_t r : w.regs)
+    mix(r);
+  for (uint32_t p : w.preds)
+    mix(p);
+  return h;
+}
+
+/// "file.ptx:LINE (file.cu:LINE)" of micro-op `pc` of `fn`, for reports naming several warps.
+std::string sourcePlace(LaunchState &L, const DecodedFunction &fn, uint32_t pc) {
+  if (pc >= fn.code.size())
+    return fn.name;
+  const ptx::Module &m = *L.program->module;
+  const ptx::Instruction &inst = fn.source->instructions[fn.code[pc].instruction];
+  std::lock_guard lock(L.mutex); // the source manager builds line tables lazily
+  std::string place = m.sources.position(inst.loc);
+  ptx::LineTable lines(m);
+  auto chain = lines.chain(inst);
+  if (!chain.empty())
+    place += fmt::format(" ({}:{})", chain.front().file.empty() ? "?" : chain.front().file, chain.front().line);
+  return place;
+}
+
+/// Rounds of unchanged quantum yields, and the time they must span, before a CTA whose running warps
+/// all poll is a livelock: the time leaves other CTAs (other workers) the chance to write the memory
+/// polled.
+constexpr int kLivelockRounds = 8;
+constexpr std::chrono::milliseconds kLivelockTime{200};
 
 } // namespace
 
@@ -452,9 +506,12 @@ void runCta(LaunchState &L, uint64_t linearCtaId, unsigned worker) {
       ctx.listener->onWarpBegin(ctx.warpRef(), w.liveMask);
     }
   }
+  int stuckRounds = 0;
+  std::chrono::steady_clock::time_point stuckSince;
   for (;;) {
     bool ran = false;
     bool allDone = true;
+    bool allPolling = true; // every warp that ran came back from a quantum yield unchanged
     for (Warp &w : cta.warps) {
       if (L.abort.load(std::memory_order_relaxed))
         break;
@@ -469,6 +526,14 @@ void runCta(LaunchState &L, uint64_t linearCtaId, unsigned worker) {
         runWarp<true>(ctx);
       else
         runWarp<false>(ctx);
+      if (w.quantumYield && w.state == Warp::State::Ready) {
+        const uint64_t hash = warpStateHash(w);
+        allPolling &= hash == w.stateHash;
+        w.stateHash = hash;
+      } else {
+        allPolling = false;
+        w.stateHash = 0;
+      }
       if (w.state == Warp::State::Done) {
         if (ctx.listener)
           ctx.listener->onWarpEnd(ctx.warpRef());
@@ -478,6 +543,35 @@ void runCta(LaunchState &L, uint64_t linearCtaId, unsigned worker) {
     }
     if (allDone || L.abort.load(std::memory_order_relaxed))
       break;
+    if (ran && allPolling) {
+      if (stuckRounds++ == 0)
+        stuckSince = std::chrono::steady_clock::now();
+      if (stuckRounds >= kLivelockRounds && std::chrono::steady_clock::now() - stuckSince >= kLivelockTime) {
+        std::string where;
+        Warp *first = nullptr;
+        for (Warp &w : cta.warps)
+          if (w.state == Warp::State::Ready) {
+            first = first ? first : &w;
+            where += fmt::format("\n    warp {} polls at {}", w.index,
+                                 sourcePlace(L, *w.frames.back().function, w.simt.back().pc));
+          } else if (w.state == Warp::State::AtBarrier) {
+            where += fmt::format("\n    warp {} waits at barrier {} ({})", w.index, w.barrier,
+                                 sourcePlace(L, *w.frames.back().function, w.barrierPc));
+          }
+        ctx.warp = first;
+        ctx.fn = first->frames.back().function;
+        ctx.pc = first->simt.back().pc;
+        ctx.exec = first->simt.back().mask & first->liveMask;
+        ctx.fault(FaultKind::Livelock, std::countr_zero(ctx.exec | 0x80000000u),
+                  fmt::format("every warp of the block that can run has polled memory for {} rounds of {} loop "
+                              "iterations without any change (on a GPU the kernel would hang){}",
+                              stuckRounds, kYieldQuantum, where));
+        L.abort = true;
+        break;
+      }
+    } else {
+      stuckRounds = 0;
+    }
     if (!ran) {
       // Every live warp waits at a barrier that cannot complete.
       std::string waits;

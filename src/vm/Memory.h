@@ -20,6 +20,10 @@ inline constexpr uint64_t kLocalWindow = 0xE000'0000; ///< per thread
 inline constexpr uint64_t kLocalWindowSize = 0x0800'0000;
 inline constexpr uint64_t kSharedWindow = 0xE800'0000; ///< per CTA
 inline constexpr uint64_t kSharedWindowSize = 0x0100'0000;
+/// The system's reserved shared memory (%reserved_smem_offset_*) sits at this offset of the shared
+/// window, far above any CTA's own shared memory, so that an access running past the CTA's variables
+/// still faults instead of landing in it.
+inline constexpr uint64_t kReservedSharedOffset = kSharedWindowSize - 0x1'0000;
 inline constexpr uint64_t kParamWindow = 0xE900'0000; ///< the kernel's parameter buffer
 inline constexpr uint64_t kParamWindowSize = 0x0010'0000;
 inline constexpr uint64_t kFunctionWindow = 0xEF00'0000; ///< function pointers: base + 16 * index

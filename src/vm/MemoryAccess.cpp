@@ -128,6 +128,17 @@ void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uin
       break;
     default: break;
     }
+    if ((offset > limit || bytes > limit - offset) && s == Space::Shared && offset >= kReservedSharedOffset &&
+        offset - kReservedSharedOffset <= L.reservedSharedBytes &&
+        bytes <= L.reservedSharedBytes - (offset - kReservedSharedOffset)) {
+      // The system's reserved shared memory, allocated when first used.
+      std::vector<std::byte> &reserved = ctx.cta->reservedShared;
+      if (reserved.empty())
+        reserved.assign(L.reservedSharedBytes, std::byte{0});
+      offset -= kReservedSharedOffset;
+      limit = reserved.size();
+      base = reserved.data();
+    }
     if (offset > limit || bytes > limit - offset) {
       fail(lane, FaultKind::OutOfBounds,
            s == Space::Shared ? describeSharedMiss(L, offset, bytes)
