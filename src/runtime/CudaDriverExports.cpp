@@ -2,10 +2,12 @@
 // that driver-API programs (cuModuleLoadData of PTX, cuLaunchKernel) run on the virtual GPU and a
 // program mixing both APIs sees one device, one memory and one error state. One device, one context
 // (the primary context, current on every thread).
+#include "runtime/DriverExportTables.h"
 #include "runtime/Runtime.h"
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -51,11 +53,7 @@ template <typename F> CUresult driver(const char *name, F &&call) {
   return r;
 }
 
-/// A handle for the one context: any stable non-null address.
-int gContext = 0;
-void *contextHandle() {
-  return &gContext;
-}
+void *contextHandle() { return primaryContext(); }
 
 struct DriverErrorText {
   CUresult code;
@@ -101,6 +99,15 @@ CUresult cuInit(unsigned flags) {
   if (flags != 0)
     return kCudaErrorInvalidValue;
   Runtime::instance();
+  if (!gInitialized) {
+    // The tools' summaries and files when the program ends (a program on NVIDIA's static runtime
+    // never loads libcudart.so.13, which does this otherwise).
+    std::atexit([] {
+      Runtime &rt = Runtime::instance();
+      std::lock_guard lock(rt.mutex());
+      rt.finish();
+    });
+  }
   gInitialized = true;
   return kCudaSuccess;
 }
@@ -108,9 +115,11 @@ CUresult cuInit(unsigned flags) {
 CUresult cuDriverGetVersion(int *version) {
   if (!version)
     return kCudaErrorInvalidValue;
-  *version = 13000;
+  *version = kDriverVersion;
   return kCudaSuccess;
 }
+
+CUresult cuGetExportTable(const void **table, const unsigned char *uuid) { return driverExportTable(table, uuid); }
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
   if (!name)
@@ -179,9 +188,36 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) {
 }
 
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
-  // CUdevice_attribute numbers are cudaDeviceAttr's.
-  return driver("cuDeviceGetAttribute", [&](Runtime &rt) { return rt.attribute(value, attribute, device); });
+  // CUdevice_attribute numbers are cudaDeviceAttr's. NVIDIA's runtime reads some 110 of them when it
+  // starts: those the architecture database has no value for (texture limits, NUMA, ...) read 0.
+  return driver("cuDeviceGetAttribute", [&](Runtime &rt) {
+    if (!value)
+      return cuda::kErrorInvalidValue;
+    switch (attribute) {
+    case 33: *value = kPciBus; return cuda::kSuccess;
+    case 34: *value = kPciDevice; return cuda::kSuccess;
+    case 50: *value = kPciDomain; return cuda::kSuccess;
+    default: break;
+    }
+    Error e = rt.attribute(value, attribute, device);
+    if (e == cuda::kErrorInvalidValue && device == 0 && attribute > 0 && attribute < 256) {
+      *value = 0;
+      return cuda::kSuccess;
+    }
+    return e;
+  });
 }
+
+CUresult cuDeviceGetUuid(unsigned char *uuid, int device) {
+  if (!uuid)
+    return kCudaErrorInvalidValue;
+  if (device != 0)
+    return kCudaErrorInvalidDevice;
+  std::memcpy(uuid, kDeviceUuid, 16);
+  return kCudaSuccess;
+}
+
+CUresult cuDeviceGetUuid_v2(unsigned char *uuid, int device) { return cuDeviceGetUuid(uuid, device); }
 
 CUresult cuDeviceComputeCapability(int *major, int *minor, int device) {
   return driver("cuDeviceComputeCapability", [&](Runtime &rt) {
@@ -206,6 +242,29 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
 
 CUresult cuDevicePrimaryCtxRelease_v2(int device) {
   return device == 0 ? kCudaSuccess : kCudaErrorInvalidDevice;
+}
+CUresult cuDevicePrimaryCtxRelease(int device) { return cuDevicePrimaryCtxRelease_v2(device); }
+
+/// A fresh context: the runtime's context-local state is destroyed, the sticky error goes.
+CUresult cuDevicePrimaryCtxReset_v2(int device) {
+  if (device != 0)
+    return kCudaErrorInvalidDevice;
+  resetContextLocalStorage();
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  rt.reset();
+  return kCudaSuccess;
+}
+CUresult cuDevicePrimaryCtxReset(int device) { return cuDevicePrimaryCtxReset_v2(device); }
+
+CUresult cuDevicePrimaryCtxGetState(int device, unsigned *flags, int *active) {
+  if (device != 0)
+    return kCudaErrorInvalidDevice;
+  if (flags)
+    *flags = 0;
+  if (active)
+    *active = gInitialized ? 1 : 0;
+  return kCudaSuccess;
 }
 
 CUresult cuCtxCreate_v4(void **context, void * /*params*/, unsigned /*flags*/, int device) {
@@ -241,9 +300,19 @@ CUresult cuCtxGetDevice(int *device) {
   return kCudaSuccess;
 }
 
+CUresult cuCtxGetDevice_v2(int *device, void *) { return cuCtxGetDevice(device); }
+
+CUresult cuCtxGetApiVersion(void *, unsigned *version) {
+  if (!version)
+    return kCudaErrorInvalidValue;
+  *version = 3020; // the context API of CUDA 3.2 and later
+  return kCudaSuccess;
+}
+
 CUresult cuCtxSynchronize() {
   return driver("cuCtxSynchronize", [&](Runtime &rt) { return rt.synchronize(); });
 }
+CUresult cuCtxSynchronize_v2(void *) { return cuCtxSynchronize(); }
 
 // ---- Modules -----------------------------------------------------------------------------------------
 
@@ -275,6 +344,45 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *address, size_t *bytes, void *module,
       *address = a;
     return e;
   });
+}
+
+/// CU_MODULE_LAZY_LOADING (2): libraries load when a kernel or variable of theirs is first used.
+CUresult cuModuleGetLoadingMode(int *mode) {
+  if (!mode)
+    return kCudaErrorInvalidValue;
+  *mode = 2;
+  return kCudaSuccess;
+}
+
+// Libraries (CUDA 12's context-independent modules): what NVIDIA's runtime loads the program's
+// fatbinaries with. A library is a module; a CUkernel is a CUfunction.
+CUresult cuLibraryLoadData(void **library, const void *code, void *, void **, unsigned, void *, void **, unsigned) {
+  return driver("cuLibraryLoadData", [&](Runtime &rt) { return rt.loadModule(library, code); });
+}
+
+CUresult cuLibraryUnload(void *library) {
+  return driver("cuLibraryUnload", [&](Runtime &rt) { return rt.unloadModule(library); });
+}
+
+CUresult cuLibraryGetKernel(void **kernel, void *library, const char *name) {
+  return driver("cuLibraryGetKernel", [&](Runtime &rt) { return rt.moduleFunction(kernel, library, name); });
+}
+
+CUresult cuLibraryGetGlobal(CUdeviceptr *address, size_t *bytes, void *library, const char *name) {
+  return driver("cuLibraryGetGlobal", [&](Runtime &rt) {
+    uint64_t a = 0;
+    Error e = rt.moduleGlobal(&a, bytes, library, name);
+    if (!e && address)
+      *address = a;
+    return e;
+  });
+}
+
+CUresult cuKernelGetFunction(void **function, void *kernel) {
+  if (!function)
+    return kCudaErrorInvalidValue;
+  *function = kernel;
+  return kCudaSuccess;
 }
 
 CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
@@ -461,6 +569,451 @@ CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
 
 CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
   return cuEventElapsedTime(ms, start, end);
+}
+
+// ---- More memory, streams, events and context calls NVIDIA's runtime uses ------------------------
+
+CUresult cuMemHostAlloc(void **pointer, size_t bytes, unsigned /*flags*/) {
+  return driver("cuMemHostAlloc", [&](Runtime &rt) { return rt.mallocHost(pointer, bytes); });
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device, void *host, unsigned flags) {
+  return driver("cuMemHostGetDevicePointer", [&](Runtime &rt) {
+    cuda::PointerAttributes a;
+    rt.pointerAttributes(&a, host);
+    if (!device || flags != 0 || a.type != cuda::Host)
+      return cuda::kErrorInvalidValue;
+    *device = reinterpret_cast<uintptr_t>(host); // unified addressing: the same address
+    return cuda::kSuccess;
+  });
+}
+
+CUresult cuMemHostGetFlags(unsigned *flags, void *host) {
+  return driver("cuMemHostGetFlags", [&](Runtime &rt) {
+    cuda::PointerAttributes a;
+    rt.pointerAttributes(&a, host);
+    if (!flags || a.type != cuda::Host)
+      return cuda::kErrorInvalidValue;
+    *flags = 0x2; // CU_MEMHOSTALLOC_DEVICEMAP: reachable from kernels
+    return cuda::kSuccess;
+  });
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *stream) {
+  return driver("cuMemcpyAsync", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.memcpy(pointer(dst), pointer(src), bytes, cuda::Default)
+                                  : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr address, unsigned char value, size_t count, void *stream) {
+  return driver("cuMemsetD8Async", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.memset(pointer(address), value, count) : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr address, unsigned short value, size_t count, void *stream) {
+  return driver("cuMemsetD16Async", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.memsetPattern(pointer(address), value, 2, count)
+                                  : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr address, unsigned value, size_t count, void *stream) {
+  return driver("cuMemsetD32Async", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.memsetPattern(pointer(address), value, 4, count)
+                                  : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+/// CU_POINTER_ATTRIBUTE_*: 1 context, 2 memory type, 3 device pointer, 4 host pointer, 8 is managed,
+/// 9 device ordinal.
+CUresult pointerAttribute(Runtime &rt, void *data, int attribute, CUdeviceptr address, bool &registered) {
+  cuda::PointerAttributes a;
+  rt.pointerAttributes(&a, pointer(address));
+  registered = a.type != cuda::Unregistered;
+  switch (attribute) {
+  case 1: *static_cast<void **>(data) = registered ? contextHandle() : nullptr; break;
+  case 2: // CU_MEMORYTYPE_HOST 1, DEVICE 2, UNIFIED 4
+    *static_cast<unsigned *>(data) = a.type == cuda::Host ? 1 : a.type == cuda::DeviceMemory ? 2 : a.type == cuda::Managed ? 4 : 0;
+    break;
+  case 3: *static_cast<CUdeviceptr *>(data) = registered ? address : 0; break;
+  case 4: *static_cast<void **>(data) = a.hostPointer; break;
+  case 8: *static_cast<int *>(data) = a.type == cuda::Managed; break;
+  case 9: *static_cast<int *>(data) = registered ? 0 : -1; break;
+  default: return kCudaErrorInvalidValue;
+  }
+  return kCudaSuccess;
+}
+
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr address) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  if (!data)
+    return kCudaErrorInvalidValue;
+  bool registered = false;
+  CUresult r = pointerAttribute(rt, data, attribute, address, registered);
+  return r ? r : registered || attribute == 2 ? kCudaSuccess : kCudaErrorInvalidValue;
+}
+
+CUresult cuPointerGetAttributes(unsigned count, int *attributes, void **data, CUdeviceptr address) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  if (!attributes || !data)
+    return kCudaErrorInvalidValue;
+  for (unsigned i = 0; i < count; ++i) {
+    bool registered = false;
+    if (data[i] && pointerAttribute(rt, data[i], attributes[i], address, registered) != kCudaSuccess)
+      std::memset(data[i], 0, sizeof(void *) > 4 && attributes[i] != 8 && attributes[i] != 9 ? 8 : 4);
+  }
+  return kCudaSuccess;
+}
+
+CUresult cuStreamCreateWithPriority(void **stream, unsigned, int) {
+  return driver("cuStreamCreateWithPriority", [&](Runtime &rt) { return rt.streamCreate(stream); });
+}
+
+CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
+  if (least)
+    *least = 0;
+  if (greatest)
+    *greatest = -5; // the range Volta and later report
+  return kCudaSuccess;
+}
+
+CUresult cuStreamGetPriority(void *stream, int *priority) {
+  return driver("cuStreamGetPriority", [&](Runtime &rt) {
+    if (!priority)
+      return cuda::kErrorInvalidValue;
+    *priority = 0;
+    return rt.validStream(stream) ? cuda::kSuccess : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+CUresult cuStreamGetFlags(void *stream, unsigned *flags) {
+  return driver("cuStreamGetFlags", [&](Runtime &rt) {
+    if (!flags)
+      return cuda::kErrorInvalidValue;
+    *flags = 0;
+    return rt.validStream(stream) ? cuda::kSuccess : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+CUresult cuStreamQuery(void *stream) {
+  return driver("cuStreamQuery", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.stickyError() : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+/// Work runs when it is issued, so an event is always complete by the time a stream could wait on it.
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned) {
+  return driver("cuStreamWaitEvent", [&](Runtime &rt) {
+    return rt.validStream(stream) ? rt.eventQuery(event) : cuda::kErrorInvalidResourceHandle;
+  });
+}
+
+CUresult cuEventRecordWithFlags(void *event, void *stream, unsigned) { return cuEventRecord(event, stream); }
+
+CUresult cuEventQuery(void *event) {
+  return driver("cuEventQuery", [&](Runtime &rt) { return rt.eventQuery(event); });
+}
+
+/// Host functions run when enqueued, after everything issued before them (which has completed).
+CUresult cuLaunchHostFunc(void *stream, void (*function)(void *), void *data) {
+  {
+    Runtime &rt = Runtime::instance();
+    std::lock_guard lock(rt.mutex());
+    if (!function)
+      return kCudaErrorInvalidValue;
+    if (!rt.validStream(stream))
+      return kCudaErrorInvalidHandle;
+  }
+  function(data);
+  return kCudaSuccess;
+}
+
+CUresult cuStreamAddCallback(void *stream, void (*callback)(void *, CUresult, void *), void *data, unsigned) {
+  CUresult status = kCudaSuccess;
+  {
+    Runtime &rt = Runtime::instance();
+    std::lock_guard lock(rt.mutex());
+    if (!callback)
+      return kCudaErrorInvalidValue;
+    if (!rt.validStream(stream))
+      return kCudaErrorInvalidHandle;
+    status = driverResult(rt.stickyError());
+  }
+  callback(stream, status, data);
+  return kCudaSuccess;
+}
+
+/// cudaLimit/CUlimit: 0 stack size, 1 printf FIFO, 2 malloc heap.
+CUresult cuCtxSetLimit(int limit, size_t value) {
+  return driver("cuCtxSetLimit", [&](Runtime &rt) {
+    if (limit == 2)
+      rt.device().setHeapBytes(value);
+    return limit >= 0 && limit <= 6 ? cuda::kSuccess : cuda::kErrorInvalidValue;
+  });
+}
+
+CUresult cuCtxGetLimit(size_t *value, int limit) {
+  if (!value)
+    return kCudaErrorInvalidValue;
+  switch (limit) {
+  case 0: *value = 1024; return kCudaSuccess;
+  case 1: *value = 1024 * 1024; return kCudaSuccess;
+  case 2: *value = 8 * 1024 * 1024; return kCudaSuccess;
+  default: return kCudaErrorInvalidValue;
+  }
+}
+
+CUresult cuCtxGetFlags(unsigned *flags) {
+  if (!flags)
+    return kCudaErrorInvalidValue;
+  *flags = 0;
+  return kCudaSuccess;
+}
+
+CUresult cuCtxSetCacheConfig(int) { return kCudaSuccess; }
+CUresult cuCtxGetCacheConfig(int *config) {
+  if (!config)
+    return kCudaErrorInvalidValue;
+  *config = 0;
+  return kCudaSuccess;
+}
+CUresult cuFuncSetCacheConfig(void *, int) { return kCudaSuccess; }
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, void *function, int blockSize,
+                                                              size_t dynamicShared, unsigned) {
+  return cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, blockSize, dynamicShared);
+}
+
+// Per-thread default stream variants (nvcc --default-stream per-thread): one stream order here.
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t bytes) { return cuMemcpyHtoD_v2(dst, src, bytes); }
+CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t bytes) { return cuMemcpyDtoH_v2(dst, src, bytes); }
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t bytes) { return cuMemcpyDtoD_v2(dst, src, bytes); }
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t bytes) { return cuMemcpy(dst, src, bytes); }
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t bytes, void *stream) {
+  return cuMemcpyHtoDAsync_v2(dst, src, bytes, stream);
+}
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t bytes, void *stream) {
+  return cuMemcpyDtoHAsync_v2(dst, src, bytes, stream);
+}
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr a, unsigned char v, size_t n) { return cuMemsetD8_v2(a, v, n); }
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr a, unsigned short v, size_t n) { return cuMemsetD16_v2(a, v, n); }
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr a, unsigned v, size_t n) { return cuMemsetD32_v2(a, v, n); }
+CUresult cuStreamSynchronize_ptsz(void *stream) { return cuStreamSynchronize(stream); }
+CUresult cuEventRecord_ptsz(void *event, void *stream) { return cuEventRecord(event, stream); }
+CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *stream) {
+  return cuMemcpyAsync(dst, src, bytes, stream);
+}
+CUresult cuMemsetD8Async_ptsz(CUdeviceptr a, unsigned char v, size_t n, void *s) { return cuMemsetD8Async(a, v, n, s); }
+CUresult cuMemsetD16Async_ptsz(CUdeviceptr a, unsigned short v, size_t n, void *s) {
+  return cuMemsetD16Async(a, v, n, s);
+}
+CUresult cuMemsetD32Async_ptsz(CUdeviceptr a, unsigned v, size_t n, void *s) { return cuMemsetD32Async(a, v, n, s); }
+CUresult cuEventRecordWithFlags_ptsz(void *event, void *stream, unsigned flags) {
+  return cuEventRecordWithFlags(event, stream, flags);
+}
+CUresult cuStreamQuery_ptsz(void *stream) { return cuStreamQuery(stream); }
+CUresult cuStreamWaitEvent_ptsz(void *stream, void *event, unsigned flags) {
+  return cuStreamWaitEvent(stream, event, flags);
+}
+CUresult cuStreamGetPriority_ptsz(void *stream, int *priority) { return cuStreamGetPriority(stream, priority); }
+CUresult cuStreamGetFlags_ptsz(void *stream, unsigned *flags) { return cuStreamGetFlags(stream, flags); }
+CUresult cuLaunchHostFunc_ptsz(void *stream, void (*function)(void *), void *data) {
+  return cuLaunchHostFunc(stream, function, data);
+}
+CUresult cuStreamAddCallback_ptsz(void *stream, void (*callback)(void *, CUresult, void *), void *data, unsigned f) {
+  return cuStreamAddCallback(stream, callback, data, f);
+}
+
+CUresult cuGetProcAddress_v2(const char *symbol, void **function, int cudaVersion, unsigned long long flags,
+                             int *status);
+
+/// CUDA 11.3's form, without the status.
+CUresult cuGetProcAddress(const char *symbol, void **function, int cudaVersion, unsigned long long flags) {
+  return cuGetProcAddress_v2(symbol, function, cudaVersion, flags, nullptr);
+}
+
+} // extern "C"
+
+namespace {
+
+/// One ABI of a driver entry point: the CUDA version that introduced it (the `_vNNNN` of its PFN
+/// typedef in cudaTypedefs.h) and whether it is the per-thread-default-stream variant.
+struct ProcVariant {
+  const char *name;
+  int version;
+  bool perThread;
+  void *function;
+};
+
+#define PTXRAY_PROC(name, version, function) {name, version, false, reinterpret_cast<void *>(&function)}
+#define PTXRAY_PROC_PT(name, version, function) {name, version, true, reinterpret_cast<void *>(&function)}
+
+const ProcVariant kProcs[] = {
+    PTXRAY_PROC("cuGetProcAddress", 11030, cuGetProcAddress),
+    PTXRAY_PROC("cuGetProcAddress", 12000, cuGetProcAddress_v2),
+    PTXRAY_PROC("cuGetExportTable", 3000, cuGetExportTable),
+    PTXRAY_PROC("cuGetErrorString", 6000, cuGetErrorString),
+    PTXRAY_PROC("cuGetErrorName", 6000, cuGetErrorName),
+    PTXRAY_PROC("cuInit", 2000, cuInit),
+    PTXRAY_PROC("cuDriverGetVersion", 2020, cuDriverGetVersion),
+    PTXRAY_PROC("cuDeviceGet", 2000, cuDeviceGet),
+    PTXRAY_PROC("cuDeviceGetCount", 2000, cuDeviceGetCount),
+    PTXRAY_PROC("cuDeviceGetName", 2000, cuDeviceGetName),
+    PTXRAY_PROC("cuDeviceGetUuid", 9020, cuDeviceGetUuid),
+    PTXRAY_PROC("cuDeviceGetUuid", 11040, cuDeviceGetUuid_v2),
+    PTXRAY_PROC("cuDeviceTotalMem", 3020, cuDeviceTotalMem_v2),
+    PTXRAY_PROC("cuDeviceGetAttribute", 2000, cuDeviceGetAttribute),
+    PTXRAY_PROC("cuDeviceComputeCapability", 2000, cuDeviceComputeCapability),
+    PTXRAY_PROC("cuDevicePrimaryCtxRetain", 7000, cuDevicePrimaryCtxRetain),
+    PTXRAY_PROC("cuDevicePrimaryCtxRelease", 7000, cuDevicePrimaryCtxRelease),
+    PTXRAY_PROC("cuDevicePrimaryCtxRelease", 11000, cuDevicePrimaryCtxRelease_v2),
+    PTXRAY_PROC("cuDevicePrimaryCtxReset", 7000, cuDevicePrimaryCtxReset),
+    PTXRAY_PROC("cuDevicePrimaryCtxReset", 11000, cuDevicePrimaryCtxReset_v2),
+    PTXRAY_PROC("cuDevicePrimaryCtxGetState", 7000, cuDevicePrimaryCtxGetState),
+    PTXRAY_PROC("cuCtxCreate", 3020, cuCtxCreate_v2),
+    PTXRAY_PROC("cuCtxCreate", 12050, cuCtxCreate_v4),
+    PTXRAY_PROC("cuCtxDestroy", 4000, cuCtxDestroy_v2),
+    PTXRAY_PROC("cuCtxSetCurrent", 4000, cuCtxSetCurrent),
+    PTXRAY_PROC("cuCtxGetCurrent", 4000, cuCtxGetCurrent),
+    PTXRAY_PROC("cuCtxPushCurrent", 4000, cuCtxPushCurrent_v2),
+    PTXRAY_PROC("cuCtxPopCurrent", 4000, cuCtxPopCurrent_v2),
+    PTXRAY_PROC("cuCtxGetDevice", 2000, cuCtxGetDevice),
+    PTXRAY_PROC("cuCtxGetDevice", 13000, cuCtxGetDevice_v2),
+    PTXRAY_PROC("cuCtxSynchronize", 2000, cuCtxSynchronize),
+    PTXRAY_PROC("cuCtxSynchronize", 13000, cuCtxSynchronize_v2),
+    PTXRAY_PROC("cuCtxGetApiVersion", 3020, cuCtxGetApiVersion),
+    PTXRAY_PROC("cuModuleGetLoadingMode", 11070, cuModuleGetLoadingMode),
+    PTXRAY_PROC("cuModuleLoadData", 2000, cuModuleLoadData),
+    PTXRAY_PROC("cuModuleLoadDataEx", 2010, cuModuleLoadDataEx),
+    PTXRAY_PROC("cuModuleLoadFatBinary", 2000, cuModuleLoadFatBinary),
+    PTXRAY_PROC("cuModuleUnload", 2000, cuModuleUnload),
+    PTXRAY_PROC("cuModuleGetFunction", 2000, cuModuleGetFunction),
+    PTXRAY_PROC("cuModuleGetGlobal", 3020, cuModuleGetGlobal_v2),
+    PTXRAY_PROC("cuLibraryLoadData", 12000, cuLibraryLoadData),
+    PTXRAY_PROC("cuLibraryUnload", 12000, cuLibraryUnload),
+    PTXRAY_PROC("cuLibraryGetKernel", 12000, cuLibraryGetKernel),
+    PTXRAY_PROC("cuLibraryGetGlobal", 12000, cuLibraryGetGlobal),
+    PTXRAY_PROC("cuKernelGetFunction", 12000, cuKernelGetFunction),
+    PTXRAY_PROC("cuFuncGetAttribute", 2020, cuFuncGetAttribute),
+    PTXRAY_PROC("cuFuncSetAttribute", 9000, cuFuncSetAttribute),
+    PTXRAY_PROC("cuFuncGetName", 12030, cuFuncGetName),
+    PTXRAY_PROC("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    PTXRAY_PROC("cuLaunchKernel", 4000, cuLaunchKernel),
+    PTXRAY_PROC_PT("cuLaunchKernel", 7000, cuLaunchKernel_ptsz),
+    PTXRAY_PROC("cuMemAlloc", 3020, cuMemAlloc_v2),
+    PTXRAY_PROC("cuMemAllocManaged", 6000, cuMemAllocManaged),
+    PTXRAY_PROC("cuMemAllocHost", 3020, cuMemAllocHost_v2),
+    PTXRAY_PROC("cuMemFree", 3020, cuMemFree_v2),
+    PTXRAY_PROC("cuMemFreeHost", 2000, cuMemFreeHost),
+    PTXRAY_PROC("cuMemGetInfo", 3020, cuMemGetInfo_v2),
+    PTXRAY_PROC("cuMemcpy", 4000, cuMemcpy),
+    PTXRAY_PROC_PT("cuMemcpy", 7000, cuMemcpy_ptds),
+    PTXRAY_PROC("cuMemcpyHtoD", 3020, cuMemcpyHtoD_v2),
+    PTXRAY_PROC_PT("cuMemcpyHtoD", 7000, cuMemcpyHtoD_v2_ptds),
+    PTXRAY_PROC("cuMemcpyDtoH", 3020, cuMemcpyDtoH_v2),
+    PTXRAY_PROC_PT("cuMemcpyDtoH", 7000, cuMemcpyDtoH_v2_ptds),
+    PTXRAY_PROC("cuMemcpyDtoD", 3020, cuMemcpyDtoD_v2),
+    PTXRAY_PROC_PT("cuMemcpyDtoD", 7000, cuMemcpyDtoD_v2_ptds),
+    PTXRAY_PROC("cuMemcpyHtoDAsync", 3020, cuMemcpyHtoDAsync_v2),
+    PTXRAY_PROC_PT("cuMemcpyHtoDAsync", 7000, cuMemcpyHtoDAsync_v2_ptsz),
+    PTXRAY_PROC("cuMemcpyDtoHAsync", 3020, cuMemcpyDtoHAsync_v2),
+    PTXRAY_PROC_PT("cuMemcpyDtoHAsync", 7000, cuMemcpyDtoHAsync_v2_ptsz),
+    PTXRAY_PROC("cuMemsetD8", 3020, cuMemsetD8_v2),
+    PTXRAY_PROC_PT("cuMemsetD8", 7000, cuMemsetD8_v2_ptds),
+    PTXRAY_PROC("cuMemsetD16", 3020, cuMemsetD16_v2),
+    PTXRAY_PROC_PT("cuMemsetD16", 7000, cuMemsetD16_v2_ptds),
+    PTXRAY_PROC("cuMemsetD32", 3020, cuMemsetD32_v2),
+    PTXRAY_PROC_PT("cuMemsetD32", 7000, cuMemsetD32_v2_ptds),
+    PTXRAY_PROC("cuStreamCreate", 2000, cuStreamCreate),
+    PTXRAY_PROC("cuStreamDestroy", 4000, cuStreamDestroy_v2),
+    PTXRAY_PROC("cuStreamSynchronize", 2000, cuStreamSynchronize),
+    PTXRAY_PROC_PT("cuStreamSynchronize", 7000, cuStreamSynchronize_ptsz),
+    PTXRAY_PROC("cuEventCreate", 2000, cuEventCreate),
+    PTXRAY_PROC("cuEventDestroy", 4000, cuEventDestroy_v2),
+    PTXRAY_PROC("cuEventRecord", 2000, cuEventRecord),
+    PTXRAY_PROC_PT("cuEventRecord", 7000, cuEventRecord_ptsz),
+    PTXRAY_PROC("cuEventSynchronize", 2000, cuEventSynchronize),
+    PTXRAY_PROC("cuEventElapsedTime", 2000, cuEventElapsedTime),
+    PTXRAY_PROC("cuEventElapsedTime", 12080, cuEventElapsedTime_v2),
+    PTXRAY_PROC("cuMemHostAlloc", 2020, cuMemHostAlloc),
+    PTXRAY_PROC("cuMemHostGetDevicePointer", 3020, cuMemHostGetDevicePointer_v2),
+    PTXRAY_PROC("cuMemHostGetFlags", 2030, cuMemHostGetFlags),
+    PTXRAY_PROC_PT("cuMemcpyAsync", 7000, cuMemcpyAsync_ptsz),
+    PTXRAY_PROC("cuMemcpyAsync", 4000, cuMemcpyAsync),
+    PTXRAY_PROC("cuMemsetD8Async", 3020, cuMemsetD8Async),
+    PTXRAY_PROC_PT("cuMemsetD8Async", 7000, cuMemsetD8Async_ptsz),
+    PTXRAY_PROC("cuMemsetD16Async", 3020, cuMemsetD16Async),
+    PTXRAY_PROC_PT("cuMemsetD16Async", 7000, cuMemsetD16Async_ptsz),
+    PTXRAY_PROC("cuMemsetD32Async", 3020, cuMemsetD32Async),
+    PTXRAY_PROC_PT("cuMemsetD32Async", 7000, cuMemsetD32Async_ptsz),
+    PTXRAY_PROC("cuPointerGetAttribute", 4000, cuPointerGetAttribute),
+    PTXRAY_PROC("cuPointerGetAttributes", 7000, cuPointerGetAttributes),
+    PTXRAY_PROC("cuStreamCreateWithPriority", 5050, cuStreamCreateWithPriority),
+    PTXRAY_PROC("cuCtxGetStreamPriorityRange", 5050, cuCtxGetStreamPriorityRange),
+    PTXRAY_PROC("cuStreamGetPriority", 5050, cuStreamGetPriority),
+    PTXRAY_PROC_PT("cuStreamGetPriority", 7000, cuStreamGetPriority_ptsz),
+    PTXRAY_PROC("cuStreamGetFlags", 5050, cuStreamGetFlags),
+    PTXRAY_PROC_PT("cuStreamGetFlags", 7000, cuStreamGetFlags_ptsz),
+    PTXRAY_PROC("cuStreamQuery", 2000, cuStreamQuery),
+    PTXRAY_PROC_PT("cuStreamQuery", 7000, cuStreamQuery_ptsz),
+    PTXRAY_PROC("cuStreamWaitEvent", 3020, cuStreamWaitEvent),
+    PTXRAY_PROC_PT("cuStreamWaitEvent", 7000, cuStreamWaitEvent_ptsz),
+    PTXRAY_PROC("cuEventRecordWithFlags", 11010, cuEventRecordWithFlags),
+    PTXRAY_PROC_PT("cuEventRecordWithFlags", 11010, cuEventRecordWithFlags_ptsz),
+    PTXRAY_PROC("cuEventQuery", 2000, cuEventQuery),
+    PTXRAY_PROC("cuLaunchHostFunc", 10000, cuLaunchHostFunc),
+    PTXRAY_PROC_PT("cuLaunchHostFunc", 10000, cuLaunchHostFunc_ptsz),
+    PTXRAY_PROC("cuStreamAddCallback", 5000, cuStreamAddCallback),
+    PTXRAY_PROC_PT("cuStreamAddCallback", 7000, cuStreamAddCallback_ptsz),
+    PTXRAY_PROC("cuCtxSetLimit", 3010, cuCtxSetLimit),
+    PTXRAY_PROC("cuCtxGetLimit", 3010, cuCtxGetLimit),
+    PTXRAY_PROC("cuCtxGetFlags", 7000, cuCtxGetFlags),
+    PTXRAY_PROC("cuCtxSetCacheConfig", 3020, cuCtxSetCacheConfig),
+    PTXRAY_PROC("cuCtxGetCacheConfig", 3020, cuCtxGetCacheConfig),
+    PTXRAY_PROC("cuFuncSetCacheConfig", 3000, cuFuncSetCacheConfig),
+    PTXRAY_PROC("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000,
+                cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags),
+};
+
+#undef PTXRAY_PROC
+#undef PTXRAY_PROC_PT
+
+} // namespace
+
+extern "C" {
+
+/// The entry point NVIDIA's runtime resolves every other driver function with: for `symbol`, the
+/// newest ABI introduced at or before `cudaVersion`, the per-thread-stream one with flags bit 1
+/// (CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) where there is one. Status: 0 found, 1 symbol not
+/// found, 2 version not sufficient.
+CUresult cuGetProcAddress_v2(const char *symbol, void **function, int cudaVersion, unsigned long long flags,
+                             int *status) {
+  if (!symbol || !function)
+    return kCudaErrorInvalidValue;
+  const bool perThread = flags & 2;
+  const ProcVariant *best = nullptr;
+  bool known = false;
+  for (const ProcVariant &v : kProcs) {
+    if (std::strcmp(v.name, symbol) != 0)
+      continue;
+    known = true;
+    if (v.version > cudaVersion || (v.perThread && !perThread))
+      continue;
+    // Prefer the per-thread variant when asked for, then the newest version.
+    if (!best || (v.perThread && !best->perThread) || (v.perThread == best->perThread && v.version > best->version))
+      best = &v;
+  }
+  if (Runtime::instance().config().logApi)
+    Runtime::instance().log(fmt::format("cuGetProcAddress({}, {}, {}) = {}", symbol, cudaVersion, flags,
+                                        best ? "found" : known ? "version not sufficient" : "not found"));
+  if (status)
+    *status = best ? 0 : known ? 2 : 1;
+  *function = best ? best->function : nullptr;
+  return best ? kCudaSuccess : kCudaErrorNotFound;
 }
 
 } // extern "C"

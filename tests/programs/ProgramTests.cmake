@@ -70,3 +70,14 @@ set_tests_properties(programs.exec_missing_program PROPERTIES PASS_REGULAR_EXPRE
 add_test(NAME programs.fatbin_ptx_equals_cuobjdump COMMAND python3 ${PROGRAMS_DIR}/compare_cuobjdump.py ${PTXRAY_BIN}
   ${PROGRAMS_DIR}/bin ${PROJECT_SOURCE_DIR}/validation/programs/results/cuobjdump ${CMAKE_CURRENT_BINARY_DIR}/cuobjdump-compare)
 set_tests_properties(programs.fatbin_ptx_equals_cuobjdump PROPERTIES PASS_REGULAR_EXPRESSION "[1-9][0-9]* programs compared, 0 differ")
+
+# The same programs built with nvcc's default static runtime: NVIDIA's runtime inside the executable
+# loads ptxray's libcuda.so.1 (the driver API, with the private tables the runtime asks for).
+file(GLOB PTXRAY_STATIC_PROGRAMS CONFIGURE_DEPENDS ${PROGRAMS_DIR}/bin/static/*)
+foreach(program ${PTXRAY_STATIC_PROGRAMS})
+  get_filename_component(name ${program} NAME)
+  add_test(NAME programs.static_runtime.${name} COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} static/${name})
+  set_tests_properties(programs.static_runtime.${name} PROPERTIES TIMEOUT 300)
+endforeach()
+add_test(NAME programs.static_runtime_sanitizers COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} static/reduction_streams
+  --tool memcheck,racecheck,synccheck,initcheck)

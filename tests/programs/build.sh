@@ -32,7 +32,16 @@ done
 #   _nocompress  the PTX stored as is (nvcc 13 compresses it with zstd by default)
 #   _sass        SASS only, no PTX: ptxray must refuse it with a clear error
 #   _multi       PTX for compute_75 and compute_90: the runtime picks the newest the GPU can run
+# The same programs with nvcc's default static runtime (libcudart_static inside the executable, which
+# loads libcuda.so.1, the driver API): bin/static/NAME, stripped.
+static_programs=(vector_add reduction_streams symbols printf managed error_oob assert)
 if [ $# -eq 0 ]; then
+  mkdir -p bin/static
+  for name in "${static_programs[@]}"; do
+    echo "nvcc src/$name.cu -> bin/static/$name (static runtime)"
+    "$nvcc" -arch=sm_90 -lineinfo -o "bin/static/$name" "src/$name.cu"
+    strip "bin/static/$name"
+  done
   echo "nvcc src/vector_add.cu -> bin/vector_add_{nocompress,sass,multi}"
   "$nvcc" -arch=sm_90 -lineinfo -cudart shared --no-compress -o bin/vector_add_nocompress src/vector_add.cu
   "$nvcc" -gencode arch=compute_90,code=sm_90 -lineinfo -cudart shared -o bin/vector_add_sass src/vector_add.cu

@@ -32,21 +32,24 @@ rm -f "$results"/*.out "$results"/*.status "$results"/*.err "$results"/*.diff
 
 pass=0 fail=0 recorded=0
 table="$(printf '%-20s %-5s %-9s %-8s %-8s %s\n' program exit expected stdout stderr result)"
-for exe in "$bin"/*; do
+for exe in "$bin"/* "$bin"/static/*; do
   [ -x "$exe" ] && [ -f "$exe" ] || continue
+  # bin/static/NAME (the static-runtime build) is recorded as static-NAME, checked against NAME.
   name="$(basename "$exe")"
+  expect="$name"
+  case "$exe" in */static/*) name="static-$name" ;; esac
   (cd "$results" && timeout 120 "$exe" >"$results/$name.out" 2>"$results/$name.err")
   rc=$?
   echo "$rc" >"$results/$name.status"
-  if [ ! -f "$expected/$name.out" ] || [ ! -f "$expected/$name.status" ]; then
+  if [ ! -f "$expected/$expect.out" ] || [ ! -f "$expected/$expect.status" ]; then
     row="$(printf '%-20s %-5s %-9s %-8s %-8s %s' "$name" "$rc" - - - "recorded (no expected files)")"
     recorded=$((recorded + 1))
   else
-    want="$(tr -d '[:space:]' <"$expected/$name.status")"
-    if diff -q "$expected/$name.out" "$results/$name.out" >/dev/null; then same=same; else same=DIFFERS; fi
+    want="$(tr -d '[:space:]' <"$expected/$expect.status")"
+    if diff -q "$expected/$expect.out" "$results/$name.out" >/dev/null; then same=same; else same=DIFFERS; fi
     err_same=-
-    if [ -f "$expected/$name.err" ]; then
-      if diff -q "$expected/$name.err" "$results/$name.err" >/dev/null; then err_same=same; else err_same=DIFFERS; fi
+    if [ -f "$expected/$expect.err" ]; then
+      if diff -q "$expected/$expect.err" "$results/$name.err" >/dev/null; then err_same=same; else err_same=DIFFERS; fi
     fi
     if [ "$rc" = "$want" ] && [ "$same" = same ] && [ "$err_same" != DIFFERS ]; then
       verdict=PASS; pass=$((pass + 1))
@@ -57,10 +60,10 @@ for exe in "$bin"/*; do
   fi
   table+=$'\n'"$row"
   if [ "${verdict:-}" = FAIL ]; then
-    diff -u --label "expected/$name.out" --label "results/$name.out" "$expected/$name.out" "$results/$name.out" \
+    diff -u --label "expected/$expect.out" --label "results/$name.out" "$expected/$expect.out" "$results/$name.out" \
       >"$results/$name.diff"
-    if [ -f "$expected/$name.err" ]; then
-      diff -u --label "expected/$name.err" --label "results/$name.err" "$expected/$name.err" "$results/$name.err" \
+    if [ -f "$expected/$expect.err" ]; then
+      diff -u --label "expected/$expect.err" --label "results/$name.err" "$expected/$expect.err" "$results/$name.err" \
         >>"$results/$name.diff"
     fi
   fi
