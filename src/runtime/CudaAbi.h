@@ -244,8 +244,8 @@ enum DeviceAttr : int {
 };
 
 struct ChannelFormatDesc { // cudaChannelFormatDesc
-  int x, y, z, w;           ///< bits per channel
-  int f;                    ///< cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float
+  int x, y, z, w;          ///< bits per channel
+  int f;                   ///< cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float
 };
 
 struct Extent { // cudaExtent
@@ -283,7 +283,7 @@ struct ResourceDesc { // cudaResourceDesc
   unsigned flags;
 };
 
-struct TextureDesc { // cudaTextureDesc
+struct TextureDesc {  // cudaTextureDesc
   int addressMode[3]; ///< cudaTextureAddressMode: 0 wrap, 1 clamp, 2 mirror, 3 border
   int filterMode;     ///< 0 point, 1 linear
   int readMode;       ///< 0 element type, 1 normalized float

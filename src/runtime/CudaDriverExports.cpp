@@ -53,7 +53,9 @@ template <typename F> CUresult driver(const char *name, F &&call) {
   return r;
 }
 
-void *contextHandle() { return primaryContext(); }
+void *contextHandle() {
+  return primaryContext();
+}
 
 struct DriverErrorText {
   CUresult code;
@@ -119,7 +121,9 @@ CUresult cuDriverGetVersion(int *version) {
   return kCudaSuccess;
 }
 
-CUresult cuGetExportTable(const void **table, const unsigned char *uuid) { return driverExportTable(table, uuid); }
+CUresult cuGetExportTable(const void **table, const unsigned char *uuid) {
+  return driverExportTable(table, uuid);
+}
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
   if (!name)
@@ -217,7 +221,9 @@ CUresult cuDeviceGetUuid(unsigned char *uuid, int device) {
   return kCudaSuccess;
 }
 
-CUresult cuDeviceGetUuid_v2(unsigned char *uuid, int device) { return cuDeviceGetUuid(uuid, device); }
+CUresult cuDeviceGetUuid_v2(unsigned char *uuid, int device) {
+  return cuDeviceGetUuid(uuid, device);
+}
 
 CUresult cuDeviceComputeCapability(int *major, int *minor, int device) {
   return driver("cuDeviceComputeCapability", [&](Runtime &rt) {
@@ -243,7 +249,9 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
 CUresult cuDevicePrimaryCtxRelease_v2(int device) {
   return device == 0 ? kCudaSuccess : kCudaErrorInvalidDevice;
 }
-CUresult cuDevicePrimaryCtxRelease(int device) { return cuDevicePrimaryCtxRelease_v2(device); }
+CUresult cuDevicePrimaryCtxRelease(int device) {
+  return cuDevicePrimaryCtxRelease_v2(device);
+}
 
 /// A fresh context: the runtime's context-local state is destroyed, the sticky error goes.
 CUresult cuDevicePrimaryCtxReset_v2(int device) {
@@ -255,7 +263,9 @@ CUresult cuDevicePrimaryCtxReset_v2(int device) {
   rt.reset();
   return kCudaSuccess;
 }
-CUresult cuDevicePrimaryCtxReset(int device) { return cuDevicePrimaryCtxReset_v2(device); }
+CUresult cuDevicePrimaryCtxReset(int device) {
+  return cuDevicePrimaryCtxReset_v2(device);
+}
 
 CUresult cuDevicePrimaryCtxGetState(int device, unsigned *flags, int *active) {
   if (device != 0)
@@ -300,7 +310,9 @@ CUresult cuCtxGetDevice(int *device) {
   return kCudaSuccess;
 }
 
-CUresult cuCtxGetDevice_v2(int *device, void *) { return cuCtxGetDevice(device); }
+CUresult cuCtxGetDevice_v2(int *device, void *) {
+  return cuCtxGetDevice(device);
+}
 
 CUresult cuCtxGetApiVersion(void *, unsigned *version) {
   if (!version)
@@ -312,7 +324,9 @@ CUresult cuCtxGetApiVersion(void *, unsigned *version) {
 CUresult cuCtxSynchronize() {
   return driver("cuCtxSynchronize", [&](Runtime &rt) { return rt.synchronize(); });
 }
-CUresult cuCtxSynchronize_v2(void *) { return cuCtxSynchronize(); }
+CUresult cuCtxSynchronize_v2(void *) {
+  return cuCtxSynchronize();
+}
 
 // ---- Modules -----------------------------------------------------------------------------------------
 
@@ -635,7 +649,10 @@ CUresult pointerAttribute(Runtime &rt, void *data, int attribute, CUdeviceptr ad
   switch (attribute) {
   case 1: *static_cast<void **>(data) = registered ? contextHandle() : nullptr; break;
   case 2: // CU_MEMORYTYPE_HOST 1, DEVICE 2, UNIFIED 4
-    *static_cast<unsigned *>(data) = a.type == cuda::Host ? 1 : a.type == cuda::DeviceMemory ? 2 : a.type == cuda::Managed ? 4 : 0;
+    *static_cast<unsigned *>(data) = a.type == cuda::Host           ? 1
+                                     : a.type == cuda::DeviceMemory ? 2
+                                     : a.type == cuda::Managed      ? 4
+                                                                    : 0;
     break;
   case 3: *static_cast<CUdeviceptr *>(data) = registered ? address : 0; break;
   case 4: *static_cast<void **>(data) = a.hostPointer; break;
@@ -712,7 +729,9 @@ CUresult cuStreamWaitEvent(void *stream, void *event, unsigned) {
   });
 }
 
-CUresult cuEventRecordWithFlags(void *event, void *stream, unsigned) { return cuEventRecord(event, stream); }
+CUresult cuEventRecordWithFlags(void *event, void *stream, unsigned) {
+  return cuEventRecord(event, stream);
+}
 
 CUresult cuEventQuery(void *event) {
   return driver("cuEventQuery", [&](Runtime &rt) { return rt.eventQuery(event); });
@@ -774,14 +793,18 @@ CUresult cuCtxGetFlags(unsigned *flags) {
   return kCudaSuccess;
 }
 
-CUresult cuCtxSetCacheConfig(int) { return kCudaSuccess; }
+CUresult cuCtxSetCacheConfig(int) {
+  return kCudaSuccess;
+}
 CUresult cuCtxGetCacheConfig(int *config) {
   if (!config)
     return kCudaErrorInvalidValue;
   *config = 0;
   return kCudaSuccess;
 }
-CUresult cuFuncSetCacheConfig(void *, int) { return kCudaSuccess; }
+CUresult cuFuncSetCacheConfig(void *, int) {
+  return kCudaSuccess;
+}
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, void *function, int blockSize,
                                                               size_t dynamicShared, unsigned) {
@@ -789,38 +812,66 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, void 
 }
 
 // Per-thread default stream variants (nvcc --default-stream per-thread): one stream order here.
-CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t bytes) { return cuMemcpyHtoD_v2(dst, src, bytes); }
-CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t bytes) { return cuMemcpyDtoH_v2(dst, src, bytes); }
-CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t bytes) { return cuMemcpyDtoD_v2(dst, src, bytes); }
-CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t bytes) { return cuMemcpy(dst, src, bytes); }
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t bytes) {
+  return cuMemcpyHtoD_v2(dst, src, bytes);
+}
+CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t bytes) {
+  return cuMemcpyDtoH_v2(dst, src, bytes);
+}
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  return cuMemcpyDtoD_v2(dst, src, bytes);
+}
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  return cuMemcpy(dst, src, bytes);
+}
 CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t bytes, void *stream) {
   return cuMemcpyHtoDAsync_v2(dst, src, bytes, stream);
 }
 CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t bytes, void *stream) {
   return cuMemcpyDtoHAsync_v2(dst, src, bytes, stream);
 }
-CUresult cuMemsetD8_v2_ptds(CUdeviceptr a, unsigned char v, size_t n) { return cuMemsetD8_v2(a, v, n); }
-CUresult cuMemsetD16_v2_ptds(CUdeviceptr a, unsigned short v, size_t n) { return cuMemsetD16_v2(a, v, n); }
-CUresult cuMemsetD32_v2_ptds(CUdeviceptr a, unsigned v, size_t n) { return cuMemsetD32_v2(a, v, n); }
-CUresult cuStreamSynchronize_ptsz(void *stream) { return cuStreamSynchronize(stream); }
-CUresult cuEventRecord_ptsz(void *event, void *stream) { return cuEventRecord(event, stream); }
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr a, unsigned char v, size_t n) {
+  return cuMemsetD8_v2(a, v, n);
+}
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr a, unsigned short v, size_t n) {
+  return cuMemsetD16_v2(a, v, n);
+}
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr a, unsigned v, size_t n) {
+  return cuMemsetD32_v2(a, v, n);
+}
+CUresult cuStreamSynchronize_ptsz(void *stream) {
+  return cuStreamSynchronize(stream);
+}
+CUresult cuEventRecord_ptsz(void *event, void *stream) {
+  return cuEventRecord(event, stream);
+}
 CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *stream) {
   return cuMemcpyAsync(dst, src, bytes, stream);
 }
-CUresult cuMemsetD8Async_ptsz(CUdeviceptr a, unsigned char v, size_t n, void *s) { return cuMemsetD8Async(a, v, n, s); }
+CUresult cuMemsetD8Async_ptsz(CUdeviceptr a, unsigned char v, size_t n, void *s) {
+  return cuMemsetD8Async(a, v, n, s);
+}
 CUresult cuMemsetD16Async_ptsz(CUdeviceptr a, unsigned short v, size_t n, void *s) {
   return cuMemsetD16Async(a, v, n, s);
 }
-CUresult cuMemsetD32Async_ptsz(CUdeviceptr a, unsigned v, size_t n, void *s) { return cuMemsetD32Async(a, v, n, s); }
+CUresult cuMemsetD32Async_ptsz(CUdeviceptr a, unsigned v, size_t n, void *s) {
+  return cuMemsetD32Async(a, v, n, s);
+}
 CUresult cuEventRecordWithFlags_ptsz(void *event, void *stream, unsigned flags) {
   return cuEventRecordWithFlags(event, stream, flags);
 }
-CUresult cuStreamQuery_ptsz(void *stream) { return cuStreamQuery(stream); }
+CUresult cuStreamQuery_ptsz(void *stream) {
+  return cuStreamQuery(stream);
+}
 CUresult cuStreamWaitEvent_ptsz(void *stream, void *event, unsigned flags) {
   return cuStreamWaitEvent(stream, event, flags);
 }
-CUresult cuStreamGetPriority_ptsz(void *stream, int *priority) { return cuStreamGetPriority(stream, priority); }
-CUresult cuStreamGetFlags_ptsz(void *stream, unsigned *flags) { return cuStreamGetFlags(stream, flags); }
+CUresult cuStreamGetPriority_ptsz(void *stream, int *priority) {
+  return cuStreamGetPriority(stream, priority);
+}
+CUresult cuStreamGetFlags_ptsz(void *stream, unsigned *flags) {
+  return cuStreamGetFlags(stream, flags);
+}
 CUresult cuLaunchHostFunc_ptsz(void *stream, void (*function)(void *), void *data) {
   return cuLaunchHostFunc(stream, function, data);
 }
@@ -849,8 +900,10 @@ struct ProcVariant {
   void *function;
 };
 
-#define PTXRAY_PROC(name, version, function) {name, version, false, reinterpret_cast<void *>(&function)}
-#define PTXRAY_PROC_PT(name, version, function) {name, version, true, reinterpret_cast<void *>(&function)}
+#define PTXRAY_PROC(name, version, function)                                                                           \
+  { name, version, false, reinterpret_cast<void *>(&function) }
+#define PTXRAY_PROC_PT(name, version, function)                                                                        \
+  { name, version, true, reinterpret_cast<void *>(&function) }
 
 const ProcVariant kProcs[] = {
     PTXRAY_PROC("cuGetProcAddress", 11030, cuGetProcAddress),
@@ -1009,7 +1062,9 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **function, int cudaVersio
   }
   if (Runtime::instance().config().logApi)
     Runtime::instance().log(fmt::format("cuGetProcAddress({}, {}, {}) = {}", symbol, cudaVersion, flags,
-                                        best ? "found" : known ? "version not sufficient" : "not found"));
+                                        best    ? "found"
+                                        : known ? "version not sufficient"
+                                                : "not found"));
   if (status)
     *status = best ? 0 : known ? 2 : 1;
   *function = best ? best->function : nullptr;

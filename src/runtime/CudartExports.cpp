@@ -418,8 +418,8 @@ Error cudaMemcpy2DToArray(void *dst, size_t wOffset, size_t hOffset, const void 
   });
 }
 
-Error cudaMemcpy2DToArrayAsync(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
-                               size_t width, size_t height, int kind, void *) {
+Error cudaMemcpy2DToArrayAsync(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width,
+                               size_t height, int kind, void *) {
   return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
@@ -444,8 +444,7 @@ Error cudaMemcpyFromArray(void *dst, const void *src, size_t wOffset, size_t hOf
 
 Error cudaCreateTextureObject(unsigned long long *object, const cuda::ResourceDesc *resource,
                               const cuda::TextureDesc *texture, const void * /*view*/) {
-  return api("cudaCreateTextureObject",
-             [&](Runtime &rt) { return rt.createTextureObject(object, resource, texture); });
+  return api("cudaCreateTextureObject", [&](Runtime &rt) { return rt.createTextureObject(object, resource, texture); });
 }
 
 Error cudaDestroyTextureObject(unsigned long long object) {

@@ -89,18 +89,20 @@ CUresult contextWrapping(void * /*context*/, uint32_t *isWrapped, void ** /*unde
   return kSuccess;
 }
 /// CONTEXT_CHECKS slot 3: called once at start-up; 0.
-uint32_t contextCheckFlag() { return 0; }
+uint32_t contextCheckFlag() {
+  return 0;
+}
 
 CUresult integrityCheck(uint32_t version, uint64_t unixSeconds, uint64_t result[2]);
-CUresult integrityToggle(int) { return kSuccess; }
+CUresult integrityToggle(int) {
+  return kSuccess;
+}
 
 // A table is an array of pointers; "sized" tables hold their size in bytes in slot 0.
-template <size_t N> struct Table {
-  const void *slots[N];
-};
+template <size_t N> struct Table { const void *slots[N]; };
 
-Table<16> gCudartInterface = {{reinterpret_cast<const void *>(sizeof(void *) * 16), nullptr,
-                               reinterpret_cast<const void *>(&primaryContextOf)}};
+Table<16> gCudartInterface = {
+    {reinterpret_cast<const void *>(sizeof(void *) * 16), nullptr, reinterpret_cast<const void *>(&primaryContextOf)}};
 Table<7> gToolsCallbackHooks = {{reinterpret_cast<const void *>(sizeof(void *) * 7), nullptr,
                                  reinterpret_cast<const void *>(&callbackSlots), nullptr, nullptr, nullptr,
                                  reinterpret_cast<const void *>(&callbackFlags)}};
@@ -169,8 +171,7 @@ const KnownTable kTables[] = {
     {{0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66},
      gToolsCallbackHooks.slots},
     // TOOLS_TLS
-    {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc},
-     gToolsTls.slots},
+    {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc}, gToolsTls.slots},
     // CONTEXT_LOCAL_STORAGE_INTERFACE_V0301
     {{0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93},
      gContextLocalStorage.slots},
@@ -196,7 +197,9 @@ int driverExportTable(const void **table, const unsigned char uuid[16]) {
   return kNotFound;
 }
 
-void *primaryContext() { return &gContext; }
+void *primaryContext() {
+  return &gContext;
+}
 
 void resetContextLocalStorage() {
   std::vector<std::pair<void *, StoredValue>> entries;

@@ -113,8 +113,8 @@ public:
                           unsigned flags);
   cuda::Error freeArray(void *array);
   /// A 2D copy between an array (from byte column `xBytes`, row `y`) and linear memory.
-  cuda::Error memcpyArray(void *array, size_t xBytes, size_t y, const void *other, size_t otherPitch,
-                          size_t widthBytes, size_t height, int kind, bool toArray);
+  cuda::Error memcpyArray(void *array, size_t xBytes, size_t y, const void *other, size_t otherPitch, size_t widthBytes,
+                          size_t height, int kind, bool toArray);
   cuda::Error createTextureObject(unsigned long long *object, const cuda::ResourceDesc *resource,
                                   const cuda::TextureDesc *texture);
   cuda::Error createSurfaceObject(unsigned long long *object, const cuda::ResourceDesc *resource);

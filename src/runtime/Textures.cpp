@@ -122,9 +122,9 @@ cuda::Error Runtime::memcpyArray(void *array, size_t xBytes, size_t y, const voi
     auto *arrayRow = reinterpret_cast<std::byte *>(a->address + (y + row) * a->rowBytes() + xBytes);
     auto *otherRow = static_cast<const std::byte *>(other) + row * otherPitch;
     const bool keep = kind == cuda::DeviceToDevice || kind == cuda::Default;
-    const cuda::Error e = toArray ? copy(arrayRow, otherRow, widthBytes, keep ? kind : cuda::HostToDevice)
-                                  : copy(const_cast<std::byte *>(otherRow), arrayRow, widthBytes,
-                                         keep ? kind : cuda::DeviceToHost);
+    const cuda::Error e =
+        toArray ? copy(arrayRow, otherRow, widthBytes, keep ? kind : cuda::HostToDevice)
+                : copy(const_cast<std::byte *>(otherRow), arrayRow, widthBytes, keep ? kind : cuda::DeviceToHost);
     if (e)
       return e;
   }

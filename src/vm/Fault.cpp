@@ -121,8 +121,9 @@ void ExecContext::fault(FaultKind kind, int lane, std::string detail, uint64_t a
   }
   launch->report(std::move(f));
   if (!launch->options.continueOnError || kind == FaultKind::AssertFailed || kind == FaultKind::Trap ||
-      kind == FaultKind::BarrierDeadlock || kind == FaultKind::Livelock || kind == FaultKind::InstructionLimit || kind == FaultKind::StackOverflow ||
-      kind == FaultKind::IllegalInstruction || kind == FaultKind::InvalidCall || kind == FaultKind::Breakpoint) {
+      kind == FaultKind::BarrierDeadlock || kind == FaultKind::Livelock || kind == FaultKind::InstructionLimit ||
+      kind == FaultKind::StackOverflow || kind == FaultKind::IllegalInstruction || kind == FaultKind::InvalidCall ||
+      kind == FaultKind::Breakpoint) {
     launch->abort = true;
     yield = true;
   }

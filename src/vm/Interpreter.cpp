@@ -1,5 +1,5 @@
-#include <chrono>
 #include "vm/Interpreter.h"
+#include <chrono>
 
 #include "ptx/Isa.h"
 #include "ptx/LineTable.h"
@@ -428,9 +428,7 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
 /// hashes at two quantum yields mean its quantum of work changed nothing of its own.
 uint64_t warpStateHash(const Warp &w) {
   uint64_t h = 0xcbf29ce484222325ull;
-  auto mix = [&h](uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  };
+  auto mix = [&h](uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
   for (const SimtEntry &e : w.simt)
     mix((uint64_t{e.pc} << 32) ^ e.rpc ^ (uint64_t{e.mask} << 16));
   mix(w.frames.size());
