@@ -1,5 +1,5 @@
 // `ptxray exec -- ./app args...`: runs an unmodified CUDA program on the virtual GPU. ptxray's
-// libcudart.so.13 goes first on LD_LIBRARY_PATH, the options become the PTXRAY_* variables the
+// libcuda.so.1 and libcudart.so.13 go first on LD_LIBRARY_PATH, the options become the PTXRAY_* variables the
 // library reads, and the program replaces this process (execvp: an argument vector, no shell).
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
@@ -31,7 +31,7 @@ struct ExecOptions {
   std::vector<std::string> program;
 };
 
-/// Where libcudart.so.13 is: $PTXRAY_CUDA_LIB_DIR, else beside this executable in the build tree
+/// Where libcuda.so.1 and libcudart.so.13 are: $PTXRAY_CUDA_LIB_DIR, else beside this executable in the build tree
 /// (build/X/src/cli/ptxray -> build/X/lib/ptxray-cuda) or in an install tree (bin/ -> lib/ptxray-cuda).
 std::optional<fs::path> cudaLibraryDirectory() {
   if (const char *dir = std::getenv("PTXRAY_CUDA_LIB_DIR"); dir && *dir)
@@ -124,8 +124,8 @@ int execCommand(const ExecOptions &o) {
 
 CommandRunner addExecCommand(CLI::App &app) {
   auto o = std::make_shared<ExecOptions>();
-  CLI::App *cmd =
-      app.add_subcommand("exec", "Run an unmodified CUDA program (built with nvcc -cudart shared) on the virtual GPU");
+  CLI::App *cmd = app.add_subcommand(
+      "exec", "Run an unmodified CUDA program on the virtual GPU (nvcc's default build, -cudart shared, driver API)");
   cmd->add_option("--arch", o->arch, "GPU or compute capability the program sees (default: H100)");
   cmd->add_option("--threads", o->threads, "Worker threads running CTAs (default: all cores)")
       ->check(CLI::Range(0LL, 4096LL, "WORKERS"));
@@ -149,7 +149,8 @@ CommandRunner addExecCommand(CLI::App &app) {
 The same settings as environment variables, with LD_LIBRARY_PATH=<build>/lib/ptxray-cuda:
   PTXRAY_ARCH, PTXRAY_THREADS, PTXRAY_TOOL, PTXRAY_METRICS_JSON, PTXRAY_REPORT, PTXRAY_LOG=api,
   PTXRAY_PTX=strict, PTXRAY_MAX_INSTRUCTIONS.
-The program must use the shared CUDA runtime (nvcc -cudart shared) and embed PTX (nvcc -arch=sm_XX does).)");
+The program must embed PTX (nvcc -arch=sm_XX does); ptxray's libcuda.so.1 and libcudart.so.13 replace
+NVIDIA's for it.)");
   return [cmd, o]() -> int {
     if (!cmd->parsed())
       return -1;
