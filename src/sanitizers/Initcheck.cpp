@@ -257,6 +257,9 @@ void Initcheck::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) {
       if (writes)
         a->markWritten(offset, bytes);
     } else if (e.space == vm::Space::Shared) {
+      // The system's reserved shared memory (cooperative groups' tile barriers) starts zeroed.
+      if (address >= vm::kReservedSharedOffset)
+        continue;
       if (reads && !allSet(w.shared, address, bytes))
         w.record(vm::Space::Shared, site, bytes, thread, address, nullptr);
       if (writes && address + bytes <= w.shared.size() * 64)

@@ -106,6 +106,12 @@ struct Racecheck::Worker {
     uint64_t waiters = 0;        ///< warps that wait for the release
   };
   Phase barriers[kNumBarriers];
+  /// mbarrier objects by shared offset: the join of the current phase's arrivals, and of the last
+  /// completed phase of each parity.
+  struct MbarrierClocks {
+    std::vector<uint32_t> current, completed[2];
+  };
+  std::unordered_map<uint64_t, MbarrierClocks> mbarriers;
 
   std::map<HazardKey, HazardEntry> hazards;
   /// Keys already counted for the lane being processed: an occurrence is one thread access.
@@ -146,6 +152,45 @@ struct Racecheck::Worker {
       std::fill(p.clock.begin(), p.clock.end(), 0u);
       p.waiters = 0;
     }
+    mbarriers.clear();
+  }
+
+  MbarrierClocks &mbarrier(uint64_t address) {
+    MbarrierClocks &m = mbarriers[address];
+    if (m.current.empty()) {
+      m.current.assign(numWarps, 0u);
+      m.completed[0].assign(numWarps, 0u);
+      m.completed[1].assign(numWarps, 0u);
+    }
+    return m;
+  }
+
+  /// An arrive-on: like a barrier arrival, what the warp did so far is released to the phase.
+  void mbarrierArrive(uint32_t w, uint64_t address) {
+    MbarrierClocks &m = mbarrier(address);
+    const uint32_t *mine = knows.data() + uint64_t{w} * numWarps;
+    for (uint32_t v = 0; v < numWarps; ++v)
+      m.current[v] = std::max(m.current[v], mine[v]);
+    m.current[w] = std::max(m.current[w], epoch[w] + 1);
+    ++epoch[w];
+    ++gen[w];
+    step[w] = 0;
+  }
+
+  void mbarrierComplete(uint64_t address, bool parity) {
+    MbarrierClocks &m = mbarrier(address);
+    m.completed[parity ? 1 : 0] = m.current;
+    std::fill(m.current.begin(), m.current.end(), 0u);
+  }
+
+  /// A wait that saw the phase complete acquires what its arrivals released.
+  void mbarrierAcquire(uint32_t w, uint64_t address, bool parity) {
+    MbarrierClocks &m = mbarrier(address);
+    uint32_t *clock = knows.data() + uint64_t{w} * numWarps;
+    const std::vector<uint32_t> &released = m.completed[parity ? 1 : 0];
+    for (uint32_t v = 0; v < numWarps; ++v)
+      clock[v] = std::max(clock[v], released[v]);
+    ++gen[w];
   }
 
   void endCta() { nextEpoch = *std::max_element(epoch.begin(), epoch.end()) + 1; }
@@ -316,7 +361,18 @@ void Racecheck::onWarpSync(const vm::WarpRef &warp, const vm::WarpSyncEvent &e) 
     ++workers_[warp.worker]->gen[warp.warp];
 }
 
+void Racecheck::onMbarrier(const vm::WarpRef &warp, const vm::MbarrierEvent &e) {
+  Worker &w = *workers_[warp.worker];
+  switch (e.op) {
+  case vm::MbarrierOp::Arrive: w.mbarrierArrive(warp.warp, e.address); break;
+  case vm::MbarrierOp::PhaseComplete: w.mbarrierComplete(e.address, e.parity); break;
+  case vm::MbarrierOp::WaitComplete: w.mbarrierAcquire(warp.warp, e.address, e.parity); break;
+  }
+}
+
 void Racecheck::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) {
+  if (e.isSynchronization)
+    return; // an mbarrier's own word (onMbarrier follows what it orders)
   const bool isShared = e.space == vm::Space::Shared;
   if (!isShared && !(options_.globalMemory && e.space == vm::Space::Global))
     return;

@@ -8,6 +8,10 @@
 //     accesses before the waiters' later ones). Tracked with a vector clock per warp: a warp's
 //     accesses between two of its barrier arrivals share an epoch, and a warp knows, for every
 //     other warp, the epochs before which that warp's accesses happened before its own.
+//   - an mbarrier phase (cuda::barrier, cuda::pipeline, asynchronous copies): what a thread did before
+//     its arrive-on (or before the complete-tx of its bulk copy) happens before what a thread does
+//     after a test_wait/try_wait that saw that phase complete. The object keeps the join of its
+//     arrivals' clocks per phase; the mbarrier word's own accesses are synchronization, not data.
 //   - lanes of the same warp: a __syncwarp (bar.warp.sync), a .sync warp intrinsic (shfl, vote,
 //     match, redux, elect) or a CTA barrier between them. Lanes of a warp communicating without one
 //     are an intra-warp hazard: an error from sm_70 on (independent thread scheduling), a warning
@@ -58,6 +62,7 @@ public:
   void onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) override;
   void onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) override;
   void onWarpSync(const vm::WarpRef &warp, const vm::WarpSyncEvent &e) override;
+  void onMbarrier(const vm::WarpRef &warp, const vm::MbarrierEvent &e) override;
 
   struct Worker;
 

@@ -57,6 +57,9 @@ struct MemoryEvent {
   ptx::Mod cache = ptx::Mod::None;
   bool nonCoherent = false; ///< ld.global.nc / ldu
   bool isVolatile = false;
+  /// An mbarrier object's own word (init, arrive, wait...): synchronization, not data (MbarrierEvent
+  /// says what it did).
+  bool isSynchronization = false;
   ptx::Mod semantics = ptx::Mod::None;
   ptx::Mod scope = ptx::Mod::None;
   MemoryPath path = MemoryPath::LoadStore;
@@ -89,6 +92,22 @@ struct BarrierEvent {
   uint32_t threadCount = 0;
   /// Arrivals only: bar.arrive / barrier.arrive, which does not wait for the barrier to complete.
   bool arriveOnly = false;
+};
+
+/// What an mbarrier operation did for one lane: an arrive-on (mbarrier.arrive, cp.async.mbarrier.arrive,
+/// and a complete-tx: the bytes a thread's bulk copy brought count as its arrival), the completion of
+/// a phase (after the arrive or complete-tx that ended it), or a test_wait/try_wait that found the
+/// phase of `parity` complete. An arrive releases what the lane's thread did before it; a successful
+/// wait acquires what every arrival of that phase released.
+enum class MbarrierOp : uint8_t { Arrive, PhaseComplete, WaitComplete };
+
+struct MbarrierEvent {
+  uint32_t pc = 0;
+  uint32_t instruction = 0;
+  MbarrierOp op = MbarrierOp::Arrive;
+  int lane = 0;
+  uint64_t address = 0; ///< shared-memory offset of the object
+  bool parity = false;  ///< PhaseComplete, WaitComplete: the parity of the phase that completed
 };
 
 /// The warp-level instructions whose lanes synchronize with each other: bar.warp.sync and the
@@ -164,6 +183,7 @@ public:
   virtual void onWarpSync(const WarpRef &, const WarpSyncEvent &) {}
   virtual void onExit(const WarpRef &, const ExitEvent &) {}
   virtual void onHeap(const WarpRef &, const HeapEvent &) {}
+  virtual void onMbarrier(const WarpRef &, const MbarrierEvent &) {}
 };
 
 } // namespace ptxray::vm

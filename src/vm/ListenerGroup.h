@@ -75,6 +75,10 @@ public:
     for (ExecutionListener *m : members_)
       m->onHeap(warp, e);
   }
+  void onMbarrier(const WarpRef &warp, const MbarrierEvent &e) override {
+    for (ExecutionListener *m : members_)
+      m->onMbarrier(warp, e);
+  }
 
 private:
   std::vector<ExecutionListener *> members_;

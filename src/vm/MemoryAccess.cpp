@@ -216,7 +216,7 @@ void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uin
 }
 
 void emitMemoryEvent(ExecContext &ctx, const MicroOp &op, MemoryOp kind, const WarpAccess &access, uint8_t width,
-                     uint8_t vec) {
+                     uint8_t vec, bool synchronization) {
   MemoryEvent e;
   e.pc = ctx.pc;
   e.instruction = op.instruction;
@@ -229,6 +229,7 @@ void emitMemoryEvent(ExecContext &ctx, const MicroOp &op, MemoryOp kind, const W
   e.cache = inst.cache;
   e.nonCoherent = inst.opcode == ptx::Opcode::ldu || inst.has(ptx::Mod::nc);
   e.isVolatile = inst.isVolatile;
+  e.isSynchronization = synchronization;
   e.semantics = inst.semantics;
   e.scope = inst.scope;
   forLanes(access.mask, [&](int lane) { e.addresses[lane] = access.addresses[lane]; });

@@ -23,7 +23,8 @@ void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uin
                WarpAccess &access);
 
 /// Tells the listener about a warp-wide access (call only when ctx.listener is set).
+/// `synchronization`: the access is an mbarrier object's own word (MemoryEvent::isSynchronization).
 void emitMemoryEvent(ExecContext &ctx, const MicroOp &op, MemoryOp kind, const WarpAccess &access, uint8_t width,
-                     uint8_t vec);
+                     uint8_t vec, bool synchronization = false);
 
 } // namespace ptxray::vm

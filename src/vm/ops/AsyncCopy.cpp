@@ -124,7 +124,33 @@ void translateMbarrier(ExecContext &ctx, const MicroOp &op, uint32_t addrRef, bo
 /// Tells the listener about the executing lanes' read-modify-write of their mbarrier objects.
 void mbarrierEvent(ExecContext &ctx, const MicroOp &op, const WarpAccess &acc) {
   if (ctx.listener)
-    emitMemoryEvent(ctx, op, MemoryOp::Atomic, acc, 8, 1);
+    emitMemoryEvent(ctx, op, MemoryOp::Atomic, acc, 8, 1, true);
+}
+
+/// Tells the listener what an mbarrier operation did for `lane` (the orderings racecheck follows).
+void mbarrierSync(ExecContext &ctx, const MicroOp &op, MbarrierOp kind, int lane, uint64_t address, bool parity) {
+  if (!ctx.listener)
+    return;
+  MbarrierEvent e;
+  e.pc = ctx.pc;
+  e.instruction = op.instruction;
+  e.op = kind;
+  e.lane = lane;
+  e.address = address;
+  e.parity = parity;
+  ctx.listener->onMbarrier(ctx.warpRef(), e);
+}
+
+/// After an update of lane `lane`'s object from `before`: its arrival (when `arrived`) and the
+/// completion of the phase it ended, if it ended one.
+void mbarrierUpdated(ExecContext &ctx, const MicroOp &op, int lane, uint64_t address, const Mbarrier &before,
+                     const Mbarrier &after, bool arrived) {
+  if (!ctx.listener)
+    return;
+  if (arrived)
+    mbarrierSync(ctx, op, MbarrierOp::Arrive, lane, address, before.parity);
+  if (after.parity != before.parity)
+    mbarrierSync(ctx, op, MbarrierOp::PhaseComplete, lane, address, before.parity);
 }
 
 enum MbarFlags : uint8_t { Drop = 1, ExpectTx = 2, HasCount = 4, Parity = 8, NoInc = 16 };
@@ -174,16 +200,21 @@ void execMbarTx(ExecContext &ctx, const MicroOp &op) {
     const int64_t tx = b.tx + op.imm * static_cast<int64_t>(static_cast<uint32_t>(count[lane]));
     if (!txInRange(ctx, lane, tx))
       return;
+    const Mbarrier before = b;
     b.tx = tx;
     b.settle();
     storeWord(acc.host[lane], b.pack());
+    // A complete-tx counts as the thread's arrival: what it wrote before happens before the waiters.
+    mbarrierUpdated(ctx, op, lane, acc.addresses[lane], before, b, op.imm < 0);
   });
   mbarrierEvent(ctx, op, acc);
 }
 
 /// One arrive-on operation of `count` (after an optional expect-tx of `tx`); returns the state token.
-bool arriveOn(ExecContext &ctx, int lane, std::byte *p, int64_t count, int64_t tx, bool drop, uint64_t *token) {
+bool arriveOn(ExecContext &ctx, const MicroOp &op, int lane, uint64_t address, std::byte *p, int64_t count, int64_t tx,
+              bool drop, uint64_t *token) {
   Mbarrier b = Mbarrier::unpack(loadWord(p));
+  const Mbarrier before = b;
   if (drop) {
     if (count > b.expected) {
       ctx.fault(FaultKind::IllegalInstruction, lane,
@@ -208,6 +239,7 @@ bool arriveOn(ExecContext &ctx, int lane, std::byte *p, int64_t count, int64_t t
   b.pending -= count;
   b.settle();
   storeWord(p, b.pack());
+  mbarrierUpdated(ctx, op, lane, address, before, b, true);
   return true;
 }
 
@@ -233,7 +265,7 @@ void execMbarArrive(ExecContext &ctx, const MicroOp &op) {
       return;
     }
     uint64_t token = 0;
-    if (arriveOn(ctx, lane, acc.host[lane], count, tx, drop, &token))
+    if (arriveOn(ctx, op, lane, acc.addresses[lane], acc.host[lane], count, tx, drop, &token))
       d[lane] = token;
   });
   mbarrierEvent(ctx, op, acc);
@@ -246,12 +278,16 @@ void execCpAsyncArrive(ExecContext &ctx, const MicroOp &op) {
   translateMbarrier(ctx, op, op.s[0], false, acc);
   forLanes(acc.mask, [&](int lane) {
     if (op.flags & NoInc) {
-      arriveOn(ctx, lane, acc.host[lane], 1, 0, false, nullptr);
+      arriveOn(ctx, op, lane, acc.addresses[lane], acc.host[lane], 1, 0, false, nullptr);
       return;
     }
-    // The increment and the arrive-on cancel out: the object does not change.
-    if (Mbarrier::unpack(loadWord(acc.host[lane])).pending + 1 > kMaxCount)
+    // The increment and the arrive-on cancel out: the object does not change, but the arrival still
+    // orders the lane's copies before what the phase's waiters do.
+    const Mbarrier b = Mbarrier::unpack(loadWord(acc.host[lane]));
+    if (b.pending + 1 > kMaxCount)
       ctx.fault(FaultKind::IllegalInstruction, lane, "cp.async.mbarrier.arrive overflows the pending arrival count");
+    else
+      mbarrierUpdated(ctx, op, lane, acc.addresses[lane], b, b, true);
   });
   mbarrierEvent(ctx, op, acc);
 }
@@ -267,14 +303,16 @@ void execMbarWait(ExecContext &ctx, const MicroOp &op) {
   forLanes(acc.mask, [&](int lane) {
     const Mbarrier b = Mbarrier::unpack(loadWord(acc.host[lane]));
     const bool waited = (op.flags & Parity) ? (operand[lane] & 1) != 0 : (operand[lane] & kParityBit) != 0;
-    if (b.parity != waited)
+    if (b.parity != waited) {
       complete |= 1u << lane;
+      mbarrierSync(ctx, op, MbarrierOp::WaitComplete, lane, acc.addresses[lane], waited);
+    }
   });
   uint32_t &p = ctx.pred(op.d[0]);
   p = (p & ~ctx.exec) | complete;
   if (ctx.listener) {
     // A read of the object (no write: waiting does not change it).
-    emitMemoryEvent(ctx, op, MemoryOp::Load, acc, 8, 1);
+    emitMemoryEvent(ctx, op, MemoryOp::Load, acc, 8, 1, true);
   }
   if (acc.mask & ~complete)
     ctx.yield = true; // let the other warps arrive; resume at the next instruction
@@ -436,11 +474,13 @@ void execBulkCopy(ExecContext &ctx, const MicroOp &op) {
       }
       if (!txInRange(ctx, lane, b.tx - n))
         return;
+      const Mbarrier before = b;
       b.tx -= n;
       b.settle();
       storeWord(bar.host[lane], b.pack());
+      mbarrierUpdated(ctx, op, lane, bar.addresses[lane], before, b, true);
       if (ctx.listener)
-        emitMemoryEvent(ctx, op, MemoryOp::Atomic, bar, 8, 1);
+        emitMemoryEvent(ctx, op, MemoryOp::Atomic, bar, 8, 1, true);
     }
   });
 }
