@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -42,7 +43,8 @@ CUresult driverResult(Error e) {
   }
 }
 
-bool gInitialized = false;
+std::atomic<bool> gInitialized{false};
+std::once_flag gExitHandler;
 
 template <typename F> CUresult driver(const char *name, F &&call) {
   Runtime &rt = Runtime::instance();
@@ -101,15 +103,15 @@ CUresult cuInit(unsigned flags) {
   if (flags != 0)
     return kCudaErrorInvalidValue;
   Runtime::instance();
-  if (!gInitialized) {
-    // The tools' summaries and files when the program ends (a program on NVIDIA's static runtime
-    // never loads libcudart.so.13, which does this otherwise).
+  // The tools' summaries and files when the program ends (a program on NVIDIA's static runtime never
+  // loads libcudart.so.13, which does this otherwise).
+  std::call_once(gExitHandler, [] {
     std::atexit([] {
       Runtime &rt = Runtime::instance();
       std::lock_guard lock(rt.mutex());
       rt.finish();
     });
-  }
+  });
   gInitialized = true;
   return kCudaSuccess;
 }
@@ -197,18 +199,7 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   return driver("cuDeviceGetAttribute", [&](Runtime &rt) {
     if (!value)
       return cuda::kErrorInvalidValue;
-    switch (attribute) {
-    case 33: *value = kPciBus; return cuda::kSuccess;
-    case 34: *value = kPciDevice; return cuda::kSuccess;
-    case 50: *value = kPciDomain; return cuda::kSuccess;
-    default: break;
-    }
-    Error e = rt.attribute(value, attribute, device);
-    if (e == cuda::kErrorInvalidValue && device == 0 && attribute > 0 && attribute < 256) {
-      *value = 0;
-      return cuda::kSuccess;
-    }
-    return e;
+    return rt.attribute(value, attribute, device);
   });
 }
 
@@ -418,6 +409,13 @@ CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
     case 6: *value = a.binaryVersion; break;
     case 7: *value = a.cacheModeCA; break;
     case 8: *value = a.maxDynamicSharedSizeBytes; break;
+    case 9: *value = a.preferredShmemCarveout; break;
+    case 10: // cluster size must be set
+    case 11: // required cluster width, height, depth
+    case 12:
+    case 13:
+    case 14:                    // non-portable cluster size allowed
+    case 15: *value = 0; break; // cluster scheduling policy preference
     default: return cuda::kErrorInvalidValue;
     }
     return cuda::kSuccess;
@@ -427,6 +425,21 @@ CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
 CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
   // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8) is cudaFuncAttributeMaxDynamicSharedMemorySize.
   return driver("cuFuncSetAttribute", [&](Runtime &rt) { return rt.funcSetAttribute(function, attribute, value); });
+}
+
+// CUDA 12's kernel-handle forms (what NVIDIA's static runtime calls for cudaFuncGetAttributes and
+// cudaFuncSetAttribute): a CUkernel is a CUfunction here, on the one device.
+CUresult cuKernelGetAttribute(int *value, int attribute, void *kernel, int device) {
+  return device == 0 ? cuFuncGetAttribute(value, attribute, kernel) : kCudaErrorInvalidDevice;
+}
+
+CUresult cuKernelSetAttribute(int attribute, int value, void *kernel, int device) {
+  return device == 0 ? cuFuncSetAttribute(kernel, attribute, value) : kCudaErrorInvalidDevice;
+}
+
+CUresult cuKernelSetCacheConfig(void *kernel, int /*config*/, int device) {
+  int unused = 0;
+  return device == 0 ? cuFuncGetAttribute(&unused, 0, kernel) : kCudaErrorInvalidDevice;
 }
 
 CUresult cuFuncGetName(const char **name, void *function) {
@@ -781,7 +794,7 @@ CUresult cuCtxGetLimit(size_t *value, int limit) {
   switch (limit) {
   case 0: *value = 1024; return kCudaSuccess;
   case 1: *value = 1024 * 1024; return kCudaSuccess;
-  case 2: *value = 8 * 1024 * 1024; return kCudaSuccess;
+  case 2: *value = Runtime::instance().device().heapBytes(); return kCudaSuccess;
   default: return kCudaErrorInvalidValue;
   }
 }
@@ -952,6 +965,9 @@ const ProcVariant kProcs[] = {
     PTXRAY_PROC("cuLibraryGetGlobal", 12000, cuLibraryGetGlobal),
     PTXRAY_PROC("cuKernelGetFunction", 12000, cuKernelGetFunction),
     PTXRAY_PROC("cuFuncGetAttribute", 2020, cuFuncGetAttribute),
+    PTXRAY_PROC("cuKernelGetAttribute", 12000, cuKernelGetAttribute),
+    PTXRAY_PROC("cuKernelSetAttribute", 12000, cuKernelSetAttribute),
+    PTXRAY_PROC("cuKernelSetCacheConfig", 12000, cuKernelSetCacheConfig),
     PTXRAY_PROC("cuFuncSetAttribute", 9000, cuFuncSetAttribute),
     PTXRAY_PROC("cuFuncGetName", 12030, cuFuncGetName),
     PTXRAY_PROC("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, cuOccupancyMaxActiveBlocksPerMultiprocessor),

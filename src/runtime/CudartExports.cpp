@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -74,11 +76,19 @@ void __cudaRegisterVar(void **handle, char *hostVariable, char * /*deviceAddress
   rt.registerVariable(handle, hostVariable, deviceName, size, constant != 0, false);
 }
 
+/// __managed__ variables are not shared between host code and kernels yet: host code gets zeroed memory
+/// of the variable's size (instead of the null pointer it would crash on), and a note says so.
 void __cudaRegisterManagedVar(void **handle, void **hostVariablePointer, char * /*deviceAddress*/,
                               const char *deviceName, int /*ext*/, size_t size, int constant, int /*global*/) {
   Runtime &rt = Runtime::instance();
   std::lock_guard lock(rt.mutex());
   rt.registerVariable(handle, hostVariablePointer, deviceName, size, constant != 0, true);
+  if (hostVariablePointer && !*hostVariablePointer) {
+    *hostVariablePointer = std::calloc(1, std::max<size_t>(size, 1));
+    rt.log(fmt::format("note: __managed__ variable {} is not shared between host code and kernels on ptxray yet: "
+                       "host code sees a separate zero-filled copy",
+                       deviceName ? deviceName : "?"));
+  }
 }
 
 unsigned __cudaPushCallConfiguration(Dim3 grid, Dim3 block, size_t sharedBytes, void *stream) {
@@ -127,7 +137,34 @@ Error cudaLaunchKernel_ptsz(const void *function, Dim3 grid, Dim3 block, void **
 
 Error cudaLaunchKernelExC(const LaunchConfigAbi *config, const void *function, void **args) {
   if (!config)
-    return cuda::kErrorInvalidValue;
+    return Runtime::instance().record(cuda::kErrorInvalidValue);
+  // cudaLaunchAttribute: a 4-byte id, padding, a 64-byte value. Cooperative launches and clusters of
+  // more than one CTA are not modelled yet: refused, not run as something else.
+  struct LaunchAttribute {
+    int id;
+    char pad[4];
+    union {
+      int cooperative;
+      struct {
+        unsigned x, y, z;
+      } clusterDim;
+      char bytes[64];
+    } value;
+  };
+  static_assert(sizeof(LaunchAttribute) == 72);
+  const auto *attributes = static_cast<const LaunchAttribute *>(config->attrs);
+  for (unsigned i = 0; attributes && i < config->numAttrs; ++i) {
+    const LaunchAttribute &a = attributes[i];
+    const bool cooperative = a.id == 2 && a.value.cooperative != 0;
+    const bool cluster = a.id == 4 && a.value.clusterDim.x * a.value.clusterDim.y * a.value.clusterDim.z > 1;
+    if (cooperative || cluster) {
+      Runtime &rt = Runtime::instance();
+      std::lock_guard lock(rt.mutex());
+      rt.log(fmt::format("cudaLaunchKernelExC: {} launches are not supported by ptxray yet",
+                         cooperative ? "cooperative" : "cluster"));
+      return rt.record(cuda::kErrorNotSupported);
+    }
+  }
   return cudaLaunchKernel(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
 }
 
@@ -141,8 +178,8 @@ Error cudaFuncSetAttribute(const void *function, int attribute, int value) {
 
 Error cudaFuncSetCacheConfig(const void *function, int /*config*/) {
   return api("cudaFuncSetCacheConfig", [&](Runtime &rt) {
-    return rt.funcAttributes(nullptr, function) == cuda::kErrorInvalidDeviceFunction ? cuda::kErrorInvalidDeviceFunction
-                                                                                     : cuda::kSuccess;
+    cuda::FuncAttributes unused;
+    return rt.funcAttributes(&unused, function) == cuda::kSuccess ? cuda::kSuccess : cuda::kErrorInvalidDeviceFunction;
   });
 }
 
@@ -255,9 +292,9 @@ Error cudaDeviceGetLimit(size_t *value, int limit) {
   if (!value)
     return cuda::kErrorInvalidValue;
   switch (limit) {
-  case 0: *value = 1024; return cuda::kSuccess;            // cudaLimitStackSize's default
-  case 1: *value = 1024 * 1024; return cuda::kSuccess;     // cudaLimitPrintfFifoSize's default
-  case 2: *value = 8 * 1024 * 1024; return cuda::kSuccess; // cudaLimitMallocHeapSize's default
+  case 0: *value = 1024; return cuda::kSuccess;        // cudaLimitStackSize's default
+  case 1: *value = 1024 * 1024; return cuda::kSuccess; // cudaLimitPrintfFifoSize's default
+  case 2: *value = Runtime::instance().device().heapBytes(); return cuda::kSuccess;
   default: return cuda::kErrorInvalidValue;
   }
 }
@@ -310,7 +347,11 @@ Error cudaMallocPitch(void **pointer, size_t *pitch, size_t width, size_t height
     cuda::DeviceProp p;
     rt.properties(&p, 0);
     const size_t align = p.texturePitchAlignment * 16;
+    if (width == 0 || width > p.memPitch)
+      return cuda::kErrorInvalidValue;
     *pitch = (width + align - 1) / align * align;
+    if (height > SIZE_MAX / *pitch)
+      return cuda::kErrorMemoryAllocation;
     return rt.malloc(pointer, *pitch * height);
   });
 }
@@ -432,13 +473,14 @@ Error cudaMemcpy2DFromArray(void *dst, size_t dpitch, const void *src, size_t wO
 
 /// The deprecated 1D-style copies: `count` bytes from (wOffset, hOffset) on, row by row.
 Error cudaMemcpyToArray(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t count, int kind) {
-  return api("cudaMemcpyToArray",
-             [&](Runtime &rt) { return rt.memcpyArray(dst, wOffset, hOffset, src, count, count, 1, kind, true); });
+  return api("cudaMemcpyToArray", [&](Runtime &rt) {
+    return rt.memcpyArrayLinear(dst, wOffset, hOffset, const_cast<void *>(src), count, kind, true);
+  });
 }
 
 Error cudaMemcpyFromArray(void *dst, const void *src, size_t wOffset, size_t hOffset, size_t count, int kind) {
   return api("cudaMemcpyFromArray", [&](Runtime &rt) {
-    return rt.memcpyArray(const_cast<void *>(src), wOffset, hOffset, dst, count, count, 1, kind, false);
+    return rt.memcpyArrayLinear(const_cast<void *>(src), wOffset, hOffset, dst, count, kind, false);
   });
 }
 
@@ -534,6 +576,75 @@ Error cudaProfilerStart() {
 }
 Error cudaProfilerStop() {
   return cuda::kSuccess;
+}
+
+// Per-thread default stream builds (nvcc --default-stream per-thread) call these names; with every
+// operation complete when issued there is one stream order, so they are the same functions.
+Error cudaMemcpy_ptds(void *dst, const void *src, size_t bytes, int kind) {
+  return cudaMemcpy(dst, src, bytes, kind);
+}
+Error cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t bytes, int kind, void *stream) {
+  return cudaMemcpyAsync(dst, src, bytes, kind, stream);
+}
+Error cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                        int kind) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+Error cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                             int kind, void *stream) {
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+Error cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t bytes, size_t offset, int kind) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+Error cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t bytes, size_t offset, int kind) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+Error cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t bytes, size_t offset, int kind,
+                                   void *stream) {
+  return cudaMemcpyToSymbolAsync(symbol, src, bytes, offset, kind, stream);
+}
+Error cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t bytes, size_t offset, int kind,
+                                     void *stream) {
+  return cudaMemcpyFromSymbolAsync(dst, symbol, bytes, offset, kind, stream);
+}
+Error cudaMemcpy2DToArray_ptds(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width,
+                               size_t height, int kind) {
+  return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+}
+Error cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, const void *src, size_t wOffset, size_t hOffset,
+                                 size_t width, size_t height, int kind) {
+  return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+}
+Error cudaMemcpyToArray_ptds(void *dst, size_t wOffset, size_t hOffset, const void *src, size_t count, int kind) {
+  return cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
+}
+Error cudaMemcpyFromArray_ptds(void *dst, const void *src, size_t wOffset, size_t hOffset, size_t count, int kind) {
+  return cudaMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
+}
+Error cudaMemset_ptds(void *pointer, int value, size_t bytes) {
+  return cudaMemset(pointer, value, bytes);
+}
+Error cudaMemsetAsync_ptsz(void *pointer, int value, size_t bytes, void *stream) {
+  return cudaMemsetAsync(pointer, value, bytes, stream);
+}
+Error cudaStreamSynchronize_ptsz(void *stream) {
+  return cudaStreamSynchronize(stream);
+}
+Error cudaStreamQuery_ptsz(void *stream) {
+  return cudaStreamQuery(stream);
+}
+Error cudaStreamWaitEvent_ptsz(void *stream, void *event, unsigned flags) {
+  return cudaStreamWaitEvent(stream, event, flags);
+}
+Error cudaEventRecord_ptsz(void *event, void *stream) {
+  return cudaEventRecord(event, stream);
+}
+Error cudaEventRecordWithFlags_ptsz(void *event, void *stream, unsigned flags) {
+  return cudaEventRecordWithFlags(event, stream, flags);
+}
+Error cudaLaunchKernelExC_ptsz(const LaunchConfigAbi *config, const void *function, void **args) {
+  return cudaLaunchKernelExC(config, function, args);
 }
 
 } // extern "C"

@@ -116,7 +116,19 @@ cuda::Error Runtime::attribute(int *value, int attribute, int device) const {
   case cuda::AttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
   case cuda::AttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
   case cuda::AttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
-  default: return cuda::kErrorInvalidValue;
+  case 50: *value = 0; break; // PCI domain
+  case 88: *value = p.pageableMemoryAccess; break;
+  case 89: *value = p.concurrentManagedAccess; break;
+  case 90: *value = p.computePreemptionSupported; break;
+  case 91: *value = p.canUseHostPointerForRegisteredMem; break;
+  case 101: *value = p.directManagedMemAccessFromHost; break;
+  default:
+    // Attributes the architecture database has no value for (texture limits, NUMA, memory pools...)
+    // read 0, as for a GPU without the feature; only numbers outside CUDA's range are refused.
+    if (attribute <= 0 || attribute >= 256)
+      return cuda::kErrorInvalidValue;
+    *value = 0;
+    break;
   }
   return cuda::kSuccess;
 }

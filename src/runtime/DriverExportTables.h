@@ -23,7 +23,7 @@ void resetContextLocalStorage();
 inline constexpr int kDriverVersion = 13000;
 
 /// The PCI location reported for the device (attributes 33, 34, 50), also hashed.
-inline constexpr int kPciDomain = 0, kPciBus = 0x42, kPciDevice = 0;
+inline constexpr int kPciDomain = 0, kPciBus = 0, kPciDevice = 0; // what cudaDeviceGetAttribute reports
 
 /// The device's UUID (cuDeviceGetUuid), also hashed.
 extern const unsigned char kDeviceUuid[16];

@@ -29,6 +29,13 @@ std::string trimNuls(std::string text) {
 
 std::string FatbinEntry::text() const {
   if (flags & kFatbinFlagCompressedZstd) {
+    // The size the entry claims, checked against the frame's own before allocating it.
+    const unsigned long long frameSize = ZSTD_getFrameContentSize(payload.data(), payload.size());
+    if (frameSize == ZSTD_CONTENTSIZE_ERROR ||
+        (frameSize != ZSTD_CONTENTSIZE_UNKNOWN && frameSize != uncompressedSize) ||
+        uncompressedSize > (uint64_t{1} << 32))
+      throw FatbinError(fmt::format("the compute_{} PTX of the fatbinary is not a valid zstd frame of {} bytes", arch,
+                                    uncompressedSize));
     std::string out(uncompressedSize, '\0');
     size_t n = ZSTD_decompress(out.data(), out.size(), payload.data(), payload.size());
     if (ZSTD_isError(n))
@@ -61,7 +68,9 @@ std::vector<FatbinEntry> parseFatbins(std::span<const std::byte> bytes) {
     }
     const uint16_t headerBytes = readLe<uint16_t>(bytes, offset + 6);
     const uint64_t entriesBytes = readLe<uint64_t>(bytes, offset + 8);
-    if (headerBytes < kContainerHeaderBytes || offset + headerBytes + entriesBytes > bytes.size())
+    // Sizes come from the file: compare them with what is left, never add them first (they may wrap).
+    if (headerBytes < kContainerHeaderBytes || headerBytes > bytes.size() - offset ||
+        entriesBytes > bytes.size() - offset - headerBytes)
       throw FatbinError(fmt::format("truncated fatbinary at byte {}", offset));
     size_t entry = offset + headerBytes;
     const size_t end = entry + entriesBytes;
@@ -76,7 +85,8 @@ std::vector<FatbinEntry> parseFatbins(std::span<const std::byte> bytes) {
       e.arch = static_cast<int>(readLe<uint32_t>(bytes, entry + 28));
       e.flags = readLe<uint64_t>(bytes, entry + 40);
       e.uncompressedSize = readLe<uint64_t>(bytes, entry + 56);
-      if (entryHeaderBytes < kEntryHeaderMinBytes || entry + entryHeaderBytes + payloadBytes > end)
+      if (entryHeaderBytes < kEntryHeaderMinBytes || entryHeaderBytes > end - entry ||
+          payloadBytes > end - entry - entryHeaderBytes)
         throw FatbinError(fmt::format("malformed fatbinary entry at byte {}", entry));
       const size_t stored = e.compressed() && compressedBytes <= payloadBytes ? compressedBytes : payloadBytes;
       e.payload = bytes.subspan(entry + entryHeaderBytes, stored);
@@ -93,7 +103,10 @@ std::span<const std::byte> fatbinAt(const void *data) {
   std::span<const std::byte> header(p, kContainerHeaderBytes);
   if (readLe<uint32_t>(header, 0) != kFatbinMagic)
     throw FatbinError(fmt::format("no fatbinary at {} (magic 0x{:08x})", data, readLe<uint32_t>(header, 0)));
-  return {p, readLe<uint16_t>(header, 6) + readLe<uint64_t>(header, 8)};
+  const uint64_t size = readLe<uint16_t>(header, 6) + readLe<uint64_t>(header, 8);
+  if (size < kContainerHeaderBytes || size > (uint64_t{1} << 40))
+    throw FatbinError(fmt::format("implausible fatbinary size {} at {}", size, data));
+  return {p, size};
 }
 
 std::vector<EmbeddedPtx> extractPtx(std::span<const std::byte> bytes) {
@@ -140,12 +153,12 @@ std::vector<std::byte> readElfSection(const std::filesystem::path &file, const s
   const uint16_t shentsize = readLe<uint16_t>(bytes, 0x3A);
   const uint16_t shnum = readLe<uint16_t>(bytes, 0x3C);
   const uint16_t shstrndx = readLe<uint16_t>(bytes, 0x3E);
-  if (shentsize < 64 || shstrndx >= shnum || shoff + uint64_t(shnum) * shentsize > bytes.size())
+  if (shentsize < 64 || shstrndx >= shnum || shoff > bytes.size() || uint64_t(shnum) * shentsize > bytes.size() - shoff)
     throw fail("malformed ELF section table");
   auto section = [&](uint32_t i) { return bytes.subspan(shoff + uint64_t(i) * shentsize, shentsize); };
   const auto strtab = section(shstrndx);
   const uint64_t strOffset = readLe<uint64_t>(strtab, 0x18), strSize = readLe<uint64_t>(strtab, 0x20);
-  if (strOffset + strSize > bytes.size())
+  if (strOffset > bytes.size() || strSize > bytes.size() - strOffset)
     throw fail("malformed ELF section names");
   for (uint32_t i = 0; i < shnum; ++i) {
     const auto sh = section(i);
@@ -159,7 +172,7 @@ std::vector<std::byte> readElfSection(const std::filesystem::path &file, const s
     const uint64_t offset = readLe<uint64_t>(sh, 0x18), size = readLe<uint64_t>(sh, 0x20);
     if (type == 8 /* SHT_NOBITS */)
       return {};
-    if (offset + size > bytes.size())
+    if (offset > bytes.size() || size > bytes.size() - offset)
       throw fail("section past the end of the file");
     return {bytes.begin() + offset, bytes.begin() + offset + size};
   }

@@ -182,7 +182,7 @@ void Runtime::unregisterFatBinary(void **handle) {
 }
 
 void Runtime::registerFunction(void **handle, const void *hostFunction, const char *deviceName) {
-  functions_[hostFunction] = {reinterpret_cast<RegisteredBinary *>(handle), deviceName, 0};
+  functions_[hostFunction] = {reinterpret_cast<RegisteredBinary *>(handle), deviceName, -1};
 }
 
 void Runtime::registerVariable(void **handle, const void *hostVariable, const char *deviceName, size_t size,
@@ -369,6 +369,10 @@ cuda::Error Runtime::copy(void *dst, const void *src, size_t bytes, int kind) {
       error = "a host pointer where the copy kind says device";
       return nullptr;
     }
+    if (a && a->adopted && !a->freed && !deviceRange(p, bytes)) {
+      error = "a range outside its managed or page-locked allocation";
+      return nullptr;
+    }
     return static_cast<std::byte *>(const_cast<void *>(p));
   };
   const bool dstDevice = kind == cuda::HostToDevice || kind == cuda::DeviceToDevice;
@@ -424,6 +428,8 @@ cuda::Error Runtime::memset(void *pointer, int value, size_t bytes) {
 cuda::Error Runtime::memsetPattern(void *pointer, uint32_t value, unsigned width, size_t count) {
   if (sticky_)
     return sticky_;
+  if (count > SIZE_MAX / width)
+    return cuda::kErrorInvalidValue;
   const size_t bytes = count * width;
   if (bytes == 0)
     return cuda::kSuccess;
@@ -444,7 +450,9 @@ cuda::Error Runtime::memsetPattern(void *pointer, uint32_t value, unsigned width
 cuda::Error Runtime::memGetInfo(size_t *free, size_t *total) {
   if (sticky_)
     return sticky_;
-  const uint64_t capacity = target_.gpu ? target_.gpu->memoryBytes : vm::kGlobalLimit - vm::kGlobalBase;
+  // What the VM's address space can hold, when that is less than the GPU's memory.
+  const uint64_t window = vm::kGlobalLimit - vm::kGlobalBase;
+  const uint64_t capacity = target_.gpu ? std::min<uint64_t>(target_.gpu->memoryBytes, window) : window;
   const uint64_t used = device_->memory().bytesInUse();
   if (free)
     *free = capacity > used ? capacity - used : 0;
@@ -528,15 +536,20 @@ cuda::Error Runtime::memcpyFromSymbol(void *dst, const void *symbol, size_t byte
 // ---------------------------------------------------------------------------------------------------
 // Kernels
 
+namespace {
+/// The <<<...>>> configurations pushed and not yet popped: per thread, as in NVIDIA's runtime.
+thread_local std::vector<Runtime::CallConfiguration> tConfigurations;
+} // namespace
+
 void Runtime::pushConfiguration(cuda::Dim3 grid, cuda::Dim3 block, size_t sharedBytes, void *stream) {
-  configurations_.push_back({grid, block, sharedBytes, stream});
+  tConfigurations.push_back({grid, block, sharedBytes, stream});
 }
 
 cuda::Error Runtime::popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_t *sharedBytes, void **stream) {
-  if (configurations_.empty())
+  if (tConfigurations.empty())
     return cuda::kErrorMissingConfiguration;
-  const CallConfiguration c = configurations_.back();
-  configurations_.pop_back();
+  const CallConfiguration c = tConfigurations.back();
+  tConfigurations.pop_back();
   *grid = c.grid;
   *block = c.block;
   *sharedBytes = c.sharedBytes;
@@ -588,8 +601,13 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
       arguments.emplace_back(p, p + kernel->paramSizes[i]);
     }
   }
-  if (sharedBytes > static_cast<size_t>(device_->computeCapability().sharedPerBlock) &&
-      sharedBytes > static_cast<size_t>(f->maxDynamicSharedBytes)) {
+  // The dynamic shared memory a kernel may use: what cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
+  // allowed, else what the default 48 KB per block leaves beside the static shared memory.
+  const int64_t defaultDynamic =
+      device_->computeCapability().sharedPerBlock - static_cast<int64_t>(kernel->staticSharedBytes);
+  const int64_t dynamicLimit =
+      f->maxDynamicSharedBytes >= 0 ? f->maxDynamicSharedBytes : std::max<int64_t>(defaultDynamic, 0);
+  if (static_cast<int64_t>(sharedBytes) > dynamicLimit) {
     // The driver wants cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) first.
     if (config_.logApi)
       log(fmt::format("launch of {}: {} bytes of dynamic shared memory need cudaFuncSetAttribute first", f->name,
@@ -674,7 +692,8 @@ cuda::Error Runtime::funcAttributes(cuda::FuncAttributes *attributes, const void
   attributes->ptxVersion = static_cast<int>(m->ptx().ptxVersion());
   attributes->binaryVersion = cc.major * 10 + cc.minor;
   attributes->maxDynamicSharedSizeBytes =
-      std::max(f->maxDynamicSharedBytes, cc.sharedPerBlock - static_cast<int>(kernel->staticSharedBytes));
+      f->maxDynamicSharedBytes >= 0 ? f->maxDynamicSharedBytes
+                                    : std::max(0, cc.sharedPerBlock - static_cast<int>(kernel->staticSharedBytes));
   attributes->preferredShmemCarveout = -1;
   return cuda::kSuccess;
 }
@@ -684,7 +703,11 @@ cuda::Error Runtime::funcSetAttribute(const void *hostFunction, int attribute, i
   if (!f)
     return cuda::kErrorInvalidDeviceFunction;
   if (attribute == cuda::MaxDynamicSharedMemorySize) {
-    if (value < 0 || value > device_->computeCapability().sharedPerBlockOptIn)
+    std::string error;
+    vm::LoadedModule *m = module(*f->binary, error);
+    const vm::DecodedFunction *kernel = m ? m->findKernel(f->name) : nullptr;
+    const int staticBytes = kernel ? static_cast<int>(kernel->staticSharedBytes) : 0;
+    if (value < 0 || value > device_->computeCapability().sharedPerBlockOptIn - staticBytes)
       return cuda::kErrorInvalidValue;
     f->maxDynamicSharedBytes = value;
     return cuda::kSuccess;
@@ -773,8 +796,10 @@ cuda::Error Runtime::eventQuery(void *event) {
 }
 
 cuda::Error Runtime::eventElapsed(float *ms, void *start, void *end) {
+  if (!ms)
+    return cuda::kErrorInvalidValue;
   auto s = events_.find(start), e = events_.find(end);
-  if (!ms || s == events_.end() || e == events_.end())
+  if (s == events_.end() || e == events_.end())
     return cuda::kErrorInvalidResourceHandle;
   if (!s->second || !e->second)
     return cuda::kErrorInvalidResourceHandle;
@@ -806,6 +831,10 @@ cuda::Error Runtime::loadModule(void **module, const void *image) {
       for (const FatbinEntry &e : entries)
         if (e.kind == static_cast<uint16_t>(FatbinEntryKind::Ptx))
           binary->ptx.push_back({e.arch, e.text()});
+    } else if (magic == 0x464c457fu) { // "\x7fELF": a cubin, SASS only
+      std::cerr << "ptxray: error: cuModuleLoadData: the image is a cubin (SASS); ptxray runs PTX: load the PTX "
+                   "(nvcc -ptx) or a fatbinary that contains it\n";
+      return cuda::kErrorNoKernelImageForDevice;
     } else {
       // PTX text: the driver JIT-compiles it whatever its target.
       binary->ptx.push_back({0, static_cast<const char *>(image)});
@@ -841,7 +870,7 @@ cuda::Error Runtime::moduleFunction(void **function, void *module, const char *n
   if (!kernel || !kernel->isEntry || kernel->name != name)
     return cuda::kErrorSymbolNotFound;
   *function = newHandle();
-  functions_[*function] = {binary, name, 0};
+  functions_[*function] = {binary, name, -1};
   return cuda::kSuccess;
 }
 

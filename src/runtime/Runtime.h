@@ -54,8 +54,8 @@ struct RegisteredBinary {
 
 struct RegisteredFunction {
   RegisteredBinary *binary = nullptr;
-  std::string name;              ///< the PTX (mangled) name
-  int maxDynamicSharedBytes = 0; ///< cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)
+  std::string name;               ///< the PTX (mangled) name
+  int maxDynamicSharedBytes = -1; ///< cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize); -1: unset
 };
 
 struct RegisteredVariable {
@@ -115,12 +115,20 @@ public:
   /// A 2D copy between an array (from byte column `xBytes`, row `y`) and linear memory.
   cuda::Error memcpyArray(void *array, size_t xBytes, size_t y, const void *other, size_t otherPitch, size_t widthBytes,
                           size_t height, int kind, bool toArray);
+  /// cudaMemcpyToArray / FromArray: `bytes` from byte column `xBytes` of row `y` on, across rows.
+  cuda::Error memcpyArrayLinear(void *array, size_t xBytes, size_t y, void *other, size_t bytes, int kind,
+                                bool toArray);
   cuda::Error createTextureObject(unsigned long long *object, const cuda::ResourceDesc *resource,
                                   const cuda::TextureDesc *texture);
   cuda::Error createSurfaceObject(unsigned long long *object, const cuda::ResourceDesc *resource);
   cuda::Error destroyTextureObject(unsigned long long object, bool surface);
 
   // Kernels.
+  struct CallConfiguration {
+    cuda::Dim3 grid, block;
+    size_t sharedBytes = 0;
+    void *stream = nullptr;
+  };
   void pushConfiguration(cuda::Dim3 grid, cuda::Dim3 block, size_t sharedBytes, void *stream);
   cuda::Error popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_t *sharedBytes, void **stream);
   /// `args`: a pointer per parameter (cudaLaunchKernel, cuLaunchKernel's kernelParams); or, with `args`
@@ -194,12 +202,6 @@ private:
   std::vector<std::unique_ptr<RegisteredBinary>> binaries_;
   std::map<const void *, RegisteredFunction> functions_;
   std::map<const void *, RegisteredVariable> variables_;
-  struct CallConfiguration {
-    cuda::Dim3 grid, block;
-    size_t sharedBytes = 0;
-    void *stream = nullptr;
-  };
-  std::vector<CallConfiguration> configurations_;
   cuda::Error sticky_ = cuda::kSuccess;
   uint64_t nextHandle_ = 1;
   /// Opaque handles (streams, events, driver functions): addresses in the never-mapped first 256 MiB.

@@ -115,20 +115,47 @@ cuda::Error Runtime::memcpyArray(void *array, size_t xBytes, size_t y, const voi
   if (!a)
     return cuda::kErrorInvalidResourceHandle;
   const size_t rows = std::max<size_t>(a->height, 1) * std::max<size_t>(a->depth, 1);
-  if (xBytes + widthBytes > a->rowBytes() || y + height > rows || (height > 1 && widthBytes > otherPitch))
+  if (xBytes > a->rowBytes() || widthBytes > a->rowBytes() - xBytes || y > rows || height > rows - y ||
+      (height > 1 && widthBytes > otherPitch))
     return cuda::kErrorInvalidValue;
+  // The array is device memory: the copy must go to it (to) or come from it (from).
+  const bool direction = toArray ? kind == cuda::HostToDevice || kind == cuda::DeviceToDevice || kind == cuda::Default
+                                 : kind == cuda::DeviceToHost || kind == cuda::DeviceToDevice || kind == cuda::Default;
+  if (!direction)
+    return cuda::kErrorInvalidMemcpyDirection;
   // The array's side is device memory; the other side is whatever `kind` says.
   for (size_t row = 0; row < height; ++row) {
     auto *arrayRow = reinterpret_cast<std::byte *>(a->address + (y + row) * a->rowBytes() + xBytes);
     auto *otherRow = static_cast<const std::byte *>(other) + row * otherPitch;
-    const bool keep = kind == cuda::DeviceToDevice || kind == cuda::Default;
-    const cuda::Error e =
-        toArray ? copy(arrayRow, otherRow, widthBytes, keep ? kind : cuda::HostToDevice)
-                : copy(const_cast<std::byte *>(otherRow), arrayRow, widthBytes, keep ? kind : cuda::DeviceToHost);
+    const cuda::Error e = toArray ? copy(arrayRow, otherRow, widthBytes, kind)
+                                  : copy(const_cast<std::byte *>(otherRow), arrayRow, widthBytes, kind);
     if (e)
       return e;
   }
   return cuda::kSuccess;
+}
+
+cuda::Error Runtime::memcpyArrayLinear(void *array, size_t xBytes, size_t y, void *other, size_t bytes, int kind,
+                                       bool toArray) {
+  if (sticky_)
+    return sticky_;
+  CudaArray *a = cudaArray(array);
+  if (!a)
+    return cuda::kErrorInvalidResourceHandle;
+  // Rows are packed: the copy runs on from (xBytes, y) across rows.
+  const uint64_t rowBytes = std::max<uint64_t>(a->rowBytes(), 1);
+  const uint64_t total = a->rowBytes() * std::max<size_t>(a->height, 1) * std::max<size_t>(a->depth, 1);
+  if (xBytes > a->rowBytes() || y > total / rowBytes)
+    return cuda::kErrorInvalidValue;
+  const uint64_t start = y * a->rowBytes() + xBytes;
+  if (start > total || bytes > total - start)
+    return cuda::kErrorInvalidValue;
+  const bool direction = toArray ? kind == cuda::HostToDevice || kind == cuda::DeviceToDevice || kind == cuda::Default
+                                 : kind == cuda::DeviceToHost || kind == cuda::DeviceToDevice || kind == cuda::Default;
+  if (!direction)
+    return cuda::kErrorInvalidMemcpyDirection;
+  auto *arrayBytes = reinterpret_cast<std::byte *>(a->address + start);
+  return toArray ? copy(arrayBytes, other, bytes, kind) : copy(other, arrayBytes, bytes, kind);
 }
 
 cuda::Error Runtime::resource(const cuda::ResourceDesc &r, vm::TextureResource &out) {

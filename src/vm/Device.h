@@ -109,6 +109,7 @@ public:
 
   /// The device heap for malloc/free in kernels (cudaLimitMallocHeapSize); takes effect at the next launch.
   void setHeapBytes(uint64_t bytes) { heapBytes_ = bytes; }
+  uint64_t heapBytes() const { return heapBytes_; }
 
   /// Launches `kernel` and waits for it. `args` holds each parameter's bytes (a pointer's 8 or 4
   /// bytes, a struct's bytes); their sizes must match the kernel's parameters.
