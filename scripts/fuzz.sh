@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs the parser fuzzer for SECONDS (default 60) and the
 # VM fuzzer (load and run every kernel) for half as long, on the seed corpus: every PTX file of the
-# test corpora and fuzz/regressions/. Exits non-zero on a crash, leak or hang; the input that caused
+# test corpora and fuzz/regressions/; then the fatbinary reader's fuzzer for a quarter as long, on
+# the test programs nvcc built (tests/programs/bin). Exits non-zero on a crash, leak or hang; the input that caused
 # it is left in build/fuzz/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ seconds=${1:-60}
 
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DPTXRAY_FUZZ=ON -DPTXRAY_TESTS=OFF -DPTXRAY_BENCH=OFF -DPTXRAY_WERROR=ON >/dev/null
-cmake --build build/fuzz --target ptx_parser_fuzzer vm_fuzzer
+cmake --build build/fuzz --target ptx_parser_fuzzer vm_fuzzer fatbin_fuzzer
 fuzzer=build/fuzz/fuzz/ptx_parser_fuzzer
 vm_fuzzer=build/fuzz/fuzz/vm_fuzzer
 
@@ -36,4 +37,7 @@ fi
 mkdir -p build/fuzz/vm-corpus
 "$vm_fuzzer" build/fuzz/vm-corpus "$seeds" -max_total_time="$((seconds / 2))" -timeout=20 -rss_limit_mb=4096 \
   -max_len=65536 -artifact_prefix=build/fuzz/artifacts/vm- -print_final_stats=1 2>&1 | tail -n 25
-echo "fuzz: parser ${seconds}s and VM $((seconds / 2))s over $n seeds with no crash, leak or hang"
+mkdir -p build/fuzz/fatbin-corpus
+build/fuzz/fuzz/fatbin_fuzzer build/fuzz/fatbin-corpus tests/programs/bin -max_total_time="$((seconds / 4))" -timeout=10 \
+  -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix=build/fuzz/artifacts/fatbin- -print_final_stats=1 2>&1 | tail -n 12
+echo "fuzz: parser ${seconds}s, VM $((seconds / 2))s over $n seeds, fatbinary reader $((seconds / 4))s: no crash, leak or hang"

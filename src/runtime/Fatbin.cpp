@@ -140,8 +140,15 @@ std::vector<std::byte> readElfSection(const std::filesystem::path &file, const s
   if (!in)
     throw FatbinError(fmt::format("cannot read {}", file.string()));
   const std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>{});
-  std::span<const std::byte> bytes(reinterpret_cast<const std::byte *>(contents.data()), contents.size());
-  auto fail = [&](const char *why) { return FatbinError(fmt::format("{}: {}", file.string(), why)); };
+  try {
+    return elfSection({reinterpret_cast<const std::byte *>(contents.data()), contents.size()}, name);
+  } catch (const FatbinError &e) {
+    throw FatbinError(fmt::format("{}: {}", file.string(), e.what()));
+  }
+}
+
+std::vector<std::byte> elfSection(std::span<const std::byte> bytes, const std::string &name) {
+  auto fail = [](const char *why) { return FatbinError(why); };
   if (bytes.size() < 64 || std::memcmp(bytes.data(),
                                        "\x7f"
                                        "ELF",

@@ -72,5 +72,7 @@ std::vector<int> cubinArchs(std::span<const FatbinEntry> entries);
 /// The contents of section `name` of an ELF64 little-endian file; empty when it has none. Throws
 /// FatbinError when the file cannot be read or is not such an ELF file.
 std::vector<std::byte> readElfSection(const std::filesystem::path &file, const std::string &name);
+/// The same from an ELF image in memory.
+std::vector<std::byte> elfSection(std::span<const std::byte> image, const std::string &name);
 
 } // namespace ptxray::runtime
