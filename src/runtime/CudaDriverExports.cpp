@@ -3,6 +3,7 @@
 // program mixing both APIs sees one device, one memory and one error state. One device, one context
 // (the primary context, current on every thread).
 #include "runtime/DriverExportTables.h"
+#include "runtime/DriverTextures.h"
 #include "runtime/Runtime.h"
 
 #include <fmt/format.h>
@@ -1008,6 +1009,25 @@ const ProcVariant kProcs[] = {
     PTXRAY_PROC("cuEventSynchronize", 2000, cuEventSynchronize),
     PTXRAY_PROC("cuEventElapsedTime", 2000, cuEventElapsedTime),
     PTXRAY_PROC("cuEventElapsedTime", 12080, cuEventElapsedTime_v2),
+    PTXRAY_PROC("cuArrayCreate", 3020, cuArrayCreate_v2),
+    PTXRAY_PROC("cuArray3DCreate", 3020, cuArray3DCreate_v2),
+    PTXRAY_PROC("cuArrayDestroy", 2000, cuArrayDestroy),
+    PTXRAY_PROC("cuArrayGetDescriptor", 3020, cuArrayGetDescriptor_v2),
+    PTXRAY_PROC("cuArray3DGetDescriptor", 3020, cuArray3DGetDescriptor_v2),
+    PTXRAY_PROC("cuMemcpy2D", 3020, cuMemcpy2D_v2),
+    PTXRAY_PROC_PT("cuMemcpy2D", 7000, cuMemcpy2D_v2_ptds),
+    PTXRAY_PROC("cuMemcpy2DUnaligned", 3020, cuMemcpy2DUnaligned_v2),
+    PTXRAY_PROC_PT("cuMemcpy2DUnaligned", 7000, cuMemcpy2DUnaligned_v2_ptds),
+    PTXRAY_PROC("cuMemcpy2DAsync", 3020, cuMemcpy2DAsync_v2),
+    PTXRAY_PROC_PT("cuMemcpy2DAsync", 7000, cuMemcpy2DAsync_v2_ptsz),
+    PTXRAY_PROC("cuMemcpy3D", 3020, cuMemcpy3D_v2),
+    PTXRAY_PROC_PT("cuMemcpy3D", 7000, cuMemcpy3D_v2_ptds),
+    PTXRAY_PROC("cuMemcpy3DAsync", 3020, cuMemcpy3DAsync_v2),
+    PTXRAY_PROC_PT("cuMemcpy3DAsync", 7000, cuMemcpy3DAsync_v2_ptsz),
+    PTXRAY_PROC("cuTexObjectCreate", 5000, cuTexObjectCreate),
+    PTXRAY_PROC("cuTexObjectDestroy", 5000, cuTexObjectDestroy),
+    PTXRAY_PROC("cuSurfObjectCreate", 5000, cuSurfObjectCreate),
+    PTXRAY_PROC("cuSurfObjectDestroy", 5000, cuSurfObjectDestroy),
     PTXRAY_PROC("cuMemHostAlloc", 2020, cuMemHostAlloc),
     PTXRAY_PROC("cuMemHostGetDevicePointer", 3020, cuMemHostGetDevicePointer_v2),
     PTXRAY_PROC("cuMemHostGetFlags", 2030, cuMemHostGetFlags),

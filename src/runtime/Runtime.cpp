@@ -55,6 +55,7 @@ cuda::Error faultError(const vm::LaunchResult &result) {
   case vm::FaultKind::Misaligned: return cuda::kErrorMisalignedAddress;
   case vm::FaultKind::InvalidGeneric: return cuda::kErrorInvalidAddressSpace;
   case vm::FaultKind::InstructionLimit: return cuda::kErrorLaunchTimeout;
+  case vm::FaultKind::Livelock: return cuda::kErrorLaunchTimeout; // on a GPU it hangs until the watchdog
   case vm::FaultKind::StackOverflow: return cuda::kErrorHardwareStackError;
   case vm::FaultKind::AssertFailed: return cuda::kErrorAssert;
   case vm::FaultKind::InvalidCall: return cuda::kErrorInvalidPc;

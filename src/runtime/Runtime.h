@@ -115,6 +115,14 @@ public:
   /// A 2D copy between an array (from byte column `xBytes`, row `y`) and linear memory.
   cuda::Error memcpyArray(void *array, size_t xBytes, size_t y, const void *other, size_t otherPitch, size_t widthBytes,
                           size_t height, int kind, bool toArray);
+  /// An array's device address, bytes per row and rows (height x depth, rows packed), for the driver's
+  /// 2D/3D copies.
+  cuda::Error arrayLayout(const void *array, uint64_t &address, size_t &rowBytes, size_t &rows);
+  /// An array's extent, element format and flags (cuArray3DGetDescriptor).
+  cuda::Error arrayDescriptor(const void *array, size_t &width, size_t &height, size_t &depth,
+                              vm::ChannelFormat &format, unsigned &flags);
+  /// Whether an array holds 8- or 16-bit integers (textures may read them as normalized floats).
+  bool arrayIsNormalizable(const void *array);
   /// cudaMemcpyToArray / FromArray: `bytes` from byte column `xBytes` of row `y` on, across rows.
   cuda::Error memcpyArrayLinear(void *array, size_t xBytes, size_t y, void *other, size_t bytes, int kind,
                                 bool toArray);

@@ -95,6 +95,37 @@ Runtime::CudaArray *Runtime::cudaArray(const void *array) {
   return nullptr;
 }
 
+cuda::Error Runtime::arrayLayout(const void *array, uint64_t &address, size_t &rowBytes, size_t &rows) {
+  CudaArray *a = cudaArray(array);
+  if (!a)
+    return cuda::kErrorInvalidResourceHandle;
+  address = a->address;
+  rowBytes = a->rowBytes();
+  rows = std::max<size_t>(a->height, 1) * std::max<size_t>(a->depth, 1);
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::arrayDescriptor(const void *array, size_t &width, size_t &height, size_t &depth,
+                                     vm::ChannelFormat &format, unsigned &flags) {
+  CudaArray *a = cudaArray(array);
+  if (!a)
+    return cuda::kErrorInvalidResourceHandle;
+  width = a->width;
+  height = a->height;
+  depth = a->depth;
+  format = a->format;
+  flags = a->flags;
+  return cuda::kSuccess;
+}
+
+bool Runtime::arrayIsNormalizable(const void *array) {
+  CudaArray *a = cudaArray(array);
+  if (!a)
+    return false;
+  const vm::ChannelType t = a->format.type;
+  return t == vm::ChannelType::U8 || t == vm::ChannelType::S8 || t == vm::ChannelType::U16 || t == vm::ChannelType::S16;
+}
+
 cuda::Error Runtime::freeArray(void *array) {
   if (!array)
     return cuda::kSuccess;
