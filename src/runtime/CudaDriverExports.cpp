@@ -384,6 +384,17 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *address, size_t *bytes, void *library, 
   });
 }
 
+/// A __managed__ variable: placed where host code reaches it at the same address.
+CUresult cuLibraryGetManaged(CUdeviceptr *address, size_t *bytes, void *library, const char *name) {
+  return driver("cuLibraryGetManaged", [&](Runtime &rt) {
+    uint64_t a = 0;
+    Error e = rt.moduleGlobal(&a, bytes, library, name);
+    if (!e && address)
+      *address = a;
+    return e;
+  });
+}
+
 CUresult cuKernelGetFunction(void **function, void *kernel) {
   if (!function)
     return kCudaErrorInvalidValue;
@@ -964,6 +975,7 @@ const ProcVariant kProcs[] = {
     PTXRAY_PROC("cuLibraryUnload", 12000, cuLibraryUnload),
     PTXRAY_PROC("cuLibraryGetKernel", 12000, cuLibraryGetKernel),
     PTXRAY_PROC("cuLibraryGetGlobal", 12000, cuLibraryGetGlobal),
+    PTXRAY_PROC("cuLibraryGetManaged", 12000, cuLibraryGetManaged),
     PTXRAY_PROC("cuKernelGetFunction", 12000, cuKernelGetFunction),
     PTXRAY_PROC("cuFuncGetAttribute", 2020, cuFuncGetAttribute),
     PTXRAY_PROC("cuKernelGetAttribute", 12000, cuKernelGetAttribute),

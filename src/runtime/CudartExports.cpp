@@ -57,8 +57,11 @@ void __cudaUnregisterFatBinary(void **handle) {
   rt.unregisterFatBinary(handle);
 }
 
-char __cudaInitModule(void ** /*handle*/) {
-  return 1;
+/// Called by host code before it first touches a __managed__ variable of the binary.
+char __cudaInitModule(void **handle) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  return rt.initModule(handle) ? 1 : 0;
 }
 
 void __cudaRegisterFunction(void **handle, const char *hostFunction, char * /*deviceFunction*/, const char *deviceName,
@@ -76,19 +79,12 @@ void __cudaRegisterVar(void **handle, char *hostVariable, char * /*deviceAddress
   rt.registerVariable(handle, hostVariable, deviceName, size, constant != 0, false);
 }
 
-/// __managed__ variables are not shared between host code and kernels yet: host code gets zeroed memory
-/// of the variable's size (instead of the null pointer it would crash on), and a note says so.
+/// `hostVariablePointer` is where host code reads the variable's address (after __cudaInitModule).
 void __cudaRegisterManagedVar(void **handle, void **hostVariablePointer, char * /*deviceAddress*/,
                               const char *deviceName, int /*ext*/, size_t size, int constant, int /*global*/) {
   Runtime &rt = Runtime::instance();
   std::lock_guard lock(rt.mutex());
   rt.registerVariable(handle, hostVariablePointer, deviceName, size, constant != 0, true);
-  if (hostVariablePointer && !*hostVariablePointer) {
-    *hostVariablePointer = std::calloc(1, std::max<size_t>(size, 1));
-    rt.log(fmt::format("note: __managed__ variable {} is not shared between host code and kernels on ptxray yet: "
-                       "host code sees a separate zero-filled copy",
-                       deviceName ? deviceName : "?"));
-  }
 }
 
 unsigned __cudaPushCallConfiguration(Dim3 grid, Dim3 block, size_t sharedBytes, void *stream) {

@@ -127,6 +127,11 @@ Runtime::Runtime() : config_(RuntimeConfig::fromEnvironment()) {
     tools_ = std::make_unique<RuntimeTools>(config_, target_, *device_);
   }
   mappedTop_ = vm::kGlobalLimit;
+  // __managed__ variables live where host code reaches them at the same address.
+  device_->setManagedPlacer([this](uint64_t bytes, std::string label) -> std::optional<uint64_t> {
+    void *p = mapHostMemory(device_->memory(), mappedTop_, bytes, vm::AllocationKind::Managed, std::move(label));
+    return p ? std::optional<uint64_t>(reinterpret_cast<uintptr_t>(p)) : std::nullopt;
+  });
 }
 
 Runtime::~Runtime() = default;
@@ -188,8 +193,28 @@ void Runtime::registerFunction(void **handle, const void *hostFunction, const ch
 
 void Runtime::registerVariable(void **handle, const void *hostVariable, const char *deviceName, size_t size,
                                bool constant, bool managed) {
+  // For a __managed__ variable, `hostVariable` is where host code reads the variable's address.
+  void **managedPointer = managed ? static_cast<void **>(const_cast<void *>(hostVariable)) : nullptr;
   variables_[hostVariable] = {
-      reinterpret_cast<RegisteredBinary *>(handle), deviceName, size, constant, managed, nullptr};
+      reinterpret_cast<RegisteredBinary *>(handle), deviceName, size, constant, managed, managedPointer};
+}
+
+bool Runtime::initModule(void **handle) {
+  auto *binary = reinterpret_cast<RegisteredBinary *>(handle);
+  std::string error;
+  vm::LoadedModule *m = module(*binary, error);
+  for (auto &[host, v] : variables_) {
+    if (v.binary != binary || !v.managed || !v.managedPointer)
+      continue;
+    const vm::PlacedVariable *pv = m ? m->findVariable(v.name) : nullptr;
+    if (pv) {
+      *v.managedPointer = reinterpret_cast<void *>(m->deviceAddress(*pv));
+    } else if (!*v.managedPointer) {
+      // No module: host code still gets memory to read (zeroed) rather than a null pointer.
+      *v.managedPointer = std::calloc(1, std::max<size_t>(v.size, 1));
+    }
+  }
+  return m != nullptr;
 }
 
 RegisteredFunction *Runtime::function(const void *hostFunction) {

@@ -84,6 +84,9 @@ public:
   void registerFunction(void **handle, const void *hostFunction, const char *deviceName);
   void registerVariable(void **handle, const void *hostVariable, const char *deviceName, size_t size, bool constant,
                         bool managed);
+  /// __cudaInitModule: loads the binary's module and points host code's __managed__ variable
+  /// pointers at the variables. False when the module cannot load.
+  bool initModule(void **handle);
 
   // Errors: the last error of the thread's API calls, and a sticky context error after a kernel fault.
   cuda::Error record(cuda::Error error); ///< remembers a failing call's error and returns it

@@ -203,8 +203,12 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
         placement[s] = {SymbolPlacement::Kind::Global, textures_->registerModuleReference(m, s), kNoSlot};
         continue;
       }
-      auto addr = memory_.allocate(std::max<uint64_t>(pv.size, 1), AllocationKind::ModuleGlobal,
-                                   fmt::format("module variable {} ({} bytes)", sym.name, pv.size));
+      const bool managed = v.attribute.find(".managed") != std::string_view::npos;
+      auto addr = managed && managedPlacer_
+                      ? managedPlacer_(std::max<uint64_t>(pv.size, 1),
+                                       fmt::format("__managed__ variable {} ({} bytes)", sym.name, pv.size))
+                      : memory_.allocate(std::max<uint64_t>(pv.size, 1), AllocationKind::ModuleGlobal,
+                                         fmt::format("module variable {} ({} bytes)", sym.name, pv.size));
       if (!addr)
         throw VmError(fmt::format("{}: out of device memory placing {}", name, sym.name));
       pv.address = *addr;

@@ -10,6 +10,7 @@
 #include "vm/Program.h"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -107,6 +108,12 @@ public:
   void readVariable(const LoadedModule &module, std::string_view name, std::span<std::byte> data,
                     uint64_t offset = 0) const;
 
+  /// Where `__managed__` module variables (`.attribute(.managed)`) are placed: memory host code reaches
+  /// at the same address (the CUDA runtime library maps it). Without a placer they are ordinary
+  /// module variables. The placer returns the address, or nullopt when it has no room.
+  using ManagedPlacer = std::function<std::optional<uint64_t>(uint64_t bytes, std::string label)>;
+  void setManagedPlacer(ManagedPlacer placer) { managedPlacer_ = std::move(placer); }
+
   /// The device heap for malloc/free in kernels (cudaLimitMallocHeapSize); takes effect at the next launch.
   void setHeapBytes(uint64_t bytes) { heapBytes_ = bytes; }
   uint64_t heapBytes() const { return heapBytes_; }
@@ -131,6 +138,7 @@ private:
   DeviceMemory memory_;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
   uint64_t heapBytes_ = 8 * 1024 * 1024; ///< CUDA's default malloc heap
+  ManagedPlacer managedPlacer_;
   std::unique_ptr<DeviceHeap> heap_;
   std::unique_ptr<TextureTable> textures_;
   uint64_t launches_ = 0;

@@ -34,7 +34,7 @@ done
 #   _multi       PTX for compute_75 and compute_90: the runtime picks the newest the GPU can run
 # The same programs with nvcc's default static runtime (libcudart_static inside the executable, which
 # loads libcuda.so.1, the driver API): bin/static/NAME, stripped.
-static_programs=(vector_add matmul_tiled reduction_streams histogram symbols printf managed textures edge_cases error_oob
+static_programs=(vector_add matmul_tiled reduction_streams histogram symbols printf managed managed_var textures edge_cases error_oob
   error_launch assert)
 if [ $# -eq 0 ]; then
   mkdir -p bin/static
