@@ -130,8 +130,8 @@ uint64_t parseCount(std::string_view text, bool allowSuffix, const std::string &
 }
 
 bool LaunchCommandLine::any() const {
-  return !kernel.empty() || !grid.empty() || !block.empty() || shared || !buffers.empty() || !args.empty() ||
-         !outputs.empty();
+  return !kernel.empty() || !grid.empty() || !block.empty() || shared || cooperative || !buffers.empty() ||
+         !args.empty() || !outputs.empty();
 }
 
 void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o) {
@@ -140,6 +140,8 @@ void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o) {
   cmd.add_option("--grid", o.grid, "Grid dimensions X[,Y[,Z]] (default 1)");
   cmd.add_option("--block", o.block, "Block dimensions X[,Y[,Z]] (default 1)");
   cmd.add_option("--shared", o.shared, "Dynamic shared memory per block (bytes)")->check(nonNegative);
+  cmd.add_flag("--cooperative", o.cooperative,
+               "A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, grid.sync() works");
   cmd.add_option("--buffer", o.buffers, "NAME=BYTES[:INIT] device buffer (repeatable)")->allow_extra_args(false);
   cmd.add_option("--arg", o.args, "Kernel argument: TYPE:VALUE, buf:NAME[+OFFSET], bytes:HEX (repeatable)")
       ->allow_extra_args(false);
@@ -165,6 +167,8 @@ json commandLineSpec(const std::string &module, const LaunchCommandLine &o) {
                  {"block", parseDims(o.block.empty() ? "1" : o.block, "--block")},
                  {"dynamic_shared_bytes", o.shared},
                  {"args", json::array()}};
+  if (o.cooperative)
+    launch["cooperative"] = true;
   if (!o.kernel.empty())
     launch["kernel"] = o.kernel;
   for (const std::string &a : o.args)

@@ -17,6 +17,7 @@ struct LaunchCommandLine {
   std::string grid;
   std::string block;
   uint64_t shared = 0;
+  bool cooperative = false;
   std::vector<std::string> buffers;
   std::vector<std::string> args;
   std::vector<std::string> outputs;

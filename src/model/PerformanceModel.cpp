@@ -234,13 +234,21 @@ PerformanceModel::~PerformanceModel() = default;
 void PerformanceModel::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
   workers_.clear();
-  for (unsigned w = 0; w < std::max(info.workers, 1u); ++w) {
-    workers_.push_back(std::make_unique<Worker>());
-    workers_.back()->byFunction.resize(info.kernel->module->functions.size());
-  }
+  // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
+  workers_.resize(std::max({info.slots, info.workers, 1u}));
+  for (unsigned w = 0; w < std::max(info.workers, 1u); ++w)
+    workers_[w] = makeWorker();
+}
+
+std::unique_ptr<PerformanceModel::Worker> PerformanceModel::makeWorker() const {
+  auto w = std::make_unique<Worker>();
+  w->byFunction.resize(launch_.kernel->module->functions.size());
+  return w;
 }
 
 void PerformanceModel::onCtaBegin(unsigned worker, vm::Dim3) {
+  if (!workers_[worker])
+    workers_[worker] = makeWorker();
   workers_[worker]->ctaSectors.clear();
 }
 
@@ -449,6 +457,7 @@ void describe(const ptx::Module &m, const ptx::LineTable &lines, const ptx::Func
 } // namespace
 
 void PerformanceModel::onLaunchEnd() {
+  std::erase(workers_, nullptr);
   const vm::DecodedFunction &kernel = *launch_.kernel;
   const ptx::Module &m = *kernel.module;
   LaunchProfile L;

@@ -94,6 +94,7 @@ public:
 
 private:
   struct Worker;
+  std::unique_ptr<Worker> makeWorker() const;
   InstructionCounters &counters(const vm::WarpRef &warp, uint32_t instruction);
   GlobalPath globalPath(const vm::MemoryEvent &e) const;
   void globalAccess(const vm::WarpRef &warp, const vm::MemoryEvent &e, const WarpAccess &access,

@@ -299,6 +299,38 @@ struct TextureDesc {  // cudaTextureDesc
   int seamlessCubemap;
 };
 
+/// cudaLaunchAttribute and the driver's CUlaunchAttribute: an id, padding, a 64-byte value.
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    int cooperative;
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+    char bytes[64];
+  } value;
+};
+inline constexpr int kLaunchAttributeCooperative = 2;
+inline constexpr int kLaunchAttributeClusterDimension = 4;
+
+/// What a launch's attribute list asks for that changes how it runs.
+struct LaunchRequest {
+  bool cooperative = false;
+  bool cluster = false; ///< clusters of more than one CTA (not modelled)
+};
+inline LaunchRequest readLaunchAttributes(const void *attrs, unsigned count) {
+  LaunchRequest r;
+  const auto *a = static_cast<const LaunchAttribute *>(attrs);
+  for (unsigned i = 0; a && i < count; ++i) {
+    r.cooperative |= a[i].id == kLaunchAttributeCooperative && a[i].value.cooperative != 0;
+    const auto &c = a[i].value.clusterDim;
+    r.cluster |= a[i].id == kLaunchAttributeClusterDimension && uint64_t{c.x} * c.y * c.z > 1;
+  }
+  return r;
+}
+
+static_assert(sizeof(LaunchAttribute) == 72);
 static_assert(sizeof(Dim3) == 12);
 static_assert(sizeof(ChannelFormatDesc) == 20 && sizeof(Extent) == 24);
 static_assert(offsetof(ResourceDesc, res) == 8 && sizeof(ResourceDesc) == 144);

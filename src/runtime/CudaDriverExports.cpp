@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -482,6 +483,47 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, u
 CUresult cuLaunchKernel_ptsz(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                              unsigned bz, unsigned sharedBytes, void *stream, void **params, void **extra) {
   return cuLaunchKernel(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, params, extra);
+}
+
+CUresult cuLaunchCooperativeKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned sharedBytes, void *stream, void **params) {
+  return driver("cuLaunchCooperativeKernel", [&](Runtime &rt) {
+    return rt.launch(function, {gx, gy, gz}, {bx, by, bz}, params, sharedBytes, stream, nullptr, true);
+  });
+}
+
+CUresult cuLaunchCooperativeKernel_ptsz(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                        unsigned bz, unsigned sharedBytes, void *stream, void **params) {
+  return cuLaunchCooperativeKernel(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, params);
+}
+
+struct LaunchConfigAbi { // CUlaunchConfig
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *stream;
+  void *attrs;
+  unsigned numAttrs;
+};
+static_assert(offsetof(LaunchConfigAbi, stream) == 32 && sizeof(LaunchConfigAbi) == 56);
+
+CUresult cuLaunchKernelEx(const LaunchConfigAbi *config, void *function, void **params, void **extra) {
+  return driver("cuLaunchKernelEx", [&](Runtime &rt) {
+    if (!config || (params && extra))
+      return cuda::kErrorInvalidValue;
+    const cuda::LaunchRequest request = cuda::readLaunchAttributes(config->attrs, config->numAttrs);
+    if (request.cluster) {
+      rt.log("cuLaunchKernelEx: cluster launches are not supported by ptxray yet");
+      return cuda::kErrorNotSupported;
+    }
+    return rt.launch(function, {config->gridDimX, config->gridDimY, config->gridDimZ},
+                     {config->blockDimX, config->blockDimY, config->blockDimZ}, params, config->sharedMemBytes,
+                     config->stream, extra, request.cooperative);
+  });
+}
+
+CUresult cuLaunchKernelEx_ptsz(const LaunchConfigAbi *config, void *function, void **params, void **extra) {
+  return cuLaunchKernelEx(config, function, params, extra);
 }
 
 // ---- Memory ------------------------------------------------------------------------------------------
@@ -986,6 +1028,10 @@ const ProcVariant kProcs[] = {
     PTXRAY_PROC("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, cuOccupancyMaxActiveBlocksPerMultiprocessor),
     PTXRAY_PROC("cuLaunchKernel", 4000, cuLaunchKernel),
     PTXRAY_PROC_PT("cuLaunchKernel", 7000, cuLaunchKernel_ptsz),
+    PTXRAY_PROC("cuLaunchCooperativeKernel", 9000, cuLaunchCooperativeKernel),
+    PTXRAY_PROC_PT("cuLaunchCooperativeKernel", 9000, cuLaunchCooperativeKernel_ptsz),
+    PTXRAY_PROC("cuLaunchKernelEx", 11060, cuLaunchKernelEx),
+    PTXRAY_PROC_PT("cuLaunchKernelEx", 11060, cuLaunchKernelEx_ptsz),
     PTXRAY_PROC("cuMemAlloc", 3020, cuMemAlloc_v2),
     PTXRAY_PROC("cuMemAllocManaged", 6000, cuMemAllocManaged),
     PTXRAY_PROC("cuMemAllocHost", 3020, cuMemAllocHost_v2),

@@ -134,34 +134,29 @@ Error cudaLaunchKernel_ptsz(const void *function, Dim3 grid, Dim3 block, void **
 Error cudaLaunchKernelExC(const LaunchConfigAbi *config, const void *function, void **args) {
   if (!config)
     return Runtime::instance().record(cuda::kErrorInvalidValue);
-  // cudaLaunchAttribute: a 4-byte id, padding, a 64-byte value. Cooperative launches and clusters of
-  // more than one CTA are not modelled yet: refused, not run as something else.
-  struct LaunchAttribute {
-    int id;
-    char pad[4];
-    union {
-      int cooperative;
-      struct {
-        unsigned x, y, z;
-      } clusterDim;
-      char bytes[64];
-    } value;
-  };
-  static_assert(sizeof(LaunchAttribute) == 72);
-  const auto *attributes = static_cast<const LaunchAttribute *>(config->attrs);
-  for (unsigned i = 0; attributes && i < config->numAttrs; ++i) {
-    const LaunchAttribute &a = attributes[i];
-    const bool cooperative = a.id == 2 && a.value.cooperative != 0;
-    const bool cluster = a.id == 4 && a.value.clusterDim.x * a.value.clusterDim.y * a.value.clusterDim.z > 1;
-    if (cooperative || cluster) {
-      Runtime &rt = Runtime::instance();
-      std::lock_guard lock(rt.mutex());
-      rt.log(fmt::format("cudaLaunchKernelExC: {} launches are not supported by ptxray yet",
-                         cooperative ? "cooperative" : "cluster"));
-      return rt.record(cuda::kErrorNotSupported);
-    }
+  const cuda::LaunchRequest request = cuda::readLaunchAttributes(config->attrs, config->numAttrs);
+  if (request.cluster) {
+    // Clusters of more than one CTA are not modelled yet: refused, not run as something else.
+    Runtime &rt = Runtime::instance();
+    std::lock_guard lock(rt.mutex());
+    rt.log("cudaLaunchKernelExC: cluster launches are not supported by ptxray yet");
+    return rt.record(cuda::kErrorNotSupported);
   }
-  return cudaLaunchKernel(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+  return api("cudaLaunchKernelExC", [&](Runtime &rt) {
+    return rt.launch(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
+                     nullptr, request.cooperative);
+  });
+}
+
+Error cudaLaunchCooperativeKernel(const void *function, Dim3 grid, Dim3 block, void **args, size_t sharedBytes,
+                                  void *stream) {
+  return api("cudaLaunchCooperativeKernel",
+             [&](Runtime &rt) { return rt.launch(function, grid, block, args, sharedBytes, stream, nullptr, true); });
+}
+
+Error cudaLaunchCooperativeKernel_ptsz(const void *function, Dim3 grid, Dim3 block, void **args, size_t sharedBytes,
+                                       void *stream) {
+  return cudaLaunchCooperativeKernel(function, grid, block, args, sharedBytes, stream);
 }
 
 Error cudaFuncGetAttributes(cuda::FuncAttributes *attributes, const void *function) {

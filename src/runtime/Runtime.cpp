@@ -39,6 +39,8 @@ cuda::Error refusalError(const std::string &why) {
     return cuda::kErrorInvalidValue;
   if (why.starts_with("too many resources requested for launch"))
     return cuda::kErrorLaunchOutOfResources;
+  if (why.starts_with("too many blocks in cooperative launch"))
+    return cuda::kErrorCooperativeLaunchTooLarge;
   return cuda::kErrorInvalidValue;
 }
 
@@ -584,7 +586,7 @@ cuda::Error Runtime::popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_
 }
 
 cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args,
-                            size_t sharedBytes, void *stream, void **extra) {
+                            size_t sharedBytes, void *stream, void **extra, bool cooperative) {
   if (sticky_)
     return sticky_;
   RegisteredFunction *f = function(hostFunction);
@@ -645,7 +647,8 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   options.maxInstructions = config_.maxInstructions;
   options.continueOnError = tools_->memcheck();
   options.listener = tools_->listener();
-  const vm::LaunchConfig lc{{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, static_cast<uint32_t>(sharedBytes)};
+  const vm::LaunchConfig lc{
+      {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, static_cast<uint32_t>(sharedBytes), cooperative};
   const auto start = std::chrono::steady_clock::now();
   vm::LaunchResult result = device_->launch(*m, f->name, lc, arguments, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -144,9 +144,10 @@ public:
   cuda::Error popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_t *sharedBytes, void **stream);
   /// `args`: a pointer per parameter (cudaLaunchKernel, cuLaunchKernel's kernelParams); or, with `args`
   /// null, `extra`: cuLaunchKernel's {CU_LAUNCH_PARAM_BUFFER_POINTER, p, CU_LAUNCH_PARAM_BUFFER_SIZE,
-  /// &size, CU_LAUNCH_PARAM_END} list, the parameters packed at their ABI offsets.
+  /// &size, CU_LAUNCH_PARAM_END} list, the parameters packed at their ABI offsets. `cooperative`:
+  /// cudaLaunchCooperativeKernel (every block resident at once, grid.sync() allowed).
   cuda::Error launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args, size_t sharedBytes,
-                     void *stream, void **extra = nullptr);
+                     void *stream, void **extra = nullptr, bool cooperative = false);
 
   // Driver API modules (libcuda.so.1): an image is PTX text, a fatbinary or a fatbinary wrapper.
   cuda::Error loadModule(void **module, const void *image);

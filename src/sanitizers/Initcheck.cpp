@@ -194,17 +194,24 @@ void Initcheck::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
   launchHazards_.clear();
   workers_.clear();
-  const uint64_t sharedBytes = info.kernel->staticSharedBytes + info.dynamicSharedBytes;
-  const uint64_t threads = (info.block.count() + vm::kWarpSize - 1) / vm::kWarpSize * vm::kWarpSize;
-  for (unsigned i = 0; i < std::max(info.workers, 1u); ++i) {
-    auto w = std::make_unique<Worker>();
-    w->shared.resize((sharedBytes + 63) / 64);
-    w->local.resize(threads);
-    workers_.push_back(std::move(w));
-  }
+  // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
+  workers_.resize(std::max({info.slots, info.workers, 1u}));
+  for (unsigned i = 0; i < std::max(info.workers, 1u); ++i)
+    workers_[i] = makeWorker();
+}
+
+std::unique_ptr<Initcheck::Worker> Initcheck::makeWorker() const {
+  const uint64_t sharedBytes = launch_.kernel->staticSharedBytes + launch_.dynamicSharedBytes;
+  const uint64_t threads = (launch_.block.count() + vm::kWarpSize - 1) / vm::kWarpSize * vm::kWarpSize;
+  auto w = std::make_unique<Worker>();
+  w->shared.resize((sharedBytes + 63) / 64);
+  w->local.resize(threads);
+  return w;
 }
 
 void Initcheck::onCtaBegin(unsigned worker, vm::Dim3 cta) {
+  if (!workers_[worker])
+    workers_[worker] = makeWorker();
   Worker &w = *workers_[worker];
   w.cta = cta;
   w.ctaIndex = ctaLinear(cta, launch_.grid);
@@ -289,6 +296,7 @@ void Initcheck::onHeap(const vm::WarpRef &, const vm::HeapEvent &e) {
 }
 
 void Initcheck::onLaunchEnd() {
+  std::erase(workers_, nullptr);
   std::map<ReportKey, ReportEntry> merged;
   for (const auto &w : workers_)
     for (const auto &[key, entry] : w->reports) {

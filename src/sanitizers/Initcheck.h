@@ -50,6 +50,7 @@ public:
 
   struct TrackedAllocation;
   struct Worker;
+  std::unique_ptr<Worker> makeWorker() const;
 
 private:
   TrackedAllocation *findAllocation(uint64_t address) const;

@@ -24,14 +24,19 @@ constexpr int kNumBarriers = 16;
 /// before they could wrap, the shadow is cleared and they start again.
 constexpr uint32_t kEpochLimit = 0xf0000000u;
 
-enum RecordFlags : uint8_t { kAtomic = 1, kVolatile = 2 };
+/// kStrong: an atomic, or ld/st with .relaxed/.acquire/.release semantics. Volatile is strong too
+/// (relaxed.sys) but kept apart: within a warp it does not exempt a pair (see Racecheck.h).
+enum RecordFlags : uint8_t { kAtomic = 1, kVolatile = 2, kStrong = 4 };
 
 /// One access remembered in the shadow of a byte.
 struct AccessRecord {
   uint32_t epoch = 0; ///< the warp's barrier epoch; valid only when >= the CTA's first epoch
   uint32_t gen = 0;   ///< the warp's synchronization generation (warp syncs and barriers)
-  uint32_t step = 0;  ///< the warp's memory instructions since its last barrier (this one included)
-  uint32_t site = 0;  ///< per-worker site id
+  /// The warp's plain memory instructions since its last barrier, arrive-on, release or fence
+  /// (this one included). Strong and volatile accesses do not count: spin loops repeat them as often as the
+  /// schedule makes them, and a pair's name must not depend on that.
+  uint32_t step = 0;
+  uint32_t site = 0; ///< per-worker site id
   uint16_t thread = 0;
   uint8_t flags = 0;
 };
@@ -39,8 +44,36 @@ struct AccessRecord {
 struct ByteShadow {
   AccessRecord write;    ///< plain store or atomic (kAtomic)
   AccessRecord reads[2]; ///< reads by two different threads
-  bool writeIsAtomic() const { return write.flags & kAtomic; }
 };
+
+/// Morally strong (PTX memory model): both strong, with scopes that include both threads (every
+/// scope includes a CTA's threads). Between lanes of a warp volatile does not count.
+bool morallyStrong(const AccessRecord &a, const AccessRecord &b, bool intraWarp) {
+  const uint8_t strong = intraWarp ? kStrong : kStrong | kVolatile;
+  return (a.flags & strong) && (b.flags & strong);
+}
+
+/// The fence kinds of an instruction: what it does for release and acquire patterns.
+enum FenceKind : uint8_t { kFenceRelease = 1, kFenceAcquire = 2 };
+
+uint8_t fenceKind(const ptx::Instruction &inst) {
+  if (inst.opcode != ptx::Opcode::fence && inst.opcode != ptx::Opcode::membar)
+    return 0;
+  // Proxy fences order accesses through different proxies of one thread, fence.mbarrier_init only
+  // mbarrier.init: neither orders generic accesses between threads.
+  if (inst.has(ptx::Mod::proxy) || inst.has(ptx::Mod::mbarrier_init))
+    return 0;
+  switch (inst.semantics) {
+  case ptx::Mod::release: return kFenceRelease;
+  case ptx::Mod::acquire: return kFenceAcquire;
+  default: return kFenceRelease | kFenceAcquire; // .sc, .acq_rel (the default), membar
+  }
+}
+
+/// Sync-clock key of the 4-byte word holding `address`: words of different spaces differ.
+uint64_t syncKey(vm::Space space, uint64_t address) {
+  return (address >> 2) | (uint64_t{static_cast<uint8_t>(space)} << 58);
+}
 
 struct HazardKey {
   bool intraWarp = false;
@@ -80,6 +113,17 @@ RaceKind raceKind(AccessKind first, AccessKind second) {
   return second == AccessKind::Read ? RaceKind::ReadAfterWrite : RaceKind::WriteAfterWrite;
 }
 
+bool strongSemantics(ptx::Mod m) {
+  return m == ptx::Mod::relaxed || m == ptx::Mod::acquire || m == ptx::Mod::release || m == ptx::Mod::acq_rel ||
+         m == ptx::Mod::sc;
+}
+bool acquireSemantics(ptx::Mod m) {
+  return m == ptx::Mod::acquire || m == ptx::Mod::acq_rel || m == ptx::Mod::sc;
+}
+bool releaseSemantics(ptx::Mod m) {
+  return m == ptx::Mod::release || m == ptx::Mod::acq_rel || m == ptx::Mod::sc;
+}
+
 } // namespace
 
 struct Racecheck::Worker {
@@ -112,6 +156,24 @@ struct Racecheck::Worker {
     std::vector<uint32_t> current, completed[2];
   };
   std::unordered_map<uint64_t, MbarrierClocks> mbarriers;
+
+  /// Release/acquire through memory. A word a release wrote has a slot: syncClocks[slot * numWarps
+  /// + v] is what its release sequence published of warp v (valid while syncLive[slot]).
+  std::unordered_map<uint64_t, uint32_t> syncSlots;
+  std::vector<uint32_t> syncClocks;
+  std::vector<uint8_t> syncLive;
+  /// Per warp (rows of numWarps): the clock as of its last releasing fence, for the strong stores
+  /// after it of the lanes in fenceLanes; and what its lanes in pendingLanes read with strong loads
+  /// that a later fence turns into an acquire.
+  std::vector<uint32_t> fenceClock, pendingAcquire;
+  std::vector<uint32_t> fenceLanes, pendingLanes;
+
+  /// Per function, the fence kind of each instruction (empty: no fence in the function). Every
+  /// instruction asks: the running function's table is cached as a bare pointer and size.
+  std::unordered_map<const vm::DecodedFunction *, std::vector<uint8_t>> fenceKinds;
+  const vm::DecodedFunction *cachedFenceFunction = nullptr;
+  const uint8_t *cachedFences = nullptr;
+  size_t cachedFenceCount = 0;
 
   std::map<HazardKey, HazardEntry> hazards;
   /// Keys already counted for the lane being processed: an occurrence is one thread access.
@@ -153,6 +215,107 @@ struct Racecheck::Worker {
       p.waiters = 0;
     }
     mbarriers.clear();
+    syncSlots.clear();
+    syncClocks.clear();
+    syncLive.clear();
+    std::fill(fenceLanes.begin(), fenceLanes.end(), 0u);
+    std::fill(pendingLanes.begin(), pendingLanes.end(), 0u);
+    std::fill(pendingAcquire.begin(), pendingAcquire.end(), 0u);
+  }
+
+  [[gnu::noinline]] void maybeFence(const vm::WarpRef &warp, const vm::InstructionEvent &e) {
+    if (warp.function != cachedFenceFunction)
+      cacheFences(warp.function);
+    if (e.instruction < cachedFenceCount)
+      if (const uint8_t kind = cachedFences[e.instruction]; kind && e.executedMask)
+        fence(warp.warp, e.executedMask, kind);
+  }
+
+  void cacheFences(const vm::DecodedFunction *fn) {
+    auto [it, inserted] = fenceKinds.try_emplace(fn);
+    if (inserted && fn && fn->source) {
+      const auto &instructions = fn->source->instructions;
+      for (size_t i = 0; i < instructions.size(); ++i)
+        if (uint8_t kind = fenceKind(instructions[i])) {
+          it->second.resize(instructions.size(), 0);
+          it->second[i] = kind;
+        }
+    }
+    cachedFenceFunction = fn;
+    cachedFences = it->second.data();
+    cachedFenceCount = it->second.size();
+  }
+
+  uint32_t *row(std::vector<uint32_t> &clocks, uint32_t w) { return clocks.data() + uint64_t{w} * numWarps; }
+
+  /// A new epoch for warp w: its accesses from now on are not covered by what it published so far.
+  void nextWarpEpoch(uint32_t w) {
+    ++epoch[w];
+    step[w] = 0;
+  }
+
+  /// The slot of a word, created on request (nullptr when it has none).
+  uint32_t *syncSlot(uint64_t key, bool create) {
+    if (!create) {
+      auto it = syncSlots.find(key);
+      return it == syncSlots.end() ? nullptr : &it->second;
+    }
+    auto [it, inserted] = syncSlots.try_emplace(key, static_cast<uint32_t>(syncLive.size()));
+    if (inserted) {
+      syncLive.push_back(0);
+      syncClocks.resize(syncClocks.size() + numWarps, 0u);
+    }
+    return &it->second;
+  }
+
+  /// Publishes `clock` on a word: replacing what it held (a store heads a new release sequence) or
+  /// joining it (a read-modify-write continues the sequence).
+  void publish(uint32_t slot, const uint32_t *clock, bool replace) {
+    uint32_t *c = syncClocks.data() + uint64_t{slot} * numWarps;
+    if (replace || !syncLive[slot])
+      std::copy(clock, clock + numWarps, c);
+    else
+      for (uint32_t v = 0; v < numWarps; ++v)
+        c[v] = std::max(c[v], clock[v]);
+    syncLive[slot] = 1;
+  }
+
+  /// A release operation by warp w: what the warp did so far, up to and including the current
+  /// instruction (its accesses have epoch[w], the warp moves to the next epoch afterwards).
+  void publishRelease(uint32_t slot, uint32_t w, bool replace) {
+    uint32_t *mine = row(knows, w);
+    const uint32_t saved = mine[w];
+    mine[w] = std::max(saved, epoch[w] + 1);
+    publish(slot, mine, replace);
+    mine[w] = saved;
+  }
+
+  void join(uint32_t *clock, uint32_t slot) {
+    const uint32_t *c = syncClocks.data() + uint64_t{slot} * numWarps;
+    for (uint32_t v = 0; v < numWarps; ++v)
+      clock[v] = std::max(clock[v], c[v]);
+  }
+
+  /// A fence by the lanes `mask` of warp w: strong loads before it become acquires, and strong
+  /// stores after it releases of what the warp did before it.
+  void fence(uint32_t w, uint32_t mask, uint8_t kind) {
+    uint32_t *mine = row(knows, w);
+    if ((kind & kFenceAcquire) && (pendingLanes[w] & mask)) {
+      uint32_t *pending = row(pendingAcquire, w);
+      for (uint32_t v = 0; v < numWarps; ++v) {
+        mine[v] = std::max(mine[v], pending[v]);
+        pending[v] = 0;
+      }
+      pendingLanes[w] = 0;
+      ++gen[w];
+    }
+    if (kind & kFenceRelease) {
+      uint32_t *snapshot = row(fenceClock, w);
+      std::copy(mine, mine + numWarps, snapshot);
+      snapshot[w] = std::max(snapshot[w], epoch[w] + 1);
+      nextWarpEpoch(w);
+      fenceLanes[w] |= mask;
+    }
   }
 
   MbarrierClocks &mbarrier(uint64_t address) {
@@ -223,6 +386,59 @@ struct Racecheck::Worker {
     p.waiters = 0;
   }
 
+  /// What a memory instruction of warp w does for release/acquire through memory, lane by lane
+  /// (lanes run in order: a lane's acquire sees what an earlier lane's release published).
+  void synchronize(uint32_t w, const vm::MemoryEvent &e, bool strong, bool isWrite, uint32_t bytes) {
+    const bool rmw = e.op == vm::MemoryOp::Atomic || e.op == vm::MemoryOp::Reduction;
+    const bool reads = e.op == vm::MemoryOp::Load || e.op == vm::MemoryOp::Atomic;
+    const bool acquire = strong && reads && acquireSemantics(e.semantics);
+    const bool release = strong && isWrite && releaseSemantics(e.semantics);
+    bool acquired = false, released = false;
+    for (uint32_t mask = e.mask; mask; mask &= mask - 1) {
+      const int lane = std::countr_zero(mask);
+      const uint32_t bit = uint32_t{1} << lane;
+      const uint64_t first = syncKey(e.space, e.addresses[lane]);
+      const uint64_t last = syncKey(e.space, e.addresses[lane] + bytes - 1);
+      for (uint64_t key = first; key <= last; ++key) {
+        if (!strong) {
+          // A plain store: later reads of the word read it, not what a release wrote.
+          if (const uint32_t *slot = syncSlot(key, false))
+            syncLive[*slot] = 0;
+          continue;
+        }
+        if (reads)
+          if (const uint32_t *slot = syncSlot(key, false); slot && syncLive[*slot]) {
+            if (acquire) {
+              join(row(knows, w), *slot);
+              acquired = true;
+            } else {
+              // A strong load that a later fence of the thread may make an acquire.
+              join(row(pendingAcquire, w), *slot);
+              pendingLanes[w] |= bit;
+            }
+          }
+        if (!isWrite)
+          continue;
+        if (release) {
+          publishRelease(*syncSlot(key, true), w, !rmw);
+          released = true;
+        } else if (fenceLanes[w] & bit) {
+          publish(*syncSlot(key, true), row(fenceClock, w), !rmw);
+        } else if (!rmw) {
+          // A strong store that is no release ends the word's release sequence.
+          if (const uint32_t *slot = syncSlot(key, false))
+            syncLive[*slot] = 0;
+        }
+      }
+    }
+    // What the warp does after a release is not covered by it; after an acquire its lanes are
+    // ordered after what was published (lanes of one warp synchronizing through memory too).
+    if (acquired)
+      ++gen[w];
+    if (released)
+      nextWarpEpoch(w);
+  }
+
   bool valid(const AccessRecord &r) const { return r.epoch >= epochBase; }
 
   enum class Relation : uint8_t { Ordered, Race, IntraWarp };
@@ -237,16 +453,16 @@ struct Racecheck::Worker {
         return Relation::Ordered;
       // Lanes of one instruction execution do not race with each other here (a warp's store of one
       // value from many lanes is a PTX-defined outcome, not a hazard between instructions).
-      return r.step == me.step ? Relation::Ordered : Relation::IntraWarp;
+      return r.step == me.step && r.site == me.site ? Relation::Ordered : Relation::IntraWarp;
     }
     return r.epoch < knows[uint64_t{w} * numWarps + rw] ? Relation::Ordered : Relation::Race;
   }
 
   void hazard(Relation rel, const AccessRecord &earlier, bool earlierWrite, const AccessRecord &me, bool meWrite,
               vm::Space space, uint64_t address) {
-    AccessKind earlierKind = kindOf(earlier, earlierWrite), meKind = kindOf(me, meWrite);
-    if (earlierKind == AccessKind::Atomic && meKind == AccessKind::Atomic)
+    if (morallyStrong(earlier, me, rel == Relation::IntraWarp))
       return;
+    AccessKind earlierKind = kindOf(earlier, earlierWrite), meKind = kindOf(me, meWrite);
     HazardKey key;
     key.intraWarp = rel == Relation::IntraWarp;
     if (key.intraWarp && options->smVersion < 70) {
@@ -277,9 +493,8 @@ struct Racecheck::Worker {
   }
 
   void access(ByteShadow &s, const AccessRecord &me, bool isWrite, uint32_t w, vm::Space space, uint64_t address) {
-    const bool atomic = me.flags & kAtomic;
-    // Against the last write (atomics do not race with atomics).
-    if (valid(s.write) && (!atomic || !s.writeIsAtomic())) {
+    // Against the last write (strong accesses do not race with each other: hazard() decides).
+    if (valid(s.write)) {
       Relation rel = relation(s.write, me, w);
       if (rel != Relation::Ordered)
         hazard(rel, s.write, true, me, isWrite, space, address);
@@ -319,24 +534,35 @@ void Racecheck::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
   launchHazards_.clear();
   workers_.clear();
-  const uint32_t numWarps = static_cast<uint32_t>((info.block.count() + vm::kWarpSize - 1) / vm::kWarpSize);
-  const uint64_t sharedBytes = info.kernel->staticSharedBytes + info.dynamicSharedBytes;
-  for (unsigned i = 0; i < std::max(info.workers, 1u); ++i) {
-    auto w = std::make_unique<Worker>();
-    w->options = &options_;
-    w->numWarps = numWarps;
-    w->shared.resize(sharedBytes);
-    w->epoch.resize(numWarps);
-    w->gen.resize(numWarps);
-    w->step.resize(numWarps);
-    w->knows.resize(uint64_t{numWarps} * numWarps);
-    for (Worker::Phase &p : w->barriers)
-      p.clock.resize(numWarps);
-    workers_.push_back(std::move(w));
-  }
+  // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
+  workers_.resize(std::max({info.slots, info.workers, 1u}));
+  for (unsigned i = 0; i < std::max(info.workers, 1u); ++i)
+    workers_[i] = makeWorker();
+}
+
+std::unique_ptr<Racecheck::Worker> Racecheck::makeWorker() const {
+  const uint32_t numWarps = static_cast<uint32_t>((launch_.block.count() + vm::kWarpSize - 1) / vm::kWarpSize);
+  const uint64_t sharedBytes = launch_.kernel->staticSharedBytes + launch_.dynamicSharedBytes;
+  auto w = std::make_unique<Worker>();
+  w->options = &options_;
+  w->numWarps = numWarps;
+  w->shared.resize(sharedBytes);
+  w->epoch.resize(numWarps);
+  w->gen.resize(numWarps);
+  w->step.resize(numWarps);
+  w->knows.resize(uint64_t{numWarps} * numWarps);
+  w->fenceClock.resize(uint64_t{numWarps} * numWarps);
+  w->pendingAcquire.resize(uint64_t{numWarps} * numWarps);
+  w->fenceLanes.resize(numWarps);
+  w->pendingLanes.resize(numWarps);
+  for (Worker::Phase &p : w->barriers)
+    p.clock.resize(numWarps);
+  return w;
 }
 
 void Racecheck::onCtaBegin(unsigned worker, vm::Dim3 cta) {
+  if (!workers_[worker])
+    workers_[worker] = makeWorker();
   workers_[worker]->beginCta(cta, ctaLinear(cta, launch_.grid));
 }
 
@@ -370,44 +596,61 @@ void Racecheck::onMbarrier(const vm::WarpRef &warp, const vm::MbarrierEvent &e) 
   }
 }
 
+void Racecheck::onInstruction(const vm::WarpRef &warp, const vm::InstructionEvent &e) {
+  // Every instruction of every warp comes here: the common path is two compares, without a frame
+  // (a function without fences has an empty table).
+  Worker &w = *workers_[warp.worker];
+  if (warp.function != w.cachedFenceFunction || e.instruction < w.cachedFenceCount) [[unlikely]]
+    w.maybeFence(warp, e);
+}
+
 void Racecheck::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) {
   if (e.isSynchronization)
     return; // an mbarrier's own word (onMbarrier follows what it orders)
   const bool isShared = e.space == vm::Space::Shared;
-  if (!isShared && !(options_.globalMemory && e.space == vm::Space::Global))
+  if (!isShared && e.space != vm::Space::Global)
     return;
   if (e.path != vm::MemoryPath::LoadStore || e.width == 0 || e.mask == 0)
     return;
   Worker &w = *workers_[warp.worker];
   const uint32_t wi = warp.warp;
-  AccessRecord me;
-  me.epoch = w.epoch[wi];
-  me.gen = w.gen[wi];
-  me.step = ++w.step[wi];
-  me.site = w.siteOf(warp.function, e.instruction);
   const bool atomic = e.op == vm::MemoryOp::Atomic || e.op == vm::MemoryOp::Reduction;
-  me.flags = static_cast<uint8_t>((atomic ? kAtomic : 0) | (e.isVolatile ? kVolatile : 0));
+  const bool strong = atomic || strongSemantics(e.semantics);
   const bool isWrite = e.op != vm::MemoryOp::Load;
   const uint32_t bytes = uint32_t{e.width} * e.vec;
-  const uint64_t sharedSize = w.shared.size();
-  for (uint32_t mask = e.mask; mask; mask &= mask - 1) {
-    const int lane = std::countr_zero(mask);
-    me.thread = static_cast<uint16_t>(wi * vm::kWarpSize + static_cast<uint32_t>(lane));
-    w.laneKeys.clear();
-    const uint64_t address = e.addresses[lane];
-    for (uint32_t b = 0; b < bytes; ++b) {
-      const uint64_t at = address + b;
-      if (isShared) {
-        if (at < sharedSize)
-          w.access(w.shared[at], me, isWrite, wi, e.space, at);
-      } else {
-        w.access(w.global[at], me, isWrite, wi, e.space, at);
+  if (isShared || options_.globalMemory) {
+    AccessRecord me;
+    me.epoch = w.epoch[wi];
+    me.gen = w.gen[wi];
+    me.step = strong || e.isVolatile ? w.step[wi] : ++w.step[wi];
+    me.site = w.siteOf(warp.function, e.instruction);
+    me.flags = static_cast<uint8_t>((atomic ? kAtomic : 0) | (strong ? kStrong : 0) | (e.isVolatile ? kVolatile : 0));
+    const uint64_t sharedSize = w.shared.size();
+    for (uint32_t mask = e.mask; mask; mask &= mask - 1) {
+      const int lane = std::countr_zero(mask);
+      me.thread = static_cast<uint16_t>(wi * vm::kWarpSize + static_cast<uint32_t>(lane));
+      w.laneKeys.clear();
+      const uint64_t address = e.addresses[lane];
+      for (uint32_t b = 0; b < bytes; ++b) {
+        const uint64_t at = address + b;
+        if (isShared) {
+          if (at < sharedSize)
+            w.access(w.shared[at], me, isWrite, wi, e.space, at);
+        } else {
+          w.access(w.global[at], me, isWrite, wi, e.space, at);
+        }
       }
     }
   }
+  // After the accesses: a release covers the instruction's own accesses, an acquire orders only
+  // what follows it. Plain loads never synchronize; plain stores matter only to words a release
+  // wrote (they end its release sequence).
+  if (strong || e.isVolatile || (isWrite && !w.syncSlots.empty()))
+    w.synchronize(wi, e, strong || e.isVolatile, isWrite, bytes);
 }
 
 void Racecheck::onLaunchEnd() {
+  std::erase(workers_, nullptr);
   std::map<HazardKey, HazardEntry> merged;
   for (const auto &w : workers_)
     for (const auto &[key, entry] : w->hazards) {

@@ -17,14 +17,34 @@
 //     are an intra-warp hazard: an error from sm_70 on (independent thread scheduling), a warning
 //     before it (the lock-step assumption, unsafe without volatile), nothing before it when both
 //     accesses are volatile (the pre-Volta warp-synchronous model).
-// Atomics to the same byte do not race with each other; an atomic and a plain access do.
+//   - release/acquire through memory (cuda::barrier and cuda::pipeline as libcu++ builds them from
+//     atomics for compute_75, cuda::atomic, flags): a release publishes the warp's clock on the
+//     word it writes, an acquire that reads the word joins what is published there. Releases:
+//     st.release, atom/red .release/.acq_rel, and a strong store or atomic by a thread that ran a
+//     fence (fence.sc/.acq_rel/.release, membar) before it, which publishes the clock as of the
+//     fence. Acquires: ld.acquire, atom .acquire/.acq_rel, and a strong load or atomic followed by
+//     the thread's fence (fence.sc/.acq_rel/.acquire, membar), which joins at the fence. Atomic
+//     read-modify-writes continue a release sequence (the word keeps what was published); any other
+//     store to the word ends it. Like mbarrier phases this works per warp: a lane's release
+//     publishes its whole warp's accesses, and after an acquire every lane of the warp is ordered
+//     after what it joined (lanes of one warp handing data over this way too). fence.sc's
+//     total order (which depends on the schedule) does not synchronize by itself. Only words a
+//     release wrote get a clock, in a hash map; a fence is found from a per-function table: kernels
+//     without releases or fences pay two compares per instruction and a test per plain access.
+// Two strong accesses (atomics; ld/st .relaxed/.acquire/.release; volatile, which the PTX memory
+// model treats as relaxed.sys) to the same byte are morally strong and do not race: every scope
+// includes the threads of one CTA, the only pairs racecheck compares. (The model also asks that
+// they overlap completely; racecheck, as it always did for atomics, asks only that they overlap.)
+// An atomic and a plain access do race. Within a warp volatile alone stays a hazard: on sm_70 and
+// later it is the lock-step idiom the intra-warp class exists to find.
 //
 // Shadow state per byte: the last write and up to two reads (two distinct threads are enough to
 // find a read by some thread other than a later writer), each with thread, instruction, epoch,
 // warp-sync generation and the warp's access count since its last barrier. Cost O(bytes accessed).
 // A RAW/WAR pair is named by the order of the two accesses within their barrier intervals (which
-// of them its warp performed after fewer shared accesses), not by the order the VM happened to run
-// warps in, so reports do not depend on warp order or worker count.
+// of them its warp performed after fewer plain shared accesses: strong and volatile ones, which spin
+// loops repeat as often as the schedule makes them, do not count), not by the order the VM happened
+// to run warps in, so reports do not depend on warp order or worker count.
 #pragma once
 
 #include "sanitizers/Report.h"
@@ -59,12 +79,14 @@ public:
   void onLaunchEnd() override;
   void onCtaBegin(unsigned worker, vm::Dim3 cta) override;
   void onCtaEnd(unsigned worker, vm::Dim3 cta) override;
+  void onInstruction(const vm::WarpRef &warp, const vm::InstructionEvent &e) override;
   void onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) override;
   void onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) override;
   void onWarpSync(const vm::WarpRef &warp, const vm::WarpSyncEvent &e) override;
   void onMbarrier(const vm::WarpRef &warp, const vm::MbarrierEvent &e) override;
 
   struct Worker;
+  std::unique_ptr<Worker> makeWorker() const;
 
 private:
   RacecheckOptions options_;

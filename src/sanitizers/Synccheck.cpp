@@ -287,16 +287,22 @@ void Synccheck::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
   launchHazards_.clear();
   workers_.clear();
-  const uint32_t numWarps = static_cast<uint32_t>((info.block.count() + vm::kWarpSize - 1) / vm::kWarpSize);
-  for (unsigned i = 0; i < std::max(info.workers, 1u); ++i) {
-    auto w = std::make_unique<Worker>();
-    w->launch = info;
-    w->warps.resize(numWarps);
-    workers_.push_back(std::move(w));
-  }
+  // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
+  workers_.resize(std::max({info.slots, info.workers, 1u}));
+  for (unsigned i = 0; i < std::max(info.workers, 1u); ++i)
+    workers_[i] = makeWorker();
+}
+
+std::unique_ptr<Synccheck::Worker> Synccheck::makeWorker() const {
+  auto w = std::make_unique<Worker>();
+  w->launch = launch_;
+  w->warps.resize(static_cast<uint32_t>((launch_.block.count() + vm::kWarpSize - 1) / vm::kWarpSize));
+  return w;
 }
 
 void Synccheck::onCtaBegin(unsigned worker, vm::Dim3 cta) {
+  if (!workers_[worker])
+    workers_[worker] = makeWorker();
   workers_[worker]->beginCta(cta, ctaLinear(cta, launch_.grid));
 }
 
@@ -368,6 +374,7 @@ std::string headline(Check check, const SiteText &site, const SiteText &other) {
 } // namespace
 
 void Synccheck::onLaunchEnd() {
+  std::erase(workers_, nullptr);
   std::map<CheckKey, CheckEntry> merged;
   for (const auto &w : workers_)
     for (const auto &[key, entry] : w->found) {

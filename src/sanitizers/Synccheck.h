@@ -44,6 +44,7 @@ public:
   void onExit(const vm::WarpRef &warp, const vm::ExitEvent &e) override;
 
   struct Worker;
+  std::unique_ptr<Worker> makeWorker() const;
 
 private:
   vm::LaunchInfo launch_;

@@ -1,11 +1,13 @@
 #include "vm/Device.h"
 
+#include "arch/OccupancyCalculator.h"
 #include "ptx/Demangle.h"
 #include "ptx/Parser.h"
 #include "ptx/RegisterPressure.h"
 #include "support/Process.h"
 #include "vm/Decoder.h"
 #include "vm/Interpreter.h"
+#include "vm/Scheduler.h"
 #include "vm/SystemCalls.h"
 #include "vm/Texture.h"
 
@@ -419,6 +421,13 @@ std::string Device::checkLaunch(const LoadedModule &module, const DecodedFunctio
     return fmt::format("too many resources requested for launch: {} registers per thread x {} threads exceed the {} "
                        "registers of a block on {}",
                        regs, threads, cc_.maxRegistersPerBlock, cc_.smName());
+  if (config.cooperative) {
+    const uint64_t limit = residentCtaLimit(module, kernel, config);
+    if (config.grid.count() > limit)
+      return fmt::format("too many blocks in cooperative launch: {} blocks, but at most {} can be resident at once "
+                         "({} SMs x {} blocks per SM)",
+                         config.grid.count(), limit, smCount_, limit / static_cast<uint64_t>(std::max(smCount_, 1)));
+  }
   if (args.size() != kernel.paramSizes.size())
     return fmt::format("invalid argument: {} takes {} parameters, {} given", kernel.name, kernel.paramSizes.size(),
                        args.size());
@@ -427,6 +436,37 @@ std::string Device::checkLaunch(const LoadedModule &module, const DecodedFunctio
       return fmt::format("invalid argument: parameter {} of {} is {} bytes, the argument is {}", i, kernel.name,
                          kernel.paramSizes[i], args[i].size());
   return {};
+}
+
+uint64_t Device::residentCtaLimit(const LoadedModule &module, const DecodedFunction &kernel,
+                                  const LaunchConfig &config) const {
+  arch::OccupancyInput in;
+  in.threadsPerBlock = static_cast<int>(std::min<uint64_t>(config.block.count(), 1u << 30));
+  in.registersPerThread = static_cast<int>(kernelRegisters(module, kernel));
+  in.staticSharedBytes = kernel.staticSharedBytes;
+  in.dynamicSharedBytes = config.dynamicSharedBytes;
+  int perSm = 1;
+  try {
+    perSm = std::max(arch::computeOccupancy(cc_, in).activeBlocksPerSm, 1);
+  } catch (const std::invalid_argument &) {
+    // checkLaunch refuses such blocks before this is asked.
+  }
+  return static_cast<uint64_t>(perSm) * static_cast<uint64_t>(std::max(smCount_, 1));
+}
+
+uint64_t Device::gridWorkspace() {
+  if (!gridWorkspace_) {
+    // Cooperative groups' layout (cooperative_groups/details/driver_abi.h): the workspace's size,
+    // then the grid barrier's arrival counter, which starts at 0 and flips its top bit per sync.
+    auto base = memory_.allocate(8, AllocationKind::Driver, "the cooperative launch grid workspace");
+    if (!base)
+      return 0;
+    gridWorkspace_ = *base;
+  }
+  // Reset per launch, so that one that faulted inside a grid barrier leaves no stale arrivals.
+  const uint32_t words[2] = {8, 0};
+  std::memcpy(memory_.hostRange(gridWorkspace_, 8), words, 8);
+  return gridWorkspace_;
 }
 
 uint32_t Device::kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const {
@@ -478,33 +518,27 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   const uint64_t ctas = config.grid.count();
   // Sampling runs `sampleCtas` CTAs spread evenly over the grid, the first and the last included.
   const uint64_t runs = options.sampleCtas && options.sampleCtas < ctas ? options.sampleCtas : ctas;
-  auto ctaOfRun = [&](uint64_t k) -> uint64_t { return runs == ctas || runs == 1 ? k : k * (ctas - 1) / (runs - 1); };
   unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<uint64_t>(workers, runs));
   result.workers = workers;
   result.ctasRun = runs;
+  L.independentThreadScheduling = cc_.major >= 7;
+  L.residentLimit = residentCtaLimit(module, *kernel, config);
+  L.slotCount = 2 * workers + static_cast<unsigned>(std::min<uint64_t>(L.residentLimit, 1u << 20));
+  L.nextSlot = workers;
+  if (config.cooperative)
+    L.gridWorkspace = gridWorkspace();
   if (options.listener)
     options.listener->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
-                                     kernelRegisters(module, *kernel), workers, runs});
-  std::atomic<uint64_t> next{0};
-  auto work = [&](unsigned worker) {
-    for (;;) {
-      if (L.abort.load(std::memory_order_relaxed))
-        return;
-      uint64_t k = next.fetch_add(1);
-      if (k >= runs)
-        return;
-      uint64_t id = ctaOfRun(k);
-      runCta(L, id, worker);
-    }
-  };
+                                     kernelRegisters(module, *kernel), workers, runs, L.slotCount});
+  CtaQueue queue(ctas, runs);
   if (workers <= 1) {
-    work(0);
+    runWorker(L, 0, queue);
   } else {
     std::vector<std::jthread> pool;
     for (unsigned w = 1; w < workers; ++w)
-      pool.emplace_back(work, w);
-    work(0);
+      pool.emplace_back([&L, &queue, w] { runWorker(L, w, queue); });
+    runWorker(L, 0, queue);
   }
   if (options.listener)
     options.listener->onLaunchEnd();

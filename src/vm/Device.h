@@ -56,6 +56,9 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   uint32_t dynamicSharedBytes = 0;
+  /// cudaLaunchCooperativeKernel: every CTA must be resident at once (refused otherwise, as the
+  /// driver does), and the grid gets the workspace cooperative groups' grid.sync() uses.
+  bool cooperative = false;
 };
 
 enum class LaunchStatus : uint8_t {
@@ -129,8 +132,14 @@ public:
 
   /// Registers per thread the launch checks assume: .maxnreg, else the PTX liveness estimate.
   uint32_t kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const;
+  /// CTAs of this launch the GPU keeps resident at once: blocks per SM (the occupancy calculator)
+  /// x SMs. A cooperative launch may not have more.
+  uint64_t residentCtaLimit(const LoadedModule &module, const DecodedFunction &kernel,
+                            const LaunchConfig &config) const;
 
 private:
+  /// The grid workspace cooperative launches share (allocated on first use, kept).
+  uint64_t gridWorkspace();
   std::string checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
                           std::span<const std::vector<std::byte>> args) const;
   const arch::ComputeCapability &cc_;
@@ -142,6 +151,7 @@ private:
   std::unique_ptr<DeviceHeap> heap_;
   std::unique_ptr<TextureTable> textures_;
   uint64_t launches_ = 0;
+  uint64_t gridWorkspace_ = 0;
 };
 
 } // namespace ptxray::vm

@@ -164,6 +164,11 @@ struct LaunchInfo {
   uint32_t registersPerThread = 0; ///< .maxnreg, else the PTX liveness estimate (what the launch check used)
   unsigned workers = 1;
   uint64_t ctasRun = 0; ///< CTAs that will run: the grid, or fewer when sampling
+  /// Values WarpRef::worker and onCtaBegin's `worker` take: one CTA per slot at a time. Slots
+  /// [0, workers) are the workers' own; a worker keeping several CTAs resident (they wait for each
+  /// other) uses more, up to this many. Per-slot state beyond the first `workers` should be made on
+  /// first use (onCtaBegin of that slot), as most launches never use it.
+  unsigned slots = 1;
 };
 
 class ExecutionListener {

@@ -25,6 +25,11 @@ struct SimtEntry {
   uint32_t pc = 0;
   uint32_t rpc = kNoSlot;
   uint32_t mask = 0;
+  /// Independent thread scheduling (runWaitingLanesAhead, parkRunAheadLanes): kRunAhead marks lanes
+  /// that left a reconvergence point before the rest of their warp; kParked an entry where such
+  /// lanes wait at a barrier for the others.
+  enum Flags : uint8_t { kRunAhead = 1, kParked = 2 };
+  uint8_t flags = 0;
 };
 
 struct CallFrame {
@@ -51,7 +56,7 @@ struct Warp {
   uint32_t barrier = 0;          ///< barrier id waited on
   uint32_t barrierPc = 0;        ///< micro-op of the wait (reports)
   uint32_t cachedAllocation = 0; ///< index hint for global lookups
-  /// Forward progress (docs/virtual-gpu.md, "Scheduling"): backward branches since the warp last left
+  /// Forward progress (docs/virtual-gpu.md, "SIMT execution"): backward branches since the warp last left
   /// runWarp; at kYieldQuantum it yields so that the CTA's other warps run (a spin-wait on a flag
   /// another warp sets terminates). `quantumYield` says the last yield was that one, `stateHash` is
   /// the warp's state then: a CTA whose warps all come back in the same state polls memory nothing
@@ -116,12 +121,31 @@ struct LaunchState {
   uint32_t smCount = 1;
   uint64_t gridId = 1;
   LaunchOptions options;
+  /// Volta's independent thread scheduling (CC 7.0+): a path of a warp that polls lets lanes of the
+  /// warp waiting at a reconvergence point run on (the per-thread spin lock).
+  bool independentThreadScheduling = false;
+  /// CTAs the GPU keeps resident at once (occupancy x SMs): a worker starts another CTA while its
+  /// own poll only up to this many (vm/Scheduler.h).
+  uint64_t residentLimit = 1;
+  /// A cooperative launch's grid workspace (cooperative groups' grid barrier), read through
+  /// %envreg1 (high half) and %envreg2 (low half); 0 otherwise.
+  uint64_t gridWorkspace = 0;
 
   std::atomic<bool> abort{false};
   std::atomic<uint64_t> instructions{0}; ///< thread-instructions retired (budget accounting)
   uint64_t budget = 0;
+  std::atomic<uint64_t> resident{0}; ///< CTAs started and not finished
+  /// Scheduling rounds that changed something, over every worker: a worker whose CTAs all poll
+  /// reports a hang only if no other worker made progress meanwhile.
+  std::atomic<uint64_t> progress{0};
 
-  std::mutex mutex; ///< guards faults and printf output
+  /// Listener slots (WarpRef::worker) beyond the workers' own, for the extra CTAs a worker keeps
+  /// resident while others poll: slots [workers, slotCount) are handed out under `mutex`.
+  unsigned slotCount = 1;
+  unsigned nextSlot = 1;
+  std::vector<unsigned> freeSlots;
+
+  std::mutex mutex; ///< guards faults, printf output and slots
   std::vector<Fault> faults;
   uint64_t faultCount = 0; ///< every fault, also those past options.maxFaults
   std::string printfOutput;

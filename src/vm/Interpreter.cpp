@@ -1,5 +1,4 @@
 #include "vm/Interpreter.h"
-#include <chrono>
 
 #include "ptx/Isa.h"
 #include "ptx/LineTable.h"
@@ -140,6 +139,9 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   case SpecialReg::reserved_smem_offset_1: return kReservedSharedOffset + 16;
   case SpecialReg::reserved_smem_offset_end: return kReservedSharedOffset + L.reservedSharedBytes;
   case SpecialReg::reserved_smem_offset_cap: return L.reservedSharedBytes;
+  // The driver's environment registers: 1 and 2 hold a cooperative launch's grid workspace.
+  case SpecialReg::envreg1: return static_cast<uint32_t>(L.gridWorkspace >> 32);
+  case SpecialReg::envreg2: return static_cast<uint32_t>(L.gridWorkspace);
   default: return 0;
   }
 }
@@ -216,6 +218,58 @@ void returnLanes(ExecContext &ctx, uint32_t mask) {
   for (size_t i = f.simtBase; i < w.simt.size(); ++i)
     w.simt[i].mask &= ~mask;
   settle(ctx);
+}
+
+bool runWaitingLanesAhead(Warp &w) {
+  if (w.simt.empty())
+    return false;
+  const size_t base = w.frames.back().simtBase;
+  const size_t top = w.simt.size() - 1;
+  uint32_t meet = w.simt[top].rpc; // where the polling path would rejoin the others
+  uint32_t busy = 0;               // lanes on paths that have not reached their meeting point
+  for (size_t i = top + 1; i-- > base && meet != kNoSlot;) {
+    const SimtEntry &e = w.simt[i];
+    if (i != top && e.pc == meet && e.rpc != meet && !(e.flags & SimtEntry::kParked)) {
+      // The entry that resumes at `meet` once the paths above it arrive: its lanes that are on no
+      // unfinished path above already wait there.
+      const uint32_t waiting = e.mask & w.liveMask & ~busy;
+      if (waiting) {
+        for (size_t j = i; j <= top; ++j)
+          w.simt[j].mask &= ~waiting;
+        w.simt.push_back({meet, e.rpc, waiting, SimtEntry::kRunAhead});
+        return true;
+      }
+      meet = e.rpc; // nobody waits here: maybe further out
+    }
+    if (e.pc != e.rpc)
+      busy |= e.mask;
+  }
+  return false;
+}
+
+bool parkRunAheadLanes(ExecContext &ctx) {
+  Warp &w = *ctx.warp;
+  const SimtEntry ahead = w.simt.back();
+  if (!(ahead.flags & SimtEntry::kRunAhead) || (ahead.mask & w.liveMask) != ctx.exec)
+    return false;
+  // The entry the lanes ran ahead of: the nearest unfinished one below meeting the rest where they do.
+  const size_t base = w.frames.back().simtBase;
+  size_t origin = w.simt.size() - 1;
+  bool found = false;
+  while (!found && origin > base) {
+    --origin;
+    found = w.simt[origin].rpc == ahead.rpc && w.simt[origin].pc != ahead.rpc;
+  }
+  if (!found)
+    return false;
+  // [.., origin{meet, r}, .., polling, ahead{x+1, r}] becomes [.., parked{x, r}, origin{meet, x}, ..,
+  // polling]: the lanes left behind run from `meet` to the barrier, where everyone resumes together.
+  const uint32_t barrierPc = ctx.pc;
+  const SimtEntry behind = w.simt[origin];
+  w.simt.pop_back();
+  w.simt[origin] = {barrierPc, behind.rpc, behind.mask | ahead.mask, SimtEntry::kParked};
+  w.simt.insert(w.simt.begin() + static_cast<std::ptrdiff_t>(origin) + 1, {behind.pc, barrierPc, behind.mask});
+  return true;
 }
 
 bool ensureLocal(ExecContext &ctx, uint64_t bytes) {
@@ -455,29 +509,25 @@ std::string sourcePlace(LaunchState &L, const DecodedFunction &fn, uint32_t pc) 
   return place;
 }
 
-/// Rounds of unchanged quantum yields, and the time they must span, before a CTA whose running warps
-/// all poll is a livelock: the time leaves other CTAs (other workers) the chance to write the memory
-/// polled.
-constexpr int kLivelockRounds = 8;
-constexpr std::chrono::milliseconds kLivelockTime{200};
-
 } // namespace
 
-void runCta(LaunchState &L, uint64_t linearCtaId, unsigned worker) {
+// ---------------------------------------------------------------------------------------------
+// Resident CTAs
+
+CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot) : launch_(L) {
   const DecodedFunction &kernel = *L.kernel;
-  Cta cta;
-  cta.linearId = linearCtaId;
-  cta.id.x = static_cast<uint32_t>(linearCtaId % L.grid.x);
-  cta.id.y = static_cast<uint32_t>(linearCtaId / L.grid.x % L.grid.y);
-  cta.id.z = static_cast<uint32_t>(linearCtaId / (uint64_t{L.grid.x} * L.grid.y));
-  cta.shared.assign(L.sharedBytes, std::byte{0});
+  cta_.linearId = linearCtaId;
+  cta_.id.x = static_cast<uint32_t>(linearCtaId % L.grid.x);
+  cta_.id.y = static_cast<uint32_t>(linearCtaId / L.grid.x % L.grid.y);
+  cta_.id.z = static_cast<uint32_t>(linearCtaId / (uint64_t{L.grid.x} * L.grid.y));
+  cta_.shared.assign(L.sharedBytes, std::byte{0});
   const uint64_t threads = L.block.count();
   const uint32_t numWarps = static_cast<uint32_t>((threads + kWarpSize - 1) / kWarpSize);
-  cta.warps.resize(numWarps);
-  cta.liveThreads = static_cast<uint32_t>(threads);
+  cta_.warps.resize(numWarps);
+  cta_.liveThreads = static_cast<uint32_t>(threads);
   const uint64_t localBytes = std::max<uint64_t>((kernel.frameBytes + 15) / 16 * 16, 16);
   for (uint32_t i = 0; i < numWarps; ++i) {
-    Warp &w = cta.warps[i];
+    Warp &w = cta_.warps[i];
     w.index = i;
     uint64_t lanes = std::min<uint64_t>(kWarpSize, threads - uint64_t{i} * kWarpSize);
     w.liveMask = lanes == kWarpSize ? kFullMask : static_cast<uint32_t>((uint64_t{1} << lanes) - 1);
@@ -490,112 +540,136 @@ void runCta(LaunchState &L, uint64_t linearCtaId, unsigned worker) {
     w.frames.push_back(f);
     w.simt.push_back({0, kNoSlot, w.liveMask});
   }
-  ExecContext ctx;
-  ctx.launch = &L;
-  ctx.cta = &cta;
-  ctx.worker = worker;
-  ctx.listener = L.options.listener;
-  ctx.constPool = L.program->constPool.data();
-  if (ctx.listener) {
-    ctx.listener->onCtaBegin(worker, cta.id);
-    for (Warp &w : cta.warps) {
-      ctx.warp = &w;
-      ctx.fn = &kernel;
-      ctx.listener->onWarpBegin(ctx.warpRef(), w.liveMask);
+  ctx_.launch = &L;
+  ctx_.cta = &cta_;
+  ctx_.worker = slot;
+  ctx_.listener = L.options.listener;
+  ctx_.constPool = L.program->constPool.data();
+  if (ctx_.listener) {
+    ctx_.listener->onCtaBegin(slot, cta_.id);
+    for (Warp &w : cta_.warps) {
+      ctx_.warp = &w;
+      ctx_.fn = &kernel;
+      ctx_.listener->onWarpBegin(ctx_.warpRef(), w.liveMask);
     }
   }
-  int stuckRounds = 0;
-  std::chrono::steady_clock::time_point stuckSince;
-  for (;;) {
-    bool ran = false;
-    bool allDone = true;
-    bool allPolling = true; // every warp that ran came back from a quantum yield unchanged
-    for (Warp &w : cta.warps) {
-      if (L.abort.load(std::memory_order_relaxed))
-        break;
-      if (w.state == Warp::State::Done)
-        continue;
-      allDone = false;
-      if (w.state != Warp::State::Ready)
-        continue;
-      ran = true;
-      ctx.warp = &w;
-      if (ctx.listener)
-        runWarp<true>(ctx);
-      else
-        runWarp<false>(ctx);
-      if (w.quantumYield && w.state == Warp::State::Ready) {
-        const uint64_t hash = warpStateHash(w);
-        allPolling &= hash == w.stateHash;
-        w.stateHash = hash;
-      } else {
-        allPolling = false;
+}
+
+CtaRun::~CtaRun() {
+  if (ctx_.listener)
+    ctx_.listener->onCtaEnd(ctx_.worker, cta_.id);
+}
+
+bool CtaRun::round(bool &polling) {
+  LaunchState &L = launch_;
+  ExecContext &ctx = ctx_;
+  bool ran = false;
+  polling = true; // every warp that ran came back from a quantum yield unchanged
+  for (Warp &w : cta_.warps) {
+    if (L.abort.load(std::memory_order_relaxed))
+      return false;
+    if (w.state != Warp::State::Ready)
+      continue;
+    ran = true;
+    ctx.warp = &w;
+    if (ctx.listener)
+      runWarp<true>(ctx);
+    else
+      runWarp<false>(ctx);
+    if (w.quantumYield && w.state == Warp::State::Ready) {
+      const uint64_t hash = warpStateHash(w);
+      if (hash == w.stateHash && L.independentThreadScheduling && runWaitingLanesAhead(w)) {
+        // Volta's independent thread scheduling: lanes of this warp that wait at a reconvergence
+        // point run on while the path that polls (a lock another lane holds) is held back.
+        polling = false;
         w.stateHash = 0;
+        continue;
       }
-      if (w.state == Warp::State::Done) {
-        if (ctx.listener)
-          ctx.listener->onWarpEnd(ctx.warpRef());
-        // Exited threads no longer hold back barriers that wait for every live thread.
-        releaseBarriers(ctx);
-      }
-    }
-    if (allDone || L.abort.load(std::memory_order_relaxed))
-      break;
-    if (ran && allPolling) {
-      if (stuckRounds++ == 0)
-        stuckSince = std::chrono::steady_clock::now();
-      if (stuckRounds >= kLivelockRounds && std::chrono::steady_clock::now() - stuckSince >= kLivelockTime) {
-        std::string where;
-        Warp *first = nullptr;
-        for (Warp &w : cta.warps)
-          if (w.state == Warp::State::Ready) {
-            first = first ? first : &w;
-            where += fmt::format("\n    warp {} polls at {}", w.index,
-                                 sourcePlace(L, *w.frames.back().function, w.simt.back().pc));
-          } else if (w.state == Warp::State::AtBarrier) {
-            where += fmt::format("\n    warp {} waits at barrier {} ({})", w.index, w.barrier,
-                                 sourcePlace(L, *w.frames.back().function, w.barrierPc));
-          }
-        ctx.warp = first;
-        ctx.fn = first->frames.back().function;
-        ctx.pc = first->simt.back().pc;
-        ctx.exec = first->simt.back().mask & first->liveMask;
-        ctx.fault(FaultKind::Livelock, std::countr_zero(ctx.exec | 0x80000000u),
-                  fmt::format("every warp of the block that can run has polled memory for {} rounds of {} loop "
-                              "iterations without any change (on a GPU the kernel would hang){}",
-                              stuckRounds, kYieldQuantum, where));
-        L.abort = true;
-        break;
-      }
+      polling &= hash == w.stateHash;
+      w.stateHash = hash;
     } else {
-      stuckRounds = 0;
+      polling = false;
+      w.stateHash = 0;
     }
-    if (!ran) {
-      // Every live warp waits at a barrier that cannot complete.
-      std::string waits;
-      for (const Warp &w : cta.warps) {
-        if (w.state != Warp::State::AtBarrier)
-          continue;
-        const Cta::Barrier &b = cta.barriers[w.barrier];
-        waits += fmt::format("\n    warp {} waits at barrier {} ({} of {} threads arrived)", w.index, w.barrier,
-                             b.arrived, b.expected ? b.expected : cta.liveThreads);
-      }
-      for (Warp &w : cta.warps)
-        if (w.state == Warp::State::AtBarrier) {
-          ctx.warp = &w;
-          ctx.fn = w.frames.back().function;
-          ctx.pc = w.barrierPc;
-          ctx.exec = w.simt.empty() ? w.liveMask : w.simt.back().mask & w.liveMask;
-          ctx.fault(FaultKind::BarrierDeadlock, std::countr_zero(ctx.exec | 1u),
-                    "the barrier can never complete: the threads still expected have exited or wait elsewhere" + waits);
-          break;
-        }
-      L.abort = true;
-      break;
+    if (w.state == Warp::State::Done) {
+      if (ctx.listener)
+        ctx.listener->onWarpEnd(ctx.warpRef());
+      // Exited threads no longer hold back barriers that wait for every live thread.
+      releaseBarriers(ctx);
     }
   }
-  if (ctx.listener)
-    ctx.listener->onCtaEnd(worker, cta.id);
+  if (ran || L.abort.load(std::memory_order_relaxed))
+    return ran;
+  bool anyLive = false;
+  for (const Warp &w : cta_.warps)
+    anyLive |= w.state != Warp::State::Done;
+  if (!anyLive)
+    return false;
+  // Every live warp waits at a barrier that cannot complete.
+  std::string waits;
+  for (const Warp &w : cta_.warps) {
+    if (w.state != Warp::State::AtBarrier)
+      continue;
+    const Cta::Barrier &b = cta_.barriers[w.barrier];
+    waits += fmt::format("\n    warp {} waits at barrier {} ({} of {} threads arrived)", w.index, w.barrier, b.arrived,
+                         b.expected ? b.expected : cta_.liveThreads);
+  }
+  for (Warp &w : cta_.warps)
+    if (w.state == Warp::State::AtBarrier) {
+      ctx.warp = &w;
+      ctx.fn = w.frames.back().function;
+      ctx.pc = w.barrierPc;
+      ctx.exec = w.simt.empty() ? w.liveMask : w.simt.back().mask & w.liveMask;
+      ctx.fault(FaultKind::BarrierDeadlock, std::countr_zero(ctx.exec | 1u),
+                "the barrier can never complete: the threads still expected have exited or wait elsewhere" + waits);
+      break;
+    }
+  L.abort = true;
+  return false;
+}
+
+CtaStep CtaRun::run() {
+  LaunchState &L = launch_;
+  for (;;) {
+    bool polling = false;
+    if (!round(polling))
+      return CtaStep::Done;
+    bool allDone = true;
+    for (const Warp &w : cta_.warps)
+      allDone &= w.state == Warp::State::Done;
+    if (allDone || L.abort.load(std::memory_order_relaxed))
+      return CtaStep::Done;
+    if (polling)
+      return CtaStep::Polling;
+    // Other workers whose CTAs poll look at this to tell "waiting for us" from "hung".
+    L.progress.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void CtaRun::reportHang(std::string_view why) {
+  LaunchState &L = launch_;
+  ExecContext &ctx = ctx_;
+  std::string where;
+  Warp *first = nullptr;
+  for (Warp &w : cta_.warps)
+    if (w.state == Warp::State::Ready) {
+      first = first ? first : &w;
+      where += fmt::format("\n    warp {} polls at {}", w.index,
+                           sourcePlace(L, *w.frames.back().function, w.simt.back().pc));
+    } else if (w.state == Warp::State::AtBarrier) {
+      where += fmt::format("\n    warp {} waits at barrier {} ({})", w.index, w.barrier,
+                           sourcePlace(L, *w.frames.back().function, w.barrierPc));
+    }
+  if (!first) {
+    L.abort = true;
+    return;
+  }
+  ctx.warp = first;
+  ctx.fn = first->frames.back().function;
+  ctx.pc = first->simt.back().pc;
+  ctx.exec = first->simt.back().mask & first->liveMask;
+  ctx.fault(FaultKind::Livelock, std::countr_zero(ctx.exec | 0x80000000u), fmt::format("{}{}", why, where));
+  L.abort = true;
 }
 
 } // namespace ptxray::vm

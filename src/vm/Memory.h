@@ -37,6 +37,7 @@ enum class AllocationKind : uint8_t {
   Heap,
   Managed,    ///< cudaMallocManaged: host code reads and writes the same addresses (DeviceMemory::adopt)
   HostMapped, ///< cudaMallocHost / cudaHostAlloc: page-locked host memory kernels reach through UVA
+  Driver,     ///< memory the driver keeps for itself (a cooperative launch's grid workspace)
 };
 
 struct Allocation {

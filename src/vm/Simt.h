@@ -16,6 +16,27 @@ void returnLanes(ExecContext &ctx, uint32_t mask);
 /// Calls `callee` for `mask`; `args`/`rets` are the call's operand lists (DecodedFunction::extra).
 /// False after reporting a fault (stack overflow).
 bool callFunction(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask);
+/// Independent thread scheduling: when the warp's current path polls, the lanes that already wait at
+/// the nearest reconvergence point (a lane that took a lock and left the spin loop) run ahead to
+/// where that point's path rejoins the rest, ahead of the polling path. False when no lane waits.
+bool runWaitingLanesAhead(Warp &w);
+/// At a CTA barrier reached by lanes that ran ahead (runWaitingLanesAhead) while the rest of their
+/// warp is elsewhere: they wait at the barrier until the others get there, and the warp goes on with
+/// its other paths (Volta's barriers count threads, not warps). False when that is not the case.
+bool parkRunAheadLanes(ExecContext &ctx);
+/// For a `.sync` warp instruction (membermask per lane, null: the whole warp): lanes that ran ahead
+/// wait there for members still on another path (parkRunAheadLanes) and the warp runs its other
+/// paths first. True when they did: the instruction is not executed now (ctx.yield is set).
+inline bool waitForMembersElsewhere(ExecContext &ctx, const uint64_t *memberMask) {
+  if (!(ctx.warp->simt.back().flags & SimtEntry::kRunAhead))
+    return false; // the common case: one branch
+  uint32_t wanted = 0;
+  forLanes(ctx.exec, [&](int lane) { wanted |= memberMask ? static_cast<uint32_t>(memberMask[lane]) : kFullMask; });
+  if (!(wanted & ctx.warp->liveMask & ~ctx.exec) || !parkRunAheadLanes(ctx))
+    return false;
+  ctx.yield = true;
+  return true;
+}
 /// Makes room for `bytes` of local memory per thread; false after reporting a stack overflow.
 bool ensureLocal(ExecContext &ctx, uint64_t bytes);
 

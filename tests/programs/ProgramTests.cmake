@@ -11,6 +11,9 @@ endforeach()
 
 # The same results with one worker, and under the sanitizers, which find nothing in correct programs.
 add_test(NAME programs.matmul_tiled_one_worker COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} matmul_tiled --threads 1)
+# Blocks that wait for each other need no second worker: one keeps them resident and switches.
+add_test(NAME programs.forward_progress_one_worker COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} forward_progress --threads 1)
+set_tests_properties(programs.forward_progress_one_worker PROPERTIES TIMEOUT 300)
 add_test(NAME programs.histogram_sanitizers COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} histogram
   --tool memcheck,racecheck,synccheck,initcheck)
 set_tests_properties(programs.histogram_sanitizers PROPERTIES FAIL_REGULAR_EXPRESSION "FAIL")

@@ -66,7 +66,7 @@ public:
   vm::LaunchResult launch(const vm::LoadedModule &module, const std::string &kernel, vm::Dim3 grid, vm::Dim3 block,
                           Args... args) {
     std::vector<std::vector<std::byte>> bytes{argBytes(args)...};
-    return device.launch(module, kernel, {grid, block, dynamicShared}, bytes, options);
+    return device.launch(module, kernel, {grid, block, dynamicShared, cooperative}, bytes, options);
   }
 
   /// With PTXRAY_TEST_SANITIZERS set: every tool listens to the launches made with `options`
@@ -75,6 +75,7 @@ public:
   vm::Device device;
   vm::LaunchOptions options{.threads = 1};
   uint32_t dynamicShared = 0;
+  bool cooperative = false; ///< launches are cudaLaunchCooperativeKernel's
 };
 
 /// `body` (kernels, functions, variables) as a PTX 8.0 module for sm_90 with 64-bit addresses.

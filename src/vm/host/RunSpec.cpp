@@ -439,7 +439,7 @@ SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, con
 
 SpecLaunch parseLaunch(const Checker &c, const RunSpec &spec, const json &j, const std::string &path) {
   c.requireObject(j, path);
-  c.checkKeys(j, path, {"kernel", "grid", "block", "dynamic_shared_bytes", "args"});
+  c.checkKeys(j, path, {"kernel", "grid", "block", "dynamic_shared_bytes", "cooperative", "args"});
   SpecLaunch l;
   l.path = path;
   if (j.contains("kernel"))
@@ -449,6 +449,11 @@ SpecLaunch parseLaunch(const Checker &c, const RunSpec &spec, const json &j, con
   if (j.contains("dynamic_shared_bytes"))
     l.dynamicSharedBytes = static_cast<uint32_t>(c.unsignedInt(
         j["dynamic_shared_bytes"], member(path, "dynamic_shared_bytes"), std::numeric_limits<uint32_t>::max()));
+  if (j.contains("cooperative")) {
+    if (!j["cooperative"].is_boolean())
+      c.fail(member(path, "cooperative"), "expected true or false, found " + kindOf(j["cooperative"]));
+    l.cooperative = j["cooperative"].get<bool>();
+  }
   if (j.contains("args")) {
     std::string p = member(path, "args");
     c.requireArray(j["args"], p);
@@ -720,8 +725,8 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     report.grid = l.grid;
     report.block = l.block;
     auto start = std::chrono::steady_clock::now();
-    report.result =
-        device.launch(module, kernels[i]->name, {l.grid, l.block, l.dynamicSharedBytes}, args, options.launch);
+    report.result = device.launch(module, kernels[i]->name, {l.grid, l.block, l.dynamicSharedBytes, l.cooperative},
+                                  args, options.launch);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome.printfOutput += report.result.printfOutput;
     failed = !report.result.ok();

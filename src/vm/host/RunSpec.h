@@ -4,7 +4,7 @@
 //   {"module": "PATH.ptx" | "PATH.cu",
 //    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}],
 //    "launches": [{"kernel": K, "grid": [x,y,z], "block": [x,y,z], "dynamic_shared_bytes": D,
-//                  "args": [ARG...]}],
+//                  "cooperative": false, "args": [ARG...]}],
 //    "outputs": [{"buffer": N, "file": "PATH"}]}
 //
 //   INIT  "zero" | "none" | "PATH" (raw bytes; a shorter file is zero-padded, a longer one is an
@@ -87,6 +87,7 @@ struct SpecLaunch {
   std::string kernel; ///< empty: the module's only kernel
   Dim3 grid, block;
   uint32_t dynamicSharedBytes = 0;
+  bool cooperative = false; ///< cudaLaunchCooperativeKernel: every CTA resident, grid.sync() allowed
   std::vector<SpecArg> args;
   std::string path; ///< "launches[1]"
 };

@@ -73,6 +73,8 @@ void execBarrier(ExecContext &ctx, const MicroOp &op) {
       return;
     }
   }
+  if (ctx.exec != w.liveMask && parkRunAheadLanes(ctx))
+    return;
   if (ctx.exec != w.liveMask) {
     uint32_t missing = w.liveMask & ~ctx.exec;
     ctx.fault(FaultKind::BarrierDivergence, std::countr_zero(missing),
@@ -133,14 +135,19 @@ void execNop(ExecContext &, const MicroOp &) {}
 
 /// bar.warp.sync: op.s[0] the membermask.
 void execWarpBarrier(ExecContext &ctx, const MicroOp &op) {
+  if (waitForMembersElsewhere(ctx, op.s[0] != kNoSlot ? ctx.in(op.s[0]) : nullptr))
+    return;
   if (ctx.listener)
     emitWarpSyncEvent(ctx, op, WarpSyncOp::BarWarpSync, op.s[0] != kNoSlot ? ctx.in(op.s[0]) : nullptr, nullptr);
 }
 
 /// nanosleep lets the other warps of the CTA run (spin-waits on a flag another warp sets).
 void execYield(ExecContext &ctx, const MicroOp &) {
-  if (ctx.exec)
+  if (ctx.exec) {
     ctx.yield = true;
+    // A back-off in a spin loop: the scheduler treats it like a quantum's end (it may be polling).
+    ctx.warp->quantumYield = true;
+  }
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "vm/ops/Families.h"
 
 #include "vm/Exec.h"
+#include "vm/Simt.h"
 
 #include <fmt/format.h>
 
@@ -45,6 +46,8 @@ enum class Shfl : uint8_t { Up, Down, Bfly, Idx };
 /// op.d[0] d, op.d[1] p (kNoSlot without one), op.s[0..2] a b c, op.s[3] membermask (unused: the source
 /// lane's register is read whether or not it is a member).
 template <Shfl M> void execShfl(ExecContext &ctx, const MicroOp &op) {
+  if (waitForMembersElsewhere(ctx, op.s[3] != kNoSlot ? ctx.in(op.s[3]) : nullptr))
+    return;
   const uint64_t *a = ctx.in(op.s[0]);
   const uint64_t *b = ctx.in(op.s[1]);
   const uint64_t *c = ctx.in(op.s[2]);
@@ -98,6 +101,8 @@ template <Vote V> void execVote(ExecContext &ctx, const MicroOp &op) {
   if (op.flags & 1)
     pa = ~pa;
   const uint64_t *mask = op.s[1] != kNoSlot ? ctx.in(op.s[1]) : nullptr;
+  if (waitForMembersElsewhere(ctx, mask))
+    return;
   if (ctx.listener)
     emitWarpSyncEvent(ctx, op, WarpSyncOp::Vote, mask, nullptr);
   if constexpr (V == Vote::Ballot) {
@@ -128,6 +133,8 @@ template <Vote V> void execVote(ExecContext &ctx, const MicroOp &op) {
 template <class T, bool All> void execMatch(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *a = ctx.in(op.s[0]);
   const uint64_t *mask = ctx.in(op.s[1]);
+  if (waitForMembersElsewhere(ctx, mask))
+    return;
   if (ctx.listener)
     emitWarpSyncEvent(ctx, op, WarpSyncOp::Match, mask, nullptr);
   uint32_t matches[kWarpSize];
@@ -181,6 +188,8 @@ template <class T, Redux R> inline T reduceStep(T x, T y) {
 template <class T, Redux R> void execRedux(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *src = ctx.in(op.s[0]);
   const uint64_t *mask = ctx.in(op.s[1]);
+  if (waitForMembersElsewhere(ctx, mask))
+    return;
   if (ctx.listener)
     emitWarpSyncEvent(ctx, op, WarpSyncOp::Redux, mask, nullptr);
   uint64_t result[kWarpSize];
@@ -221,6 +230,8 @@ void execActivemask(ExecContext &ctx, const MicroOp &op) {
 /// lowest executing lane of the membermask (deterministic, as the ISA requires).
 void execElect(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *mask = ctx.in(op.s[0]);
+  if (waitForMembersElsewhere(ctx, mask))
+    return;
   if (ctx.listener)
     emitWarpSyncEvent(ctx, op, WarpSyncOp::Elect, mask, nullptr);
   uint64_t *d = ctx.out(op.d[0]);
