@@ -23,6 +23,22 @@ template __global__ void tile_reduce<64>(const int *, int *);
 template __global__ void tile_reduce<128>(const int *, int *);
 template __global__ void tile_reduce<256>(const int *, int *);
 
+// The same with the scratch memory the program provides (cg::block_tile_memory): how multi-warp tiles
+// work before SM 8.0 (compute_75), where there is no reserved shared memory; from 8.0 on it is unused.
+template <int Tile> __global__ void tile_reduce_scratch(const int *in, int *out) {
+  __shared__ cg::block_tile_memory<256> scratch;
+  cg::thread_block block = cg::this_thread_block(scratch);
+  auto tile = cg::tiled_partition<Tile>(block);
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  tile.sync();
+  int sum = cg::reduce(tile, v, cg::plus<int>());
+  if (tile.thread_rank() == 0)
+    out[(blockIdx.x * blockDim.x + threadIdx.x) / Tile] = sum;
+}
+template __global__ void tile_reduce_scratch<64>(const int *, int *);
+template __global__ void tile_reduce_scratch<128>(const int *, int *);
+template __global__ void tile_reduce_scratch<256>(const int *, int *);
+
 // Warp 1 writes the data and raises the flag; warp 0 polls the flag (volatile), then reads the data.
 __global__ void producer_consumer(int *out) {
   __shared__ int data[32];

@@ -75,6 +75,30 @@ TEST_P(ForwardProgress, CooperativeGroupsTilesLargerThanAWarp) {
   }
 }
 
+TEST_P(ForwardProgress, CooperativeGroupsTilesWithTheProgramsScratchMemory) {
+  // block_tile_memory: multi-warp tiles on every target, compute_75 included.
+  for (unsigned workers : {1u, 2u}) {
+    VmHarness h(GetParam().arch);
+    h.options.threads = workers;
+    auto &m = h.load(readFile(path), path.string());
+    const int blocks = 3, threads = 256;
+    std::vector<int> in(blocks * threads);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<int>(i * 11 % 97) - 40;
+    for (int tile : {64, 128, 256}) {
+      uint64_t din = h.upload(in);
+      uint64_t dout = zeroed<int>(h, in.size() / tile);
+      auto r =
+          h.launch(m, "_Z19tile_reduce_scratchILi" + std::to_string(tile) + "EEvPKiPi", {blocks}, {threads}, din, dout);
+      ASSERT_TRUE(r.ok()) << "tile " << tile << ", " << workers << " workers: " << describe(r);
+      std::vector<int> got = h.download<int>(dout, in.size() / tile);
+      for (size_t t = 0; t < got.size(); ++t)
+        EXPECT_EQ(got[t], std::accumulate(in.begin() + t * tile, in.begin() + (t + 1) * tile, 0))
+            << "tile " << tile << " #" << t << ", " << workers << " workers";
+    }
+  }
+}
+
 TEST_P(ForwardProgress, ConsumerWarpPollsTheProducersFlag) {
   for (unsigned workers : {1u, 2u}) {
     VmHarness h(GetParam().arch);
@@ -100,10 +124,10 @@ TEST_P(ForwardProgress, AFlagNobodySetsIsALivelockWithEachWarpsLine) {
   ASSERT_FALSE(r.faults.empty());
   const vm::Fault &f = r.faults.front();
   EXPECT_EQ(f.kind, vm::FaultKind::Livelock) << describe(r);
-  EXPECT_NE(f.sourceLine.find("forward_progress.cu:48"), std::string::npos) << f.sourceLine;
+  EXPECT_NE(f.sourceLine.find("forward_progress.cu:64"), std::string::npos) << f.sourceLine;
   EXPECT_NE(f.detail.find("warp 0 polls at"), std::string::npos) << f.detail;
   EXPECT_NE(f.detail.find("warp 1 polls at"), std::string::npos) << f.detail;
-  EXPECT_NE(f.detail.find("forward_progress.cu:48)"), std::string::npos) << f.detail;
+  EXPECT_NE(f.detail.find("forward_progress.cu:64)"), std::string::npos) << f.detail;
   // Found in a fraction of a second, not after the instruction budget of the whole launch.
   EXPECT_LT(seconds, 5.0);
 }

@@ -50,6 +50,14 @@ template <int Tile> static void tiles(const int *din, const std::vector<int> &in
   char what[64];
   snprintf(what, sizeof what, "tile_reduce<%d>", Tile);
   report(what, ok);
+  tile_reduce_scratch<Tile><<<blocks, threads>>>(din, dout);
+  CHECK(cudaDeviceSynchronize());
+  got = download(dout, in.size() / Tile);
+  ok = true;
+  for (size_t t = 0; t < got.size(); ++t)
+    ok &= got[t] == std::accumulate(in.begin() + t * Tile, in.begin() + (t + 1) * Tile, 0);
+  snprintf(what, sizeof what, "tile_reduce_scratch<%d>", Tile);
+  report(what, ok);
   CHECK(cudaFree(dout));
 }
 
