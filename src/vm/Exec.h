@@ -140,10 +140,10 @@ struct LaunchState {
   std::atomic<uint64_t> progress{0};
 
   /// Listener slots (WarpRef::worker) beyond the workers' own, for the extra CTAs a worker keeps
-  /// resident while others poll: slots [workers, slotCount) are handed out under `mutex`.
+  /// resident while others poll: slots [workers, slotCount) are handed out under `mutex`, each to
+  /// one worker, which reuses it for its later CTAs.
   unsigned slotCount = 1;
   unsigned nextSlot = 1;
-  std::vector<unsigned> freeSlots;
 
   std::mutex mutex; ///< guards faults, printf output and slots
   std::vector<Fault> faults;

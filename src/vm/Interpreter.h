@@ -41,7 +41,6 @@ private:
   LaunchState &launch_;
   Cta cta_;
   ExecContext ctx_;
-  bool ended_ = false;
 };
 
 } // namespace ptxray::vm

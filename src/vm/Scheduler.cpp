@@ -19,12 +19,8 @@ constexpr std::chrono::milliseconds kHangTime{200};
 
 unsigned takeSlot(LaunchState &L) {
   std::lock_guard lock(L.mutex);
-  if (!L.freeSlots.empty()) {
-    unsigned slot = L.freeSlots.back();
-    L.freeSlots.pop_back();
-    return slot;
-  }
-  // residentLimit bounds the CTAs started beyond each worker's first, so slots never run out.
+  // residentLimit bounds the CTAs started beyond each worker's first (Device::launch sizes
+  // slotCount with room for both), so slots never run out.
   return L.nextSlot < L.slotCount ? L.nextSlot++ : L.slotCount - 1;
 }
 
