@@ -526,6 +526,8 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.residentLimit = residentCtaLimit(module, *kernel, config);
   L.slotCount = 2 * workers + static_cast<unsigned>(std::min<uint64_t>(L.residentLimit, 1u << 20));
   L.nextSlot = workers;
+  L.workers = workers;
+  L.quietSince = std::make_unique<std::atomic<uint64_t>[]>(workers);
   if (config.cooperative)
     L.gridWorkspace = gridWorkspace();
   if (options.listener)

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -138,6 +139,13 @@ struct LaunchState {
   /// Scheduling rounds that changed something, over every worker: a worker whose CTAs all poll
   /// reports a hang only if no other worker made progress meanwhile.
   std::atomic<uint64_t> progress{0};
+  /// Per worker (vm/Scheduler.cpp): 1 + the `progress` value during which every CTA resident on it
+  /// polled a whole turn, 0 while it has not or works, kWorkerGone once it has no CTA left. A hang
+  /// is reported only when all workers agree on the current value: a worker busy with a long round
+  /// (slow listeners, a loaded machine) is never mistaken for a hung one.
+  std::unique_ptr<std::atomic<uint64_t>[]> quietSince;
+  unsigned workers = 1;
+  static constexpr uint64_t kWorkerGone = ~uint64_t{0};
 
   /// Listener slots (WarpRef::worker) beyond the workers' own, for the extra CTAs a worker keeps
   /// resident while others poll: slots [workers, slotCount) are handed out under `mutex`, each to

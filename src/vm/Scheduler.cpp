@@ -2,7 +2,6 @@
 
 #include "vm/Interpreter.h"
 
-#include <chrono>
 #include <deque>
 #include <fmt/format.h>
 #include <memory>
@@ -11,11 +10,20 @@ namespace ptxray::vm {
 
 namespace {
 
-/// A worker's resident CTAs all polled this many times each, over at least kHangTime, with no
-/// progress anywhere in the launch: a hang. The time gives other workers' CTAs, which may be about
-/// to write what is polled, the chance to show progress.
-constexpr uint64_t kHangRounds = 8;
-constexpr std::chrono::milliseconds kHangTime{200};
+/// A worker's resident CTAs all polled this many turns each while no round anywhere in the launch
+/// changed anything, and every other worker's CTAs polled a whole turn meanwhile too: a hang.
+/// Counted in turns, not time, so that a slow machine or slow listeners cannot fake one.
+constexpr uint64_t kHangTurns = 8;
+
+/// Every worker is quiet at `progress` (LaunchState::quietSince) or gone.
+bool allQuiet(const LaunchState &L, uint64_t progress) {
+  for (unsigned w = 0; w < L.workers; ++w) {
+    const uint64_t q = L.quietSince[w].load(std::memory_order_acquire);
+    if (q != progress + 1 && q != LaunchState::kWorkerGone)
+      return false;
+  }
+  return true;
+}
 
 unsigned takeSlot(LaunchState &L) {
   std::lock_guard lock(L.mutex);
@@ -62,9 +70,9 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
     resident.push_front(std::make_unique<CtaRun>(L, *id, slot));
     return true;
   };
-  uint64_t stuck = 0; // consecutive polling returns with nothing new to start
-  std::chrono::steady_clock::time_point stuckSince;
-  uint64_t progressWhenStuck = 0;
+  std::atomic<uint64_t> &quiet = L.quietSince[worker];
+  uint64_t polls = 0;     // consecutive polling turns, all while `progress` stayed at quietFrom
+  uint64_t quietFrom = 0; // the launch's progress when they began
   while (!L.abort.load(std::memory_order_relaxed)) {
     if (resident.empty() && !start(false))
       break;
@@ -74,7 +82,8 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
       resident.pop_front();
       L.resident.fetch_sub(1, std::memory_order_relaxed);
       L.progress.fetch_add(1, std::memory_order_relaxed);
-      stuck = 0;
+      quiet.store(0, std::memory_order_release);
+      polls = 0;
       continue;
     }
     // It polls: what it waits for must come from another CTA. Let a new one start if the GPU could
@@ -82,24 +91,24 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
     resident.push_back(std::move(resident.front()));
     resident.pop_front();
     if (start(true)) {
-      stuck = 0;
+      quiet.store(0, std::memory_order_release); // the new CTA has not polled yet
+      polls = 0;
       continue;
     }
-    const auto now = std::chrono::steady_clock::now();
-    if (stuck++ == 0) {
-      stuckSince = now;
-      progressWhenStuck = L.progress.load(std::memory_order_relaxed);
-      continue;
+    const uint64_t progress = L.progress.load(std::memory_order_acquire);
+    if (polls == 0 || progress != quietFrom) {
+      quietFrom = progress; // another worker's CTAs moved: maybe toward what these wait for
+      polls = 0;
     }
-    if (stuck < kHangRounds * resident.size() || now - stuckSince < kHangTime)
+    ++polls;
+    if (polls % resident.size() == 0)
+      quiet.store(quietFrom + 1, std::memory_order_release); // each resident CTA polled a turn
+    if (polls < kHangTurns * resident.size() || !allQuiet(L, quietFrom) ||
+        L.progress.load(std::memory_order_acquire) != quietFrom)
       continue;
-    if (L.progress.load(std::memory_order_relaxed) != progressWhenStuck) {
-      stuck = 0; // another worker's CTAs moved: maybe toward what these wait for
-      continue;
-    }
     std::string why = fmt::format("every warp of the block that can run has polled memory for {} rounds of {} loop "
                                   "iterations without any change (on a GPU the kernel would hang)",
-                                  stuck / resident.size(), kYieldQuantum);
+                                  polls / resident.size(), kYieldQuantum);
     if (uint64_t waiting = queue.remaining())
       why += fmt::format("; {} more block{} of the grid cannot start while {} are resident (at most {} fit on the "
                          "GPU at once: blocks per SM x SMs), so a block waiting for one of them waits forever",
@@ -107,6 +116,7 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
     resident.back()->reportHang(why);
     break;
   }
+  quiet.store(LaunchState::kWorkerGone, std::memory_order_release);
   // Any CTA still resident (the launch aborted) ends here: its listeners' onCtaEnd.
 }
 

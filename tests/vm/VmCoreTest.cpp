@@ -242,8 +242,17 @@ SKIP:
 
 TEST(VmCore, RunawayLoopStopsAtBudget) {
   VmHarness h;
+  // The counter changes every iteration: no livelock to see, only the budget stops it.
   auto &m = h.load(std::string(kHeader) + R"(
 .visible .entry k()
+{
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 0;
+LOOP:
+  add.u32 %r1, %r1, 1;
+  bra.uni LOOP;
+}
+.visible .entry still()
 {
 LOOP:
   bra.uni LOOP;
@@ -253,6 +262,11 @@ LOOP:
   auto r = h.launch(m, "k", {1, 1, 1}, {32, 1, 1});
   ASSERT_EQ(r.status, vm::LaunchStatus::Faulted);
   EXPECT_EQ(r.faults[0].kind, vm::FaultKind::InstructionLimit);
+  // A loop whose state never changes is a hang, known as one long before the budget runs out.
+  r = h.launch(m, "still", {1, 1, 1}, {32, 1, 1});
+  ASSERT_EQ(r.status, vm::LaunchStatus::Faulted);
+  EXPECT_EQ(r.faults[0].kind, vm::FaultKind::Livelock);
+  EXPECT_LT(r.threadInstructions, 1'000'000u);
 }
 
 TEST(VmCore, LaunchChecksLikeTheDriver) {
