@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the nvcc PTX fixtures in tests/corpus/nvcc/ from tests/kernels/*.cu
-# and examples/saxpy.ptx, examples/guide/*.ptx from their .cu files.
+# and examples/saxpy.ptx, examples/guide/*.ptx, bench/kernels/real_kernels.ptx from their .cu files.
 #
 #   scripts/gen-corpus.sh            # all targets
 #   NVCC=/path/to/nvcc scripts/gen-corpus.sh
@@ -45,8 +45,9 @@ stage=/tmp/ptxray-corpus
 out="$repo/tests/corpus/nvcc"
 
 rm -rf "$stage"
-mkdir -p "$stage/kernels" "$stage/examples"
+mkdir -p "$stage/kernels" "$stage/examples" "$stage/bench"
 cp "$repo"/tests/kernels/*.cu "$stage/kernels/"
+cp "$repo"/bench/kernels/real_kernels.cu "$stage/bench/"
 cp "$repo"/examples/saxpy.cu "$repo"/examples/guide/aat.cu "$repo"/examples/guide/copy.cu "$stage/examples/"
 
 rm -rf "$out"
@@ -106,15 +107,25 @@ for name in aat copy; do
   fi
 done
 
+# The real-kernel benchmark set (bench/RealKernelBench.cpp, tests/vm/RealKernelsTest.cpp).
+if (cd "$stage/bench" && "$nvcc" "${common[@]}" -arch=compute_90 -lineinfo real_kernels.cu \
+  -o "$repo/bench/kernels/real_kernels.ptx"); then
+  count=$((count + 1))
+else
+  echo "gen-corpus: FAILED: bench/kernels/real_kernels.cu" >&2
+  failed=1
+fi
+
 "$nvcc" --version | tail -n 2 >"$out/VERSION"
 
 # Optional sanity check: every generated file must assemble with ptxas.
 ptxas="$(dirname "$nvcc")/ptxas"
 if [ -x "$ptxas" ] && [ "${PTXAS_CHECK:-1}" = 1 ]; then
-  for f in "$out"/compute_*/*.ptx "$out"/debug/compute_*/*.ptx "$repo/examples/saxpy.ptx" "$repo"/examples/guide/*.ptx; do
+  for f in "$out"/compute_*/*.ptx "$out"/debug/compute_*/*.ptx "$repo/examples/saxpy.ptx" "$repo"/examples/guide/*.ptx \
+    "$repo/bench/kernels/real_kernels.ptx"; do
     dir="$(basename "$(dirname "$f")")"
     sm="sm_${dir#compute_}"
-    case "$f" in "$repo"/examples/*) sm=sm_90 ;; esac
+    case "$f" in "$repo"/examples/* | "$repo"/bench/*) sm=sm_90 ;; esac
     opt=()
     grep -q 'corpus-flags:.*-rdc=true' "$stage/kernels/$(basename "$f" .ptx).cu" 2>/dev/null && opt=(-c)
     if ! "$ptxas" -suppress-stack-size-warning "${opt[@]}" -arch="$sm" "$f" -o /dev/null; then

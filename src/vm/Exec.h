@@ -65,6 +65,19 @@ struct Warp {
   uint32_t backwardBranches = 0;
   bool quantumYield = false;
   uint64_t stateHash = 0;
+
+  /// Back to a new warp's state, keeping the vectors' storage (a worker's next CTA reuses it).
+  void recycle() {
+    Warp fresh;
+    fresh.simt.swap(simt);
+    fresh.frames.swap(frames);
+    fresh.regs.swap(regs);
+    fresh.preds.swap(preds);
+    fresh.local.swap(local);
+    fresh.simt.clear();
+    fresh.frames.clear();
+    *this = std::move(fresh);
+  }
 };
 
 /// Backward branches a warp takes before it lets the other warps of its CTA run.

@@ -158,7 +158,43 @@ void execReadSpecial(ExecContext &ctx, const MicroOp &op) {
     return;
   }
   auto reg = static_cast<ptx::SpecialReg>(op.imm);
-  forLanes(ctx.exec, [&](int lane) { d[lane] = readSpecial(ctx, reg, op.flags, lane); });
+  using ptx::SpecialReg;
+  switch (reg) {
+  case SpecialReg::tid: {
+    // The warp's threads are consecutive in x, then y, then z: step through them, no division per lane.
+    const Dim3 &b = ctx.launch->block;
+    const uint64_t first = uint64_t{ctx.warp->index} * kWarpSize;
+    uint32_t t[3] = {static_cast<uint32_t>(first % b.x), static_cast<uint32_t>(first / b.x % b.y),
+                     static_cast<uint32_t>(first / (uint64_t{b.x} * b.y))};
+    uint64_t ids[kWarpSize];
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      ids[lane] = op.flags < 3 ? t[op.flags] : 0;
+      if (++t[0] == b.x) {
+        t[0] = 0;
+        if (++t[1] == b.y) {
+          t[1] = 0;
+          ++t[2];
+        }
+      }
+    }
+    forLanes(ctx.exec, [&](int lane) { d[lane] = ids[lane]; });
+    return;
+  }
+  case SpecialReg::laneid:
+  case SpecialReg::lanemask_eq:
+  case SpecialReg::lanemask_le:
+  case SpecialReg::lanemask_lt:
+  case SpecialReg::lanemask_ge:
+  case SpecialReg::lanemask_gt:
+    forLanes(ctx.exec, [&](int lane) { d[lane] = readSpecial(ctx, reg, op.flags, lane); });
+    return;
+  default: {
+    // The same for every lane of the warp.
+    const uint64_t v = readSpecial(ctx, reg, op.flags, std::countr_zero(ctx.exec | 0x80000000u));
+    forLanes(ctx.exec, [&](int lane) { d[lane] = v; });
+    return;
+  }
+  }
 }
 
 void execFrameAddress(ExecContext &ctx, const MicroOp &op) {
@@ -373,6 +409,7 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
   uint32_t pc = w.simt.back().pc;
   uint32_t rpc = w.simt.back().rpc;
   uint32_t active = w.simt.back().mask & w.liveMask;
+  uint32_t activeLanes = static_cast<uint32_t>(std::popcount(active)); // once per path, not per instruction
   const MicroOp *code = ctx.fn->code.data();
   uint32_t codeSize = static_cast<uint32_t>(ctx.fn->code.size());
   uint64_t threadInstructions = 0;
@@ -391,6 +428,7 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
     pc = w.simt.back().pc;
     rpc = w.simt.back().rpc;
     active = w.simt.back().mask & w.liveMask;
+    activeLanes = static_cast<uint32_t>(std::popcount(active));
   };
   while (!ctx.yield) {
     if (pc == rpc) {
@@ -421,7 +459,7 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
         ctx.listener->onInstruction(ctx.warpRef(), e);
       }
       // Like CUDA's thread_inst_executed: every active lane, predicated off or not.
-      threadInstructions += static_cast<uint32_t>(std::popcount(active));
+      threadInstructions += activeLanes;
     }
     if (++sinceFlush == kBudgetChunk) {
       sinceFlush = 0;
@@ -514,8 +552,12 @@ std::string sourcePlace(LaunchState &L, const DecodedFunction &fn, uint32_t pc) 
 // ---------------------------------------------------------------------------------------------
 // Resident CTAs
 
-CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot) : launch_(L) {
+CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot, Cta storage)
+    : launch_(L), cta_(std::move(storage)) {
   const DecodedFunction &kernel = *L.kernel;
+  cta_.reservedShared.clear();
+  for (Cta::Barrier &b : cta_.barriers)
+    b = {};
   cta_.linearId = linearCtaId;
   cta_.id.x = static_cast<uint32_t>(linearCtaId % L.grid.x);
   cta_.id.y = static_cast<uint32_t>(linearCtaId / L.grid.x % L.grid.y);
@@ -528,6 +570,7 @@ CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot) : launch_(L)
   const uint64_t localBytes = std::max<uint64_t>((kernel.frameBytes + 15) / 16 * 16, 16);
   for (uint32_t i = 0; i < numWarps; ++i) {
     Warp &w = cta_.warps[i];
+    w.recycle();
     w.index = i;
     uint64_t lanes = std::min<uint64_t>(kWarpSize, threads - uint64_t{i} * kWarpSize);
     w.liveMask = lanes == kWarpSize ? kFullMask : static_cast<uint32_t>((uint64_t{1} << lanes) - 1);
@@ -556,8 +599,15 @@ CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot) : launch_(L)
 }
 
 CtaRun::~CtaRun() {
-  if (ctx_.listener)
+  if (ctx_.listener && !finished_)
     ctx_.listener->onCtaEnd(ctx_.worker, cta_.id);
+}
+
+Cta CtaRun::finish() {
+  if (ctx_.listener && !finished_)
+    ctx_.listener->onCtaEnd(ctx_.worker, cta_.id);
+  finished_ = true;
+  return std::move(cta_);
 }
 
 bool CtaRun::round(bool &polling) {

@@ -19,7 +19,8 @@ enum class CtaStep : uint8_t {
 /// `slot` is the listener slot its events carry (WarpRef::worker): one CTA per slot at a time.
 class CtaRun {
 public:
-  CtaRun(LaunchState &launch, uint64_t linearCtaId, unsigned slot);
+  /// `storage`: a finished CTA's (finish()), whose memory this one reuses.
+  CtaRun(LaunchState &launch, uint64_t linearCtaId, unsigned slot, Cta storage = {});
   CtaRun(const CtaRun &) = delete;
   CtaRun &operator=(const CtaRun &) = delete;
   ~CtaRun();
@@ -29,6 +30,9 @@ public:
   CtaStep run();
   /// Reports the CTA as hung (FaultKind::Livelock): each warp's line, then `why`. Aborts the launch.
   void reportHang(std::string_view why);
+
+  /// Ends the CTA (the listeners' onCtaEnd) and hands back its storage for the worker's next one.
+  Cta finish();
 
   uint64_t linearId() const { return cta_.linearId; }
   unsigned slot() const { return ctx_.worker; }
@@ -41,6 +45,7 @@ private:
   LaunchState &launch_;
   Cta cta_;
   ExecContext ctx_;
+  bool finished_ = false;
 };
 
 } // namespace ptxray::vm

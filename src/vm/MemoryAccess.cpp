@@ -1,5 +1,7 @@
 #include "vm/MemoryAccess.h"
 
+#include <bit>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace ptxray::vm {
@@ -75,10 +77,99 @@ std::string describeSharedMiss(const LaunchState &L, uint64_t offset, uint64_t b
   return what;
 }
 
+/// The common case, branch-free over the lanes: every lane's access aligned and inside the window or
+/// allocation the first active lane's address is in. false when some lane may fail: the
+/// lane-by-lane path then decides, and reports, exactly as before (a fault is never found here).
+bool translateWarp(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uint32_t align, bool write,
+                   WarpAccess &acc) {
+  if (!mask)
+    return false;
+  LaunchState &L = *ctx.launch;
+  const uint64_t a0 = acc.addresses[std::countr_zero(mask)];
+  Space resolved = space;
+  uint64_t lowest = 0;       // address of the region's first byte
+  uint64_t span = 0;         // its size
+  std::byte *host = nullptr; // its first byte on the host
+  // Outside the windows, generic addresses and .global ones name global memory alike.
+  auto global = [&] {
+    const Allocation *al = L.memory->find(a0);
+    if (!al || al->freed || (write && al->readOnly) ||
+        !(al->base + al->size <= kLocalWindow || al->base >= kFunctionWindow))
+      return false;
+    resolved = Space::Global;
+    lowest = al->base;
+    span = al->size;
+    host = al->host;
+    return true;
+  };
+  switch (space) {
+  case Space::Generic:
+    if (a0 - kSharedWindow < kSharedWindowSize) {
+      resolved = Space::Shared;
+      lowest = kSharedWindow;
+      span = ctx.cta->shared.size();
+      host = ctx.cta->shared.data();
+    } else if (!global()) {
+      return false;
+    }
+    break;
+  case Space::Global:
+    if (!global())
+      return false;
+    break;
+  case Space::Shared:
+    span = ctx.cta->shared.size();
+    host = ctx.cta->shared.data();
+    break;
+  case Space::Local:
+    span = ctx.warp->localStride;
+    host = ctx.warp->local.data();
+    break;
+  case Space::Const:
+    if (write || !L.constBank)
+      return false;
+    span = L.constBank->size;
+    host = L.constBank->host;
+    break;
+  case Space::KernelParam:
+    if (write)
+      return false;
+    span = L.params.size();
+    host = L.params.data();
+    break;
+  default: return false;
+  }
+  if (bytes > span)
+    return false;
+  const uint64_t lastOffset = span - bytes;
+  // Per-thread local memory: lane `lane`'s window starts `lane * stride` into the warp's.
+  const uint64_t laneStride = resolved == Space::Local ? ctx.warp->localStride : 0;
+  const uintptr_t hostBase = reinterpret_cast<uintptr_t>(host);
+  uint64_t outside = 0, bits = 0;
+  forLanes(mask, [&](int lane) {
+    const uint64_t a = acc.addresses[lane];
+    const uint64_t offset = a - lowest;
+    outside |= offset > lastOffset;
+    bits |= a;
+    // As integers: a lane outside the region must not form an out-of-range pointer (UB), only a value
+    // the lane-by-lane path overwrites.
+    acc.host[lane] = reinterpret_cast<std::byte *>(hostBase + lane * laneStride + offset);
+  });
+  if (outside || (bits & (align - 1))) // align is a power of two (or 1)
+    return false;
+  if (lowest && resolved != Space::Global) // generic addresses in a window become window offsets
+    forLanes(mask, [&](int lane) { acc.addresses[lane] -= lowest; });
+  acc.space = resolved;
+  acc.mask = mask;
+  return true;
+}
+
 } // namespace
 
 void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uint32_t align, bool write,
                WarpAccess &acc) {
+  if (translateWarp(ctx, space, mask, bytes, align, write, acc))
+    return;
   LaunchState &L = *ctx.launch;
   acc.space = space;
   uint32_t ok = 0;

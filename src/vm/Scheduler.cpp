@@ -49,6 +49,7 @@ uint64_t CtaQueue::remaining() const {
 void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
   std::deque<std::unique_ptr<CtaRun>> resident; // front: the one to run next
   std::vector<unsigned> slots{worker};          // this worker's free listener slots
+  std::vector<Cta> spare;                       // finished CTAs' storage, for the next ones
   bool drained = false;
   // Starts the next CTA of the grid; `mustFit`: only if the GPU could keep one more resident.
   auto start = [&](bool mustFit) {
@@ -67,7 +68,12 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
       slot = takeSlot(L);
     }
     L.resident.fetch_add(1, std::memory_order_relaxed);
-    resident.push_front(std::make_unique<CtaRun>(L, *id, slot));
+    Cta storage;
+    if (!spare.empty()) {
+      storage = std::move(spare.back());
+      spare.pop_back();
+    }
+    resident.push_front(std::make_unique<CtaRun>(L, *id, slot, std::move(storage)));
     return true;
   };
   std::atomic<uint64_t> &quiet = L.quietSince[worker];
@@ -79,6 +85,7 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
     CtaRun &cta = *resident.front();
     if (cta.run() == CtaStep::Done) {
       slots.push_back(cta.slot());
+      spare.push_back(cta.finish());
       resident.pop_front();
       L.resident.fetch_sub(1, std::memory_order_relaxed);
       L.progress.fetch_add(1, std::memory_order_relaxed);

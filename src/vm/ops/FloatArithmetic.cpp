@@ -109,6 +109,22 @@ template <Rounding R, bool Ftz, bool Sat> struct FmaF32 {
     return bits(sem::fma(f32(a), f32(b), f32(c), R, Ftz, Sat));
   }
 };
+// fma.rn.f32, the inner loop of most float kernels: std::fma compiles to one instruction only where
+// the target has FMA, which the portable x86-64 baseline does not promise; elsewhere it is a libm
+// call per lane. So the lane loop is built twice and the loader picks the FMA build where the CPU
+// has it (GCC/clang function multiversioning); the result is sem::fma's: the correctly rounded fma, NaNs canonical.
+#if defined(__x86_64__) && defined(__ELF__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void fmaRnF32Lanes(uint32_t mask, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
+  forLanes(mask,
+           [&](int lane) { d[lane] = bits(sem::canonicalizeNaN(std::fma(f32(a[lane]), f32(b[lane]), f32(c[lane])))); });
+}
+
+template <> void execOp<FmaF32<Rounding::Rn, false, false>>(ExecContext &ctx, const MicroOp &op) {
+  fmaRnF32Lanes(ctx.exec, ctx.in(op.s[0]), ctx.in(op.s[1]), ctx.in(op.s[2]), ctx.out(op.d[0]));
+}
+
 template <Rounding R> struct FmaF64 {
   static constexpr int arity = 3;
   static uint64_t apply(uint64_t a, uint64_t b, uint64_t c) { return bits(sem::fma(f64(a), f64(b), f64(c), R)); }
