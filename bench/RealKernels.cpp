@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <numeric>
 #include <span>
+#include <sstream>
 
 namespace ptxray::bench {
 
@@ -359,8 +361,22 @@ std::vector<std::unique_ptr<RealKernel>> realKernels() {
   return all;
 }
 
+std::vector<int64_t> workerCounts() {
+  std::vector<int64_t> counts;
+  if (const char *list = std::getenv("PTXRAY_BENCH_WORKERS")) {
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');)
+      if (int64_t n = std::atoll(item.c_str()); n > 0)
+        counts.push_back(n);
+  }
+  return counts.empty() ? std::vector<int64_t>{1, 2} : counts;
+}
+
 std::string realKernelsPtxPath() {
-  return std::string(PTXRAY_SOURCE_DIR) + "/bench/kernels/real_kernels.ptx";
+  // $PTXRAY_SOURCE_DIR: a checkout elsewhere than the build's (the bench binary carried to another
+  // machine, validation/vm/scaling.sh).
+  const char *dir = std::getenv("PTXRAY_SOURCE_DIR");
+  return std::string(dir && *dir ? dir : PTXRAY_SOURCE_DIR) + "/bench/kernels/real_kernels.ptx";
 }
 
 } // namespace ptxray::bench

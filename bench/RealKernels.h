@@ -8,6 +8,7 @@
 #include "vm/Device.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,7 +37,11 @@ public:
 /// Every case, in a fixed order.
 std::vector<std::unique_ptr<RealKernel>> realKernels();
 
-/// The path of bench/kernels/real_kernels.ptx in the source tree.
+/// Worker counts the benchmarks run with: 1 and 2, or $PTXRAY_BENCH_WORKERS ("1,2,4,8,16", as
+/// validation/vm/scaling.sh sets it).
+std::vector<int64_t> workerCounts();
+
+/// The path of bench/kernels/real_kernels.ptx in the source tree (or under $PTXRAY_SOURCE_DIR).
 std::string realKernelsPtxPath();
 
 } // namespace ptxray::bench

@@ -3,6 +3,7 @@
 // with one worker and with every core, plain, with the performance model attached (BM_Model*) and with
 // racecheck and initcheck listening (BM_Sanitized*; docs/sanitizers.md records the ratios).
 // Counters report thread-instructions/s ("items").
+#include "RealKernels.h"
 #include "arch/GpuDatabase.h"
 #include "model/PerformanceModel.h"
 #include "sanitizers/Initcheck.h"
@@ -171,6 +172,11 @@ NEXT:
 }
 )";
 
+void workerArgs(benchmark::internal::Benchmark *b) {
+  for (int64_t w : bench::workerCounts())
+    b->Arg(w);
+}
+
 /// What listens to the launches besides the VM.
 enum class Listeners { None, Model, RacecheckInitcheck };
 
@@ -258,17 +264,17 @@ void BM_SanitizedBranchy(benchmark::State &state) {
   runKernel(state, kBranchy, "branchy", false, Listeners::RacecheckInitcheck);
 }
 
-BENCHMARK(BM_VmAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_VmFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_VmMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_VmBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ModelAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ModelFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ModelMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ModelBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SanitizedAlu)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SanitizedFma)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SanitizedMemory)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SanitizedBranchy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VmAlu)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VmFma)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VmMemory)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VmBranchy)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelAlu)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelFma)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelMemory)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelBranchy)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedAlu)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedFma)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedMemory)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SanitizedBranchy)->Apply(workerArgs)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 } // namespace

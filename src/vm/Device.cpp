@@ -10,6 +10,7 @@
 #include "vm/Scheduler.h"
 #include "vm/SystemCalls.h"
 #include "vm/Texture.h"
+#include "vm/WorkerPool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -97,7 +98,8 @@ uint64_t LoadedModule::deviceAddress(const PlacedVariable &v) const {
 // Device
 
 Device::Device(const arch::ComputeCapability &cc, int smCount)
-    : cc_(cc), smCount_(std::max(smCount, 1)), textures_(std::make_unique<TextureTable>()) {
+    : cc_(cc), smCount_(std::max(smCount, 1)), textures_(std::make_unique<TextureTable>()),
+      workers_(std::make_unique<WorkerPool>()) {
   textures_->setMemory(&memory_);
 }
 
@@ -534,14 +536,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
     options.listener->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
                                      kernelRegisters(module, *kernel), workers, runs, L.slotCount});
   CtaQueue queue(ctas, runs);
-  if (workers <= 1) {
-    runWorker(L, 0, queue);
-  } else {
-    std::vector<std::jthread> pool;
-    for (unsigned w = 1; w < workers; ++w)
-      pool.emplace_back([&L, &queue, w] { runWorker(L, w, queue); });
-    runWorker(L, 0, queue);
-  }
+  workers_->run(workers, [&L, &queue](unsigned w) { runWorker(L, w, queue); });
   if (options.listener)
     options.listener->onLaunchEnd();
 

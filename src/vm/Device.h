@@ -27,6 +27,7 @@ public:
 };
 
 class DeviceHeap;
+class WorkerPool;
 class TextureTable;
 
 /// A loaded module: its PTX, the decoded program and where its variables live.
@@ -152,6 +153,7 @@ private:
   std::unique_ptr<TextureTable> textures_;
   uint64_t launches_ = 0;
   uint64_t gridWorkspace_ = 0;
+  std::unique_ptr<WorkerPool> workers_; ///< the launches' worker threads, kept between launches
 };
 
 } // namespace ptxray::vm

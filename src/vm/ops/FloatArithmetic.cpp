@@ -113,7 +113,14 @@ template <Rounding R, bool Ftz, bool Sat> struct FmaF32 {
 // the target has FMA, which the portable x86-64 baseline does not promise; elsewhere it is a libm
 // call per lane. So the lane loop is built twice and the loader picks the FMA build where the CPU
 // has it (GCC/clang function multiversioning); the result is sem::fma's: the correctly rounded fma, NaNs canonical.
-#if defined(__x86_64__) && defined(__ELF__) && !defined(__SANITIZE_ADDRESS__)
+// (Not under AddressSanitizer: the loader would call the version picker before the sanitizer's
+// runtime is up.)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTXRAY_ASAN 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__ELF__) && !defined(__SANITIZE_ADDRESS__) && !defined(PTXRAY_ASAN)
 __attribute__((target_clones("fma", "default")))
 #endif
 void fmaRnF32Lanes(uint32_t mask, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
