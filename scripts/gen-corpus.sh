@@ -48,7 +48,7 @@ rm -rf "$stage"
 mkdir -p "$stage/kernels" "$stage/examples" "$stage/bench"
 cp "$repo"/tests/kernels/*.cu "$stage/kernels/"
 cp "$repo"/bench/kernels/real_kernels.cu "$stage/bench/"
-cp "$repo"/examples/saxpy.cu "$repo"/examples/guide/aat.cu "$repo"/examples/guide/copy.cu "$stage/examples/"
+cp "$repo"/examples/saxpy.cu "$repo"/examples/guide/aat.cu "$repo"/examples/guide/copy.cu "$repo"/examples/guide/hypot.cu "$stage/examples/"
 
 rm -rf "$out"
 for a in "${archs[@]}"; do mkdir -p "$out/compute_$a"; done
@@ -97,7 +97,7 @@ else
   failed=1
 fi
 # The guide's examples: C = A A^T (the README's analysis) and the coalescing copies (guide-charts).
-for name in aat copy; do
+for name in aat copy hypot; do
   if (cd "$stage/examples" && "$nvcc" "${common[@]}" -arch=compute_90 -lineinfo "$name.cu" \
     -o "$repo/examples/guide/$name.ptx"); then
     count=$((count + 1))

@@ -27,6 +27,7 @@ std::string_view categoryName(Category c) {
   case Category::Instructions: return "instructions";
   case Category::ControlFlow: return "control flow";
   case Category::Correctness: return "correctness";
+  case Category::System: return "host and system";
   }
   return "";
 }

@@ -14,7 +14,7 @@ namespace ptxray::advisor {
 enum class Priority : uint8_t { High, Medium, Low };
 std::string_view priorityName(Priority p);
 
-enum class Category : uint8_t { Memory, Configuration, Instructions, ControlFlow, Correctness };
+enum class Category : uint8_t { Memory, Configuration, Instructions, ControlFlow, Correctness, System };
 std::string_view categoryName(Category c);
 
 /// A source line a finding is about, with the numbers that make it one.

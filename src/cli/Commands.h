@@ -21,5 +21,6 @@ CommandRunner addCompareCommand(CLI::App &app);
 CommandRunner addGuideChartsCommand(CLI::App &app);
 CommandRunner addExecCommand(CLI::App &app);
 CommandRunner addFatbinCommand(CLI::App &app);
+CommandRunner addTimelineCommand(CLI::App &app);
 
 } // namespace ptxray::cli

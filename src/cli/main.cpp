@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
   commands.push_back(ptxray::cli::addRunCommand(app));
   commands.push_back(ptxray::cli::addAnalyzeCommand(app));
   commands.push_back(ptxray::cli::addCompareCommand(app));
+  commands.push_back(ptxray::cli::addTimelineCommand(app));
   commands.push_back(ptxray::cli::addGuideChartsCommand(app));
   commands.push_back(ptxray::cli::addExecCommand(app));
   commands.push_back(ptxray::cli::addFatbinCommand(app));

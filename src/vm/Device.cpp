@@ -341,6 +341,14 @@ void Device::memset(uint64_t address, uint8_t value, uint64_t bytes) {
   memory_.noteHostWrite(address, bytes);
 }
 
+std::span<std::byte> Device::hostWriteRange(uint64_t address, uint64_t bytes) {
+  std::byte *p = memory_.hostRange(address, bytes);
+  if (!p)
+    throw VmError(fmt::format("host write of {} bytes at 0x{:x}: outside every live allocation", bytes, address));
+  memory_.noteHostWrite(address, bytes);
+  return {p, bytes};
+}
+
 void Device::writeVariable(const LoadedModule &module, std::string_view name, std::span<const std::byte> data,
                            uint64_t offset) {
   const PlacedVariable *v = module.findVariable(name);

@@ -105,6 +105,10 @@ public:
   void copyToDevice(uint64_t address, std::span<const std::byte> data);
   void copyFromDevice(std::span<std::byte> data, uint64_t address) const;
   void memset(uint64_t address, uint8_t value, uint64_t bytes);
+  /// The host's view of [address, address + bytes) of one live allocation, for host code that
+  /// writes it in place (a run spec's generators fill large buffers from several threads). Counts
+  /// as a host write of the whole range. Throws VmError outside every live allocation.
+  std::span<std::byte> hostWriteRange(uint64_t address, uint64_t bytes);
 
   // Module variables (cuModuleGetGlobal + copies).
   void writeVariable(const LoadedModule &module, std::string_view name, std::span<const std::byte> data,

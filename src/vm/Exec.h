@@ -54,9 +54,8 @@ struct Warp {
   uint64_t localStride = 0;
   uint64_t clock = 0; ///< warp instructions issued: %clock, %clock64, %globaltimer
   enum class State : uint8_t { Ready, AtBarrier, Done } state = State::Ready;
-  uint32_t barrier = 0;          ///< barrier id waited on
-  uint32_t barrierPc = 0;        ///< micro-op of the wait (reports)
-  uint32_t cachedAllocation = 0; ///< index hint for global lookups
+  uint32_t barrier = 0;   ///< barrier id waited on
+  uint32_t barrierPc = 0; ///< micro-op of the wait (reports)
   /// Forward progress (docs/virtual-gpu.md, "SIMT execution"): backward branches since the warp last left
   /// runWarp; at kYieldQuantum it yields so that the CTA's other warps run (a spin-wait on a flag
   /// another warp sets terminates). `quantumYield` says the last yield was that one, `stateHash` is

@@ -4,19 +4,42 @@
 #include <cstring>
 #include <new>
 
+#include <sys/mman.h>
+
 namespace ptxray::vm {
 
 namespace {
 constexpr std::align_val_t kHostAlign{64};
-void freeHost(std::byte *p) {
-  ::operator delete[](p, kHostAlign);
+/// From this size on an allocation's bytes are fresh anonymous pages, zero until written: a large
+/// cudaMalloc costs no serial zero-fill on the host, and its pages are first touched by whichever
+/// threads fill or use them.
+constexpr uint64_t kMappedFrom = uint64_t{1} << 20;
+
+std::byte *allocateHost(uint64_t size) {
+  if (size >= kMappedFrom) {
+    void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : static_cast<std::byte *>(p);
+  }
+  auto *host = static_cast<std::byte *>(::operator new[](size, kHostAlign, std::nothrow));
+  if (host)
+    std::memset(host, 0, size);
+  return host;
+}
+void freeHost(std::byte *p, uint64_t size) {
+  if (size >= kMappedFrom)
+    ::munmap(p, size);
+  else
+    ::operator delete[](p, kHostAlign);
+}
+uint64_t hostSize(const Allocation &a) {
+  return std::max<uint64_t>(a.size, 1);
 }
 } // namespace
 
 DeviceMemory::~DeviceMemory() {
   for (Allocation &a : allocations_)
     if (a.host && !a.adopted)
-      freeHost(a.host);
+      freeHost(a.host, hostSize(a));
 }
 
 std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string label) {
@@ -26,10 +49,9 @@ std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind ki
   // One empty granule between allocations makes off-by-one overruns land outside every allocation.
   if (rounded > ceiling_ || next_ > ceiling_ - rounded)
     return std::nullopt;
-  auto *host = static_cast<std::byte *>(::operator new[](size, kHostAlign, std::nothrow));
+  std::byte *host = allocateHost(size);
   if (!host)
     return std::nullopt;
-  std::memset(host, 0, size);
   Allocation a;
   a.base = next_;
   a.size = bytes;
@@ -80,7 +102,7 @@ bool DeviceMemory::release(uint64_t base) {
   if (it == allocations_.end() || it->base != base || it->freed)
     return false;
   if (!it->adopted)
-    freeHost(it->host);
+    freeHost(it->host, hostSize(*it));
   it->host = nullptr;
   it->freed = true;
   inUse_ -= it->size;

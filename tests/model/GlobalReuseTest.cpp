@@ -205,6 +205,7 @@ TEST(GlobalReuse, CompiledGuideMultiplyUnrolledLoop) {
   // sectors. Distinct per CTA: 16 rows of A x 2 sectors + 16 rows of B x 2 sectors = 64. Ratio 8.
   vm::RunSpec spec = vm::loadRunSpec(sourceDir() / "tests/kernels/vm/specs/matmul.json");
   spec.launches.resize(1);
+  spec.operations.resize(1);
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
   vm::RunOptions options;
   options.arch = "sm_90";

@@ -180,6 +180,49 @@ TEST(DataGeneratorsTest, RandomStaysInRangeAndReachesBothEnds) {
     EXPECT_EQ(elementAt<uint32_t>(constant, i), 1000u);
 }
 
+// Slices filled in any order give the bytes of one whole fill (the run-spec loader fills large
+// buffers in parallel slices): cut points inside the sequence, at its ends and before the tail.
+TEST(DataGeneratorsTest, SlicesFillTheSameBytesAsOneFill) {
+  const size_t bytes = 8 * 1000 + 5; // 5 trailing bytes for every dtype up to 8 bytes
+  auto check = [&](DType t, auto &&whole, auto &&slice) {
+    std::vector<uint8_t> expect(bytes, 0xcc), got(bytes, 0xcc);
+    whole(expect.data());
+    size_t n = bytes / dtypeSize(t);
+    std::vector<size_t> cuts = {0, 1, 7, n / 3, n / 2 + 1, n - 1, n};
+    for (size_t c = cuts.size() - 1; c > 0; --c) // last slice first
+      slice(got.data(), cuts[c - 1], cuts[c]);
+    EXPECT_EQ(got, expect) << dtypeName(t);
+  };
+  for (DType t : {DType::U8, DType::S16, DType::U32, DType::F32, DType::F64, DType::U64})
+    check(
+        t, [&](uint8_t *d) { fillIota(d, bytes, t); },
+        [&](uint8_t *d, size_t a, size_t b) { fillIotaSlice(d, bytes, t, a, b); });
+  for (DType t : {DType::S16, DType::U32, DType::S64})
+    check(
+        t,
+        [&](uint8_t *d) {
+          ASSERT_EQ(fillRandomInt(d, bytes, t, 7, defaultRandomMinBits(t), defaultRandomMaxBits(t)), "");
+        },
+        [&](uint8_t *d, size_t a, size_t b) {
+          ASSERT_EQ(fillRandomIntSlice(d, bytes, t, 7, defaultRandomMinBits(t), defaultRandomMaxBits(t), a, b), "");
+        });
+  check(
+      DType::U8, [&](uint8_t *d) { ASSERT_EQ(fillRandomInt(d, bytes, DType::U8, 3, 10, 20), ""); },
+      [&](uint8_t *d, size_t a, size_t b) { ASSERT_EQ(fillRandomIntSlice(d, bytes, DType::U8, 3, 10, 20, a, b), ""); });
+  for (DType t : {DType::F32, DType::F64})
+    check(
+        t, [&](uint8_t *d) { ASSERT_EQ(fillRandomFloat(d, bytes, t, 11, -2.5, 4.0), ""); },
+        [&](uint8_t *d, size_t a, size_t b) { ASSERT_EQ(fillRandomFloatSlice(d, bytes, t, 11, -2.5, 4.0, a, b), ""); });
+}
+
+TEST(DataGeneratorsTest, SplitMix64JumpsToAnyDraw) {
+  SplitMix64 walk(1234);
+  for (uint64_t i = 0; i < 100; ++i) {
+    uint64_t x = walk.next();
+    EXPECT_EQ(SplitMix64::at(1234, i).next(), x) << i;
+  }
+}
+
 TEST(DataGeneratorsTest, BadBoundsAreRefused) {
   std::vector<uint8_t> data(16);
   EXPECT_NE(fillRandomInt(data.data(), data.size(), DType::U32, 0, 5, 4), "");

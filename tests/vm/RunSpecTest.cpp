@@ -4,10 +4,12 @@
 #include "vm/host/RunSpec.h"
 #include "support/TestFiles.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
 #include <unistd.h>
 
 namespace ptxray::test {
@@ -98,10 +100,10 @@ TEST(RunSpec, ParseErrorsNameTheJsonPath) {
       {R"({"launches": []})", R"(spec.json: missing "module")"},
       {R"({"module": 5, "launches": []})", "spec.json: module: expected a string, found a number"},
       {R"({"module": "", "launches": []})", "spec.json: module: must not be empty"},
-      {R"({"module": "m.ptx"})", R"(spec.json: missing "launches")"},
+      {R"({"module": "m.ptx"})", R"(spec.json: missing "launches" (or "operations", a session of host operations))"},
       {R"({"module": "m.ptx", "launches": {}})", "spec.json: launches: expected an array, found an object"},
       {R"({"module": "m.ptx", "launch": []})",
-       R"(spec.json: launch: unknown key (expected "module", "buffers", "launches", "outputs"))"},
+       R"(spec.json: launch: unknown key (expected "module", "buffers", "launches", "operations", "outputs", "host"))"},
       {R"({"module": "m.ptx", "launches": [7]})", "spec.json: launches[0]: expected an object, found a number"},
       {R"({"module": "m.ptx", "launches": [{"kernel": "k", "block": [1]}]})",
        R"(spec.json: launches[0]: missing "grid")"},
@@ -313,6 +315,122 @@ TEST(RunSpec, GeneratorsFillBuffersLikeDataGenerators) {
   ASSERT_EQ(r.launches.size(), 1u);
   EXPECT_EQ(r.launches[0].threads(), 128u);
   EXPECT_GT(r.launches[0].result.threadInstructions, 0u);
+}
+
+// Buffers of several MiB are filled and loaded in parallel slices: every thread count gives the
+// bytes of one serial whole-buffer fill, and a file shorter than its buffer leaves the rest zero.
+TEST(RunSpec, LargeBuffersFillInParallelWithTheSameBytes) {
+  const uint64_t big = (uint64_t{3} << 20) + 5;
+  std::vector<uint8_t> fileBytes((uint64_t{5} << 20) / 2 + 3);
+  for (size_t i = 0; i < fileBytes.size(); ++i)
+    fileBytes[i] = static_cast<uint8_t>(i * 7 + i / 4096);
+  std::filesystem::path file = std::filesystem::temp_directory_path() / ("ptxray-big-" + std::to_string(::getpid()));
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char *>(fileBytes.data()), static_cast<std::streamsize>(fileBytes.size()));
+  std::string text = fmt::format(R"({{"module": "affine.ptx", "buffers": [
+      {{"name": "r", "bytes": {0}, "init": {{"random": {{"dtype": "f32", "seed": 5, "min": -1, "max": 1}}}}}},
+      {{"name": "i", "bytes": {0}, "init": {{"iota": {{"dtype": "u64"}}}}}},
+      {{"name": "f", "bytes": {0}, "init": "{1}"}},
+      {{"name": "z", "bytes": {0}}}],
+    "launches": []}})",
+                                 big, file.string());
+  std::vector<uint8_t> expectR(big), expectI(big), expectF(big, 0);
+  ASSERT_EQ(vm::fillRandomFloat(expectR.data(), big, vm::DType::F32, 5, -1.0, 1.0), "");
+  vm::fillIota(expectI.data(), big, vm::DType::U64);
+  std::memcpy(expectF.data(), fileBytes.data(), fileBytes.size());
+  for (unsigned threads : {1u, 3u, 8u}) {
+    vm::RunOptions options;
+    options.launch.threads = threads;
+    options.keepBuffers = true;
+    vm::RunOutcome r = vm::runSpec(parse(text), options);
+    ASSERT_TRUE(r.ok()) << r.error;
+    auto same = [&](const char *name, const std::vector<uint8_t> &expect) {
+      const std::vector<std::byte> &got = r.buffers[name];
+      ASSERT_EQ(got.size(), expect.size()) << name;
+      EXPECT_EQ(std::memcmp(got.data(), expect.data(), expect.size()), 0) << name << " with " << threads << " threads";
+    };
+    same("r", expectR);
+    same("i", expectI);
+    same("f", expectF);
+    same("z", std::vector<uint8_t>(big, 0));
+  }
+  std::filesystem::remove(file);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions: host buffers and host operations in issue order.
+
+TEST(RunSpec, SessionOperationsMoveTheBytes) {
+  vm::RunSpec spec = vm::loadRunSpec(specsDir() / "session.json");
+  ASSERT_EQ(spec.operations.size(), 12u);
+  EXPECT_EQ(spec.launches.size(), 2u);
+  EXPECT_EQ(spec.operations[1].kind, vm::SpecOperation::Kind::Launch);
+  EXPECT_EQ(spec.operations[4].launch, 1u);
+  EXPECT_EQ(spec.operations[2].stream, 2u);
+  EXPECT_EQ(spec.operations[8].bytes, 64u); // memset: the rest of the buffer
+  EXPECT_EQ(spec.operations[9].bytes, 40u); // 2D: width x height
+  EXPECT_EQ(spec.host.pcieGeneration, 3);
+  EXPECT_EQ(spec.buffers[0].memory, vm::BufferMemory::Pinned);
+  EXPECT_EQ(spec.buffers[1].memory, vm::BufferMemory::Pageable);
+  vm::RunOptions options;
+  options.launch.threads = 2;
+  options.keepBuffers = true;
+  options.writeOutputs = false;
+  vm::RunOutcome r = vm::runSpec(spec, options);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.operationsRun, 12u);
+  ASSERT_EQ(r.launches.size(), 2u);
+  EXPECT_EQ(r.launches[1].index, 1u);
+  auto out = as<uint32_t>(r.buffers["hOut"]);
+  ASSERT_EQ(out.size(), 256u);
+  for (uint32_t i = 0; i < 256; ++i)
+    EXPECT_EQ(out[i], i * 3 + 7) << i;
+  // memset 0xab over all 64 bytes, then 4 rows of 10 bytes at a 16-byte pitch into rows 12 apart.
+  const std::vector<std::byte> &grid = r.buffers["hGrid"];
+  for (size_t i = 0; i < grid.size(); ++i)
+    EXPECT_EQ(grid[i], i % 12 < 10 ? std::byte{0xab} : std::byte{0}) << i;
+}
+
+TEST(RunSpec, SessionErrorsNameTheJsonPath) {
+  const std::string buffers =
+      R"("buffers": [{"name": "h", "bytes": 16, "host": "pinned"}, {"name": "d", "bytes": 16}])";
+  auto session = [&](const std::string &ops) {
+    return R"({"module": "affine.ptx", )" + buffers + R"(, "operations": [)" + ops + "]}";
+  };
+  EXPECT_EQ(parseError(R"({"module": "affine.ptx", "launches": [], "operations": []})"),
+            R"(spec.json: give "launches" or "operations", not both)");
+  EXPECT_EQ(parseError(session(R"({"op": "memcpy"})")),
+            "spec.json: operations[0].op: unknown operation \"memcpy\" (expected one of memcpy_h2d, memcpy_d2h, "
+            "memcpy_d2d, memcpy2d, memset, launch, event_record, stream_wait_event, stream_synchronize, synchronize)");
+  EXPECT_EQ(parseError(session(R"({"op": "memcpy_h2d", "dst": "h", "src": "d"})")),
+            R"(spec.json: operations[0].dst: "h" is host memory; this operation's dst is device memory)");
+  EXPECT_EQ(parseError(session(R"({"op": "memcpy_d2h", "dst": "h", "src": "d", "bytes": 17})")),
+            R"(spec.json: operations[0].bytes: 17 bytes at offset 0 run past the end of buffer "d" (16 bytes))");
+  EXPECT_EQ(parseError(session(R"({"op": "memcpy_h2d", "dst": "d", "src": "h", "stream": 1024})")),
+            "spec.json: operations[0].stream: 1024 is too large (at most 1023)");
+  EXPECT_EQ(parseError(session(R"({"op": "stream_wait_event", "stream": 1, "event": "e"})")),
+            R"(spec.json: operations[0].event: event "e" is not recorded before this operation)");
+  EXPECT_EQ(parseError(session(R"({"op": "memcpy2d", "dst": "d", "src": "h", "width": 8, "height": 2,
+                                  "src_pitch": 4, "dst_pitch": 8})")),
+            "spec.json: operations[0].src_pitch: pitch 4 is smaller than the row width 8");
+  EXPECT_EQ(parseError(session(R"({"op": "memcpy2d", "dst": "d", "src": "h", "width": 8, "height": 3,
+                                  "src_pitch": 8, "dst_pitch": 8})")),
+            R"(spec.json: operations[0]: 24 bytes at offset 0 run past the end of buffer "h" (16 bytes))");
+  EXPECT_EQ(parseError(session(R"({"op": "launch", "grid": [1], "block": [1], "args": [{"buffer": "h"}]})")),
+            "spec.json: operations[0].args[0].buffer: \"h\" is host memory, which kernels cannot reach: copy it to "
+            "a device buffer first (\"memcpy_h2d\")");
+  EXPECT_EQ(parseError(session(R"({"op": "synchronize", "stream": 1})")),
+            R"(spec.json: operations[0].stream: unknown key (expected "op"))");
+  EXPECT_EQ(parseError(R"({"module": "affine.ptx", "buffers": [{"name": "h", "bytes": 4, "host": "mapped"}],
+                          "launches": []})"),
+            R"(spec.json: buffers[0].host: expected "pinned" or "pageable", found "mapped")");
+  EXPECT_EQ(parseError(R"({"module": "affine.ptx", "host": {"pcie_lanes": 3}, "launches": []})"),
+            "spec.json: host.pcie_lanes: 3 lanes: expected 1, 2, 4, 8 or 16");
+  // A module variable's extent is checked once the module is loaded.
+  EXPECT_EQ(runError(R"({"module": "symbols.ptx", "buffers": [{"name": "t", "symbol": "g_table"},
+                         {"name": "h", "bytes": 64, "host": "pageable"}],
+                         "operations": [{"op": "memcpy_h2d", "dst": "t", "src": "h", "bytes": 20}]})"),
+            R"(spec.json: operations[0]: 20 bytes at offset 0 run past the end of buffer "t" (16 bytes))");
 }
 
 TEST(RunSpec, SymbolBuffersKeepOrReplaceModuleVariables) {

@@ -118,8 +118,11 @@ inline bool isSigned(DType t) {
 class SplitMix64 {
 public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  /// The generator about to give draw number `index` (0-based) of the sequence seeded with `seed`:
+  /// the state only ever advances by the constant, so any position is reached in one step.
+  static SplitMix64 at(uint64_t seed, uint64_t index) { return SplitMix64(seed + index * kGamma); }
   uint64_t next() {
-    state_ += 0x9e3779b97f4a7c15ull;
+    state_ += kGamma;
     uint64_t z = state_;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -127,6 +130,7 @@ public:
   }
 
 private:
+  static constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ull;
   uint64_t state_;
 };
 
@@ -170,10 +174,19 @@ inline uint64_t intMaxBits(DType t) {
   return bits == 64 ? std::numeric_limits<uint64_t>::max() : (static_cast<uint64_t>(1) << bits) - 1;
 }
 
-/// `iota`: element i = i converted to the dtype.
-inline void fillIota(uint8_t *data, size_t bytes, DType t) {
-  size_t n = bytes / dtypeSize(t);
-  for (size_t i = 0; i < n; ++i) {
+/// Number of whole elements of dtype `t` in a buffer of `bytes` bytes.
+inline size_t elementCount(size_t bytes, DType t) {
+  return bytes / dtypeSize(t);
+}
+
+// Every generator also has a slice form filling elements [first, last) of the buffer at `data` (and
+// its zero tail when `last` is the element count): slices filled independently, in any order or in
+// parallel, give exactly the bytes of one whole-buffer fill.
+
+/// `iota` on elements [first, last): element i = i converted to the dtype.
+inline void fillIotaSlice(uint8_t *data, size_t bytes, DType t, size_t first, size_t last) {
+  size_t n = elementCount(bytes, t);
+  for (size_t i = first; i < last; ++i) {
     uint64_t v = static_cast<uint64_t>(i);
     switch (t) {
     case DType::F32: {
@@ -189,7 +202,13 @@ inline void fillIota(uint8_t *data, size_t bytes, DType t) {
     default: detail::storeIntBits(data, i, t, v);
     }
   }
-  detail::zeroTail(data, bytes, t);
+  if (last == n)
+    detail::zeroTail(data, bytes, t);
+}
+
+/// `iota`: element i = i converted to the dtype.
+inline void fillIota(uint8_t *data, size_t bytes, DType t) {
+  fillIotaSlice(data, bytes, t, 0, elementCount(bytes, t));
 }
 
 /// Checks integer bounds (as 64-bit two's-complement patterns) against the dtype; empty if fine.
@@ -214,21 +233,25 @@ inline std::string checkIntBounds(DType t, uint64_t minBits, uint64_t maxBits) {
 
 /// `random` for integer dtypes: uniform on [min, max] (bit patterns of the 64-bit two's-complement
 /// values; see the header comment). Returns an error message, empty on success.
-inline std::string fillRandomInt(uint8_t *data, size_t bytes, DType t, uint64_t seed, uint64_t minBits,
-                                 uint64_t maxBits) {
+inline std::string fillRandomIntSlice(uint8_t *data, size_t bytes, DType t, uint64_t seed, uint64_t minBits,
+                                      uint64_t maxBits, size_t first, size_t last) {
   std::string err = checkIntBounds(t, minBits, maxBits);
   if (!err.empty())
     return err;
   uint64_t range = maxBits - minBits + 1; // 0 means all 2^64 values
-  SplitMix64 rng(seed);
-  size_t n = bytes / dtypeSize(t);
-  for (size_t i = 0; i < n; ++i) {
+  SplitMix64 rng = SplitMix64::at(seed, first);
+  for (size_t i = first; i < last; ++i) {
     uint64_t x = rng.next();
     uint64_t v = range == 0 ? x : minBits + x % range;
     detail::storeIntBits(data, i, t, v);
   }
-  detail::zeroTail(data, bytes, t);
+  if (last == elementCount(bytes, t))
+    detail::zeroTail(data, bytes, t);
   return {};
+}
+inline std::string fillRandomInt(uint8_t *data, size_t bytes, DType t, uint64_t seed, uint64_t minBits,
+                                 uint64_t maxBits) {
+  return fillRandomIntSlice(data, bytes, t, seed, minBits, maxBits, 0, elementCount(bytes, t));
 }
 
 /// The unit-interval value of one draw: (x >> 11) * 2^-53, in [0, 1).
@@ -238,14 +261,14 @@ inline double unitDouble(uint64_t x) {
 
 /// `random` for float dtypes: min + (max - min) * u in double, then converted to the dtype.
 /// Returns an error message, empty on success.
-inline std::string fillRandomFloat(uint8_t *data, size_t bytes, DType t, uint64_t seed, double min, double max) {
+inline std::string fillRandomFloatSlice(uint8_t *data, size_t bytes, DType t, uint64_t seed, double min, double max,
+                                        size_t first, size_t last) {
   if (!isFloat(t))
     return "float bounds given for an integer dtype";
   if (!(min <= max))
     return "random min is greater than max";
-  SplitMix64 rng(seed);
-  size_t n = bytes / dtypeSize(t);
-  for (size_t i = 0; i < n; ++i) {
+  SplitMix64 rng = SplitMix64::at(seed, first);
+  for (size_t i = first; i < last; ++i) {
     double u = unitDouble(rng.next());
     double span = max - min;
     // Two separate roundings, never one fused multiply-add, whatever the compiler's contraction
@@ -253,8 +276,12 @@ inline std::string fillRandomFloat(uint8_t *data, size_t bytes, DType t, uint64_
     volatile double keep = span * u;
     detail::storeFloat(data, i, t, min + keep);
   }
-  detail::zeroTail(data, bytes, t);
+  if (last == elementCount(bytes, t))
+    detail::zeroTail(data, bytes, t);
   return {};
+}
+inline std::string fillRandomFloat(uint8_t *data, size_t bytes, DType t, uint64_t seed, double min, double max) {
+  return fillRandomFloatSlice(data, bytes, t, seed, min, max, 0, elementCount(bytes, t));
 }
 
 /// Default bounds of `random` when the spec gives none: the full range of an integer dtype.

@@ -1,6 +1,8 @@
+// Parsing run specs (`ptxray run SPEC.json`): every value checked, every error located by its JSON
+// path. Running them is SpecRunner.cpp.
 #include "vm/host/RunSpec.h"
+#include "vm/host/SpecJson.h"
 
-#include "arch/GpuDatabase.h"
 #include "vm/Memory.h"
 #include "vm/semantics/Half.h"
 
@@ -9,13 +11,12 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
-#include <sstream>
+#include <optional>
 
 namespace ptxray::vm {
 
@@ -33,180 +34,9 @@ const SpecBuffer *RunSpec::findBuffer(std::string_view wanted) const {
   return nullptr;
 }
 
-bool RunOutcome::ok() const {
-  if (!error.empty())
-    return false;
-  return std::all_of(launches.begin(), launches.end(), [](const LaunchReport &r) { return r.result.ok(); });
-}
-
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// JSON walking with paths
-
-std::string member(const std::string &path, std::string_view key) {
-  return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
-}
-std::string element(const std::string &path, size_t index) {
-  return fmt::format("{}[{}]", path, index);
-}
-
-/// A JSON value's type for messages: "a string", "an array"...
-std::string kindOf(const json &j) {
-  switch (j.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::boolean: return "a boolean";
-  case json::value_t::string: return "a string";
-  case json::value_t::array: return "an array";
-  case json::value_t::object: return "an object";
-  case json::value_t::number_float: return "a non-integer number";
-  default: return "a number";
-  }
-}
-
-class Checker {
-public:
-  explicit Checker(const std::string &name) : name_(name) {}
-
-  [[noreturn]] void fail(const std::string &path, const std::string &message) const {
-    throw SpecError(name_, path, message);
-  }
-
-  void requireObject(const json &j, const std::string &path) const {
-    if (!j.is_object())
-      fail(path, "expected an object, found " + kindOf(j));
-  }
-  void requireArray(const json &j, const std::string &path) const {
-    if (!j.is_array())
-      fail(path, "expected an array, found " + kindOf(j));
-  }
-
-  /// Rejects keys outside `allowed` (keys starting with '_' are comments).
-  void checkKeys(const json &object, const std::string &path, std::initializer_list<std::string_view> allowed) const {
-    for (const auto &item : object.items()) {
-      const std::string &key = item.key();
-      if (key.starts_with('_') || std::find(allowed.begin(), allowed.end(), key) != allowed.end())
-        continue;
-      std::string list;
-      for (std::string_view a : allowed)
-        list += fmt::format("{}\"{}\"", list.empty() ? "" : ", ", a);
-      fail(member(path, key), fmt::format("unknown key (expected {})", list));
-    }
-  }
-
-  const json &required(const json &object, const std::string &path, const char *key) const {
-    auto it = object.find(key);
-    if (it == object.end())
-      fail(path, fmt::format("missing \"{}\"", key));
-    return *it;
-  }
-
-  std::string string(const json &j, const std::string &path, bool allowEmpty = false) const {
-    if (!j.is_string())
-      fail(path, "expected a string, found " + kindOf(j));
-    std::string s = j.get<std::string>();
-    if (s.empty() && !allowEmpty)
-      fail(path, "must not be empty");
-    return s;
-  }
-
-  uint64_t unsignedInt(const json &j, const std::string &path, uint64_t max) const {
-    if (j.is_number_integer() && !j.is_number_unsigned())
-      fail(path, fmt::format("expected a non-negative integer, found {}", j.get<int64_t>()));
-    if (!j.is_number_unsigned())
-      fail(path, "expected a non-negative integer, found " + kindOf(j));
-    uint64_t v = j.get<uint64_t>();
-    if (v > max)
-      fail(path, fmt::format("{} is too large (at most {})", v, max));
-    return v;
-  }
-
-  /// Any 64-bit integer as a two's-complement pattern; `negative` says which reading it had.
-  uint64_t anyInt(const json &j, const std::string &path, bool &negative) const {
-    negative = false;
-    if (j.is_number_unsigned())
-      return j.get<uint64_t>();
-    if (j.is_number_integer()) {
-      negative = j.get<int64_t>() < 0;
-      return static_cast<uint64_t>(j.get<int64_t>());
-    }
-    fail(path, "expected an integer, found " + kindOf(j));
-  }
-
-  double number(const json &j, const std::string &path) const {
-    if (j.is_number())
-      return j.get<double>();
-    if (j.is_string()) {
-      std::string s = j.get<std::string>();
-      if (s == "inf" || s == "+inf" || s == "infinity")
-        return std::numeric_limits<double>::infinity();
-      if (s == "-inf" || s == "-infinity")
-        return -std::numeric_limits<double>::infinity();
-      if (s == "nan")
-        return std::numeric_limits<double>::quiet_NaN();
-      fail(path, fmt::format("expected a number (or \"inf\", \"-inf\", \"nan\"), found \"{}\"", s));
-    }
-    fail(path, "expected a number, found " + kindOf(j));
-  }
-
-  uint64_t hexBits(const json &j, const std::string &path) const {
-    std::string s = string(j, path);
-    std::string_view digits = s;
-    if (digits.starts_with("0x") || digits.starts_with("0X"))
-      digits.remove_prefix(2);
-    if (digits.empty())
-      fail(path, fmt::format("bad bit pattern \"{}\" (expected hex digits, e.g. \"0x3f800000\")", s));
-    uint64_t v = 0;
-    for (char c : digits) {
-      int d = hexDigit(c);
-      if (d < 0)
-        fail(path, fmt::format("bad bit pattern \"{}\" (expected hex digits, e.g. \"0x3f800000\")", s));
-      if (v >> 60)
-        fail(path, fmt::format("bit pattern \"{}\" is wider than 64 bits", s));
-      v = v << 4 | static_cast<uint64_t>(d);
-    }
-    return v;
-  }
-
-  std::vector<std::byte> hexBytes(const json &j, const std::string &path) const {
-    std::string s = string(j, path);
-    if (s.size() % 2)
-      fail(path, fmt::format("odd number of hex digits ({})", s.size()));
-    std::vector<std::byte> out;
-    for (size_t i = 0; i < s.size(); i += 2) {
-      int hi = hexDigit(s[i]), lo = hexDigit(s[i + 1]);
-      if (hi < 0 || lo < 0)
-        fail(path, fmt::format("'{}' is not a hex digit", hi < 0 ? s[i] : s[i + 1]));
-      out.push_back(static_cast<std::byte>(hi << 4 | lo));
-    }
-    return out;
-  }
-
-  Dim3 dim3(const json &j, const std::string &path) const {
-    if (!j.is_array() || j.empty() || j.size() > 3)
-      fail(path, "expected an array of 1 to 3 positive integers");
-    uint32_t d[3] = {1, 1, 1};
-    for (size_t i = 0; i < j.size(); ++i) {
-      uint64_t v = unsignedInt(j[i], element(path, i), std::numeric_limits<uint32_t>::max());
-      if (v == 0)
-        fail(element(path, i), "must be at least 1");
-      d[i] = static_cast<uint32_t>(v);
-    }
-    return {d[0], d[1], d[2]};
-  }
-
-private:
-  static int hexDigit(char c) {
-    if (c >= '0' && c <= '9')
-      return c - '0';
-    if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-    return -1;
-  }
-  const std::string &name_;
-};
+using namespace specjson;
 
 std::filesystem::path resolve(const std::filesystem::path &dir, const std::string &p) {
   std::filesystem::path path(p);
@@ -236,13 +66,6 @@ const ScalarType *findScalarType(std::string_view name) {
     if (t.name == name)
       return &t;
   return nullptr;
-}
-
-std::vector<std::byte> littleEndian(uint64_t v, unsigned bytes) {
-  std::vector<std::byte> out(bytes);
-  for (unsigned i = 0; i < bytes; ++i)
-    out[i] = static_cast<std::byte>(v >> (8 * i));
-  return out;
 }
 
 uint64_t scalarValueBits(const Checker &c, const ScalarType &t, const json &value, const std::string &path) {
@@ -289,6 +112,10 @@ SpecArg parseArg(const Checker &c, const RunSpec &spec, const json &j, const std
     const SpecBuffer *b = spec.findBuffer(a.buffer);
     if (!b)
       c.fail(member(path, "buffer"), fmt::format("unknown buffer \"{}\"", a.buffer));
+    if (b->onHost())
+      c.fail(member(path, "buffer"), fmt::format("\"{}\" is host memory, which kernels cannot reach: copy it to a "
+                                                 "device buffer first (\"memcpy_h2d\")",
+                                                 a.buffer));
     if (j.contains("offset")) {
       a.offset = c.unsignedInt(j["offset"], member(path, "offset"), std::numeric_limits<uint64_t>::max());
       if (b->symbol.empty() && a.offset > b->bytes)
@@ -412,9 +239,20 @@ BufferInit parseInit(const Checker &c, const RunSpec &spec, const json &j, const
 
 SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, const std::string &path) {
   c.requireObject(j, path);
-  c.checkKeys(j, path, {"name", "bytes", "symbol", "init"});
+  c.checkKeys(j, path, {"name", "bytes", "symbol", "init", "host"});
   SpecBuffer b;
   b.path = path;
+  if (j.contains("host")) {
+    std::string where = c.string(j["host"], member(path, "host"));
+    if (where == "pinned")
+      b.memory = BufferMemory::Pinned;
+    else if (where == "pageable")
+      b.memory = BufferMemory::Pageable;
+    else
+      c.fail(member(path, "host"), fmt::format("expected \"pinned\" or \"pageable\", found \"{}\"", where));
+    if (j.contains("symbol"))
+      c.fail(member(path, "host"), "a module variable is device memory; host buffers take \"bytes\"");
+  }
   b.name = c.string(c.required(j, path, "name"), member(path, "name"));
   if (const SpecBuffer *other = spec.findBuffer(b.name))
     c.fail(member(path, "name"), fmt::format("duplicate buffer name \"{}\" (first at {})", b.name, other->path));
@@ -429,6 +267,8 @@ SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, con
     b.symbol = c.string(j["symbol"], member(path, "symbol"));
   if (j.contains("init")) {
     b.init = parseInit(c, spec, j["init"], member(path, "init"));
+    if (b.onHost() && b.init.kind == BufferInit::Kind::None)
+      c.fail(member(path, "init"), "\"none\" is for device allocations; a host buffer is always written");
     if (hasSymbol && b.init.kind == BufferInit::Kind::None)
       c.fail(member(path, "init"), "\"none\" is for device allocations (\"bytes\"); a module variable always "
                                    "starts with the value its module gives it");
@@ -478,6 +318,195 @@ std::vector<std::byte> readFileBytes(const std::filesystem::path &path, std::str
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Host operations (sessions)
+
+struct OperationName {
+  std::string_view name;
+  SpecOperation::Kind kind;
+};
+constexpr OperationName kOperationNames[] = {
+    {"memcpy_h2d", SpecOperation::Kind::MemcpyH2D},
+    {"memcpy_d2h", SpecOperation::Kind::MemcpyD2H},
+    {"memcpy_d2d", SpecOperation::Kind::MemcpyD2D},
+    {"memcpy2d", SpecOperation::Kind::Memcpy2D},
+    {"memset", SpecOperation::Kind::Memset},
+    {"launch", SpecOperation::Kind::Launch},
+    {"event_record", SpecOperation::Kind::EventRecord},
+    {"stream_wait_event", SpecOperation::Kind::StreamWaitEvent},
+    {"stream_synchronize", SpecOperation::Kind::StreamSynchronize},
+    {"synchronize", SpecOperation::Kind::Synchronize},
+};
+
+/// The largest stream number a spec may use: streams are numbered, not declared.
+constexpr uint64_t kMaxStream = 1023;
+
+/// A copy's or memset's buffer: it must exist and be on the side the operation says.
+const SpecBuffer &operandBuffer(const Checker &c, const RunSpec &spec, const json &j, const std::string &path,
+                                const char *key, std::optional<bool> onHost) {
+  std::string name = c.string(c.required(j, path, key), member(path, key));
+  const SpecBuffer *b = spec.findBuffer(name);
+  if (!b)
+    c.fail(member(path, key), fmt::format("unknown buffer \"{}\"", name));
+  if (onHost && b->onHost() != *onHost)
+    c.fail(member(path, key), fmt::format("\"{}\" is {} memory; this operation's {} is {} memory", name,
+                                          b->onHost() ? "host" : "device", key, *onHost ? "host" : "device"));
+  return *b;
+}
+
+/// [offset, offset + bytes) must lie in `b` (a module variable's size is checked once the module is
+/// loaded).
+void checkExtent(const Checker &c, const SpecBuffer &b, uint64_t offset, uint64_t bytes, const std::string &path) {
+  if (!b.symbol.empty())
+    return;
+  if (offset > b.bytes || bytes > b.bytes - offset)
+    c.fail(path, fmt::format("{} bytes at offset {} run past the end of buffer \"{}\" ({} bytes)", bytes, offset,
+                             b.name, b.bytes));
+}
+
+SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, const std::string &path,
+                             std::vector<std::string> &recordedEvents) {
+  using Kind = SpecOperation::Kind;
+  c.requireObject(j, path);
+  std::string name = c.string(c.required(j, path, "op"), member(path, "op"));
+  const OperationName *found = nullptr;
+  for (const OperationName &o : kOperationNames)
+    if (o.name == name)
+      found = &o;
+  if (!found) {
+    std::string list;
+    for (const OperationName &o : kOperationNames)
+      list += fmt::format("{}{}", list.empty() ? "" : ", ", o.name);
+    c.fail(member(path, "op"), fmt::format("unknown operation \"{}\" (expected one of {})", name, list));
+  }
+  SpecOperation op;
+  op.kind = found->kind;
+  op.path = path;
+  auto stream = [&] {
+    if (j.contains("stream"))
+      op.stream = static_cast<unsigned>(c.unsignedInt(j["stream"], member(path, "stream"), kMaxStream));
+  };
+  auto offset = [&](const char *key) -> uint64_t {
+    return j.contains(key) ? c.unsignedInt(j[key], member(path, key), std::numeric_limits<uint64_t>::max()) : 0;
+  };
+  switch (op.kind) {
+  case Kind::MemcpyH2D:
+  case Kind::MemcpyD2H:
+  case Kind::MemcpyD2D: {
+    c.checkKeys(j, path, {"op", "stream", "dst", "src", "bytes", "dst_offset", "src_offset"});
+    stream();
+    const SpecBuffer &dst = operandBuffer(c, spec, j, path, "dst", op.kind == Kind::MemcpyD2H);
+    const SpecBuffer &src = operandBuffer(c, spec, j, path, "src", op.kind == Kind::MemcpyH2D);
+    op.dst = dst.name;
+    op.src = src.name;
+    op.dstOffset = offset("dst_offset");
+    op.srcOffset = offset("src_offset");
+    if (j.contains("bytes"))
+      op.bytes = c.unsignedInt(j["bytes"], member(path, "bytes"), std::numeric_limits<uint64_t>::max());
+    else if (src.symbol.empty())
+      op.bytes = src.bytes > op.srcOffset ? src.bytes - op.srcOffset : 0; // the rest of the source
+    else
+      c.fail(path, "missing \"bytes\" (the source is a module variable)");
+    checkExtent(c, src, op.srcOffset, op.bytes, member(path, "bytes"));
+    checkExtent(c, dst, op.dstOffset, op.bytes, member(path, "bytes"));
+    break;
+  }
+  case Kind::Memcpy2D: {
+    c.checkKeys(
+        j, path,
+        {"op", "stream", "dst", "src", "dst_offset", "src_offset", "dst_pitch", "src_pitch", "width", "height"});
+    stream();
+    const SpecBuffer &dst = operandBuffer(c, spec, j, path, "dst", std::nullopt);
+    const SpecBuffer &src = operandBuffer(c, spec, j, path, "src", std::nullopt);
+    op.dst = dst.name;
+    op.src = src.name;
+    op.dstOffset = offset("dst_offset");
+    op.srcOffset = offset("src_offset");
+    auto count = [&](const char *key) {
+      return c.unsignedInt(c.required(j, path, key), member(path, key), std::numeric_limits<uint32_t>::max());
+    };
+    op.width = count("width");
+    op.height = count("height");
+    op.dstPitch = count("dst_pitch");
+    op.srcPitch = count("src_pitch");
+    // cudaMemcpy2D refuses a row wider than either pitch.
+    for (auto [key, pitch] : {std::pair{"dst_pitch", op.dstPitch}, std::pair{"src_pitch", op.srcPitch}})
+      if (op.width > pitch)
+        c.fail(member(path, key), fmt::format("pitch {} is smaller than the row width {}", pitch, op.width));
+    op.bytes = op.width * op.height;
+    if (op.height > 0) {
+      checkExtent(c, src, op.srcOffset, (op.height - 1) * op.srcPitch + op.width, path);
+      checkExtent(c, dst, op.dstOffset, (op.height - 1) * op.dstPitch + op.width, path);
+    }
+    break;
+  }
+  case Kind::Memset: {
+    c.checkKeys(j, path, {"op", "stream", "dst", "value", "bytes", "dst_offset"});
+    stream();
+    const SpecBuffer &dst = operandBuffer(c, spec, j, path, "dst", false);
+    op.dst = dst.name;
+    op.dstOffset = offset("dst_offset");
+    if (j.contains("value"))
+      op.value = static_cast<uint8_t>(c.unsignedInt(j["value"], member(path, "value"), 255));
+    if (j.contains("bytes"))
+      op.bytes = c.unsignedInt(j["bytes"], member(path, "bytes"), std::numeric_limits<uint64_t>::max());
+    else if (dst.symbol.empty())
+      op.bytes = dst.bytes > op.dstOffset ? dst.bytes - op.dstOffset : 0;
+    else
+      c.fail(path, "missing \"bytes\" (the buffer is a module variable)");
+    checkExtent(c, dst, op.dstOffset, op.bytes, member(path, "bytes"));
+    break;
+  }
+  case Kind::Launch: {
+    json launch = j;
+    launch.erase("op");
+    launch.erase("stream");
+    stream();
+    op.launch = spec.launches.size();
+    spec.launches.push_back(parseLaunch(c, spec, launch, path));
+    break;
+  }
+  case Kind::EventRecord:
+  case Kind::StreamWaitEvent: {
+    c.checkKeys(j, path, {"op", "stream", "event"});
+    stream();
+    op.event = c.string(c.required(j, path, "event"), member(path, "event"));
+    bool recorded = std::find(recordedEvents.begin(), recordedEvents.end(), op.event) != recordedEvents.end();
+    if (op.kind == Kind::EventRecord && !recorded)
+      recordedEvents.push_back(op.event);
+    if (op.kind == Kind::StreamWaitEvent && !recorded)
+      c.fail(member(path, "event"), fmt::format("event \"{}\" is not recorded before this operation", op.event));
+    break;
+  }
+  case Kind::StreamSynchronize:
+    c.checkKeys(j, path, {"op", "stream"});
+    stream();
+    break;
+  case Kind::Synchronize: c.checkKeys(j, path, {"op"}); break;
+  }
+  return op;
+}
+
+SpecHost parseHost(const Checker &c, const json &j) {
+  const std::string path = "host";
+  c.requireObject(j, path);
+  c.checkKeys(j, path, {"pcie_generation", "pcie_lanes"});
+  SpecHost host;
+  if (j.contains("pcie_generation")) {
+    uint64_t g = c.unsignedInt(j["pcie_generation"], member(path, "pcie_generation"), 5);
+    if (g == 0)
+      c.fail(member(path, "pcie_generation"), "must be 1 to 5");
+    host.pcieGeneration = static_cast<int>(g);
+  }
+  if (j.contains("pcie_lanes")) {
+    uint64_t lanes = c.unsignedInt(j["pcie_lanes"], member(path, "pcie_lanes"), 16);
+    if (lanes == 0 || (lanes & (lanes - 1)))
+      c.fail(member(path, "pcie_lanes"), fmt::format("{} lanes: expected 1, 2, 4, 8 or 16", lanes));
+    host.pcieLanes = static_cast<int>(lanes);
+  }
+  return host;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -489,7 +518,7 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
   spec.name = name;
   spec.dir = dir;
   c.requireObject(document, "");
-  c.checkKeys(document, "", {"module", "buffers", "launches", "outputs"});
+  c.checkKeys(document, "", {"module", "buffers", "launches", "operations", "outputs", "host"});
   spec.module = resolve(dir, c.string(c.required(document, "", "module"), "module"));
   if (document.contains("buffers")) {
     const json &buffers = document["buffers"];
@@ -497,10 +526,31 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
     for (size_t i = 0; i < buffers.size(); ++i)
       spec.buffers.push_back(parseBuffer(c, spec, buffers[i], element("buffers", i)));
   }
-  const json &launches = c.required(document, "", "launches");
-  c.requireArray(launches, "launches");
-  for (size_t i = 0; i < launches.size(); ++i)
-    spec.launches.push_back(parseLaunch(c, spec, launches[i], element("launches", i)));
+  if (document.contains("host"))
+    spec.host = parseHost(c, document["host"]);
+  // A plain launch list is a session of launches on the default stream.
+  bool hasLaunches = document.contains("launches"), hasOperations = document.contains("operations");
+  if (hasLaunches == hasOperations)
+    c.fail("", hasLaunches ? "give \"launches\" or \"operations\", not both"
+                           : "missing \"launches\" (or \"operations\", a session of host operations)");
+  if (hasLaunches) {
+    const json &launches = document["launches"];
+    c.requireArray(launches, "launches");
+    for (size_t i = 0; i < launches.size(); ++i) {
+      SpecOperation op;
+      op.kind = SpecOperation::Kind::Launch;
+      op.launch = spec.launches.size();
+      op.path = element("launches", i);
+      spec.launches.push_back(parseLaunch(c, spec, launches[i], op.path));
+      spec.operations.push_back(std::move(op));
+    }
+  } else {
+    const json &operations = document["operations"];
+    c.requireArray(operations, "operations");
+    std::vector<std::string> recordedEvents;
+    for (size_t i = 0; i < operations.size(); ++i)
+      spec.operations.push_back(parseOperation(c, spec, operations[i], element("operations", i), recordedEvents));
+  }
   if (document.contains("outputs")) {
     const json &outputs = document["outputs"];
     c.requireArray(outputs, "outputs");
@@ -541,222 +591,6 @@ RunSpec loadRunSpec(const std::filesystem::path &file) {
     throw SpecError("", "", error);
   std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
   return parseRunSpecText(text, file.string(), file.parent_path());
-}
-
-std::vector<std::byte> initialContents(const RunSpec &spec, const SpecBuffer &buffer, uint64_t bytes) {
-  std::vector<std::byte> data(bytes, std::byte{0});
-  auto *raw = reinterpret_cast<uint8_t *>(data.data());
-  const BufferInit &init = buffer.init;
-  std::string path = member(buffer.path, "init");
-  switch (init.kind) {
-  case BufferInit::Kind::Keep:
-  case BufferInit::Kind::Zero:
-  case BufferInit::Kind::None: break;
-  case BufferInit::Kind::File: {
-    std::string error;
-    std::vector<std::byte> file = readFileBytes(init.file, error);
-    if (!error.empty())
-      throw SpecError(spec.name, path, error);
-    if (file.size() > bytes)
-      throw SpecError(spec.name, path,
-                      fmt::format("\"{}\" has {} bytes, more than the {} of buffer \"{}\"", init.file.string(),
-                                  file.size(), bytes, buffer.name));
-    std::copy(file.begin(), file.end(), data.begin());
-    break;
-  }
-  case BufferInit::Kind::Iota: fillIota(raw, data.size(), init.dtype); break;
-  case BufferInit::Kind::Random: {
-    std::string err = isFloat(init.dtype)
-                          ? fillRandomFloat(raw, data.size(), init.dtype, init.seed, init.minValue, init.maxValue)
-                          : fillRandomInt(raw, data.size(), init.dtype, init.seed, init.minBits, init.maxBits);
-    if (!err.empty())
-      throw SpecError(spec.name, member(path, "random"), err);
-    break;
-  }
-  }
-  return data;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Running
-
-namespace {
-
-struct PlacedBuffer {
-  const SpecBuffer *spec = nullptr;
-  uint64_t address = 0;
-  uint64_t bytes = 0;
-};
-
-std::string kernelList(const LoadedModule &module) {
-  std::string list;
-  for (const DecodedFunction &f : module.program().functions)
-    if (f.isEntry)
-      list += (list.empty() ? "" : ", ") + f.name;
-  return list.empty() ? "none" : list;
-}
-
-const DecodedFunction *resolveKernel(const Checker &c, const LoadedModule &module, const SpecLaunch &l) {
-  if (!l.kernel.empty()) {
-    if (const DecodedFunction *k = module.findKernel(l.kernel))
-      return k;
-    c.fail(member(l.path, "kernel"),
-           fmt::format("the module has no kernel \"{}\" (kernels: {})", l.kernel, kernelList(module)));
-  }
-  const DecodedFunction *only = nullptr;
-  size_t count = 0;
-  for (const DecodedFunction &f : module.program().functions)
-    if (f.isEntry) {
-      only = &f;
-      ++count;
-    }
-  if (count != 1)
-    c.fail(l.path, fmt::format("missing \"kernel\" (the module has {} kernels: {})", count, kernelList(module)));
-  return only;
-}
-
-void writeFile(const std::filesystem::path &file, std::span<const std::byte> data) {
-  std::error_code ec;
-  if (file.has_parent_path())
-    std::filesystem::create_directories(file.parent_path(), ec);
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (out)
-    out.write(reinterpret_cast<const char *>(data.data()), static_cast<std::streamsize>(data.size()));
-  if (!out)
-    throw std::runtime_error(fmt::format("cannot write \"{}\": {}", file.string(), std::strerror(errno)));
-}
-
-} // namespace
-
-RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
-  arch::ArchLookup lookup = arch::findArch(options.arch);
-  if (!lookup)
-    throw std::invalid_argument(lookup.error);
-  const arch::ArchTarget &target = *lookup.target;
-  Device device(*target.computeCapability, target.gpu ? target.gpu->smCount : 0);
-  device.memory().setListener(options.memoryListener);
-  Checker c(spec.name);
-
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(spec.module, ec))
-    c.fail("module", fmt::format("cannot open \"{}\": no such file", spec.module.string()));
-  LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory);
-  const unsigned pointerBytes = module.ptx().pointerBits() / 8;
-
-  // Everything the module can tell us is wrong, before anything runs.
-  std::vector<PlacedBuffer> placed;
-  for (const SpecBuffer &b : spec.buffers) {
-    PlacedBuffer p{&b, 0, b.bytes};
-    if (!b.symbol.empty()) {
-      const PlacedVariable *v = module.findVariable(b.symbol);
-      if (!v || (v->space != ptx::StateSpace::Global && v->space != ptx::StateSpace::Const))
-        c.fail(member(b.path, "symbol"), fmt::format("the module has no .global or .const variable \"{}\"", b.symbol));
-      p.address = module.deviceAddress(*v);
-      p.bytes = v->size;
-    }
-    placed.push_back(p);
-  }
-  auto placedOf = [&](std::string_view name) -> const PlacedBuffer & {
-    for (const PlacedBuffer &p : placed)
-      if (p.spec->name == name)
-        return p;
-    throw std::logic_error("runSpec: buffer vanished"); // parseRunSpec checked every name
-  };
-  std::vector<const DecodedFunction *> kernels;
-  for (const SpecLaunch &l : spec.launches) {
-    const DecodedFunction *k = resolveKernel(c, module, l);
-    kernels.push_back(k);
-    if (l.args.size() != k->paramSizes.size())
-      c.fail(member(l.path, "args"),
-             fmt::format("kernel {} takes {} parameter{}, {} given", k->name, k->paramSizes.size(),
-                         k->paramSizes.size() == 1 ? "" : "s", l.args.size()));
-    for (size_t i = 0; i < l.args.size(); ++i) {
-      const SpecArg &a = l.args[i];
-      uint64_t size = a.isBuffer ? pointerBytes : a.bytes.size();
-      if (size != k->paramSizes[i]) {
-        std::string what = a.isBuffer
-                               ? fmt::format("a pointer is {} bytes in this {}-bit module", size, pointerBytes * 8)
-                               : fmt::format("the {} argument is {}", a.type, size);
-        c.fail(a.path, fmt::format("parameter {} of {} is {} bytes; {}", i, k->name, k->paramSizes[i], what));
-      }
-      if (a.isBuffer) {
-        const PlacedBuffer &p = placedOf(a.buffer);
-        if (a.offset > p.bytes)
-          c.fail(member(a.path, "offset"),
-                 fmt::format("offset {} is past the end of buffer \"{}\" ({} bytes)", a.offset, a.buffer, p.bytes));
-      }
-    }
-  }
-
-  // Device memory and initial contents.
-  for (PlacedBuffer &p : placed) {
-    const SpecBuffer &b = *p.spec;
-    if (b.symbol.empty())
-      p.address = device.allocate(std::max<uint64_t>(p.bytes, 1), fmt::format("buffer {} ({} bytes)", b.name, p.bytes));
-    if (b.init.kind == BufferInit::Kind::Keep || b.init.kind == BufferInit::Kind::None)
-      continue;
-    std::vector<std::byte> data = initialContents(spec, b, p.bytes);
-    if (data.empty())
-      continue;
-    if (b.symbol.empty())
-      device.copyToDevice(p.address, data);
-    else
-      device.writeVariable(module, b.symbol, data);
-  }
-
-  RunOutcome outcome;
-  bool failed = false;
-  for (size_t i = 0; i < spec.launches.size() && !failed; ++i) {
-    const SpecLaunch &l = spec.launches[i];
-    std::vector<std::vector<std::byte>> args;
-    for (const SpecArg &a : l.args) {
-      if (!a.isBuffer) {
-        args.push_back(a.bytes);
-        continue;
-      }
-      uint64_t address = placedOf(a.buffer).address + a.offset;
-      if (pointerBytes == 4 && address > std::numeric_limits<uint32_t>::max())
-        c.fail(a.path, fmt::format("address 0x{:x} does not fit a 32-bit pointer", address));
-      args.push_back(littleEndian(address, pointerBytes));
-    }
-    LaunchReport report;
-    report.index = i;
-    report.kernel = l.kernel.empty() ? kernels[i]->name : l.kernel;
-    report.grid = l.grid;
-    report.block = l.block;
-    auto start = std::chrono::steady_clock::now();
-    report.result = device.launch(module, kernels[i]->name, {l.grid, l.block, l.dynamicSharedBytes, l.cooperative},
-                                  args, options.launch);
-    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    outcome.printfOutput += report.result.printfOutput;
-    failed = !report.result.ok();
-    outcome.launches.push_back(std::move(report));
-    if (options.onLaunch)
-      options.onLaunch(outcome.launches.back());
-  }
-
-  auto contents = [&](const PlacedBuffer &p) {
-    std::vector<std::byte> data(p.bytes);
-    if (!p.spec->symbol.empty())
-      device.readVariable(module, p.spec->symbol, data);
-    else if (!data.empty())
-      device.copyFromDevice(data, p.address);
-    return data;
-  };
-  if (!failed && options.writeOutputs) {
-    for (const SpecOutput &o : spec.outputs) {
-      try {
-        writeFile(o.file, contents(placedOf(o.buffer)));
-        outcome.outputsWritten.push_back(o.file);
-      } catch (const std::exception &e) {
-        outcome.error += (outcome.error.empty() ? "" : "\n") + std::string(e.what());
-      }
-    }
-  }
-  if (options.keepBuffers)
-    for (const PlacedBuffer &p : placed)
-      outcome.buffers[p.spec->name] = contents(p);
-  return outcome;
 }
 
 } // namespace ptxray::vm

@@ -1,10 +1,14 @@
 // The run-spec format of `ptxray run SPEC.json` as a library: a JSON file naming a module, the
-// device buffers to set up, the launches to run in order and the buffers to write back to files.
+// buffers to set up, the launches (or a session of host operations) to run in order and the buffers
+// to write back to files.
 //
 //   {"module": "PATH.ptx" | "PATH.cu",
-//    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}],
+//    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}
+//                | {"name": N, "bytes": B, "host": "pinned" | "pageable", "init": INIT}],
 //    "launches": [{"kernel": K, "grid": [x,y,z], "block": [x,y,z], "dynamic_shared_bytes": D,
 //                  "cooperative": false, "args": [ARG...]}],
+//    "operations": [{"op": OP, "stream": S, ...}],   (instead of "launches"; SpecOperation below)
+//    "host": {"pcie_generation": G, "pcie_lanes": L},
 //    "outputs": [{"buffer": N, "file": "PATH"}]}
 //
 //   INIT  "zero" | "none" | "PATH" (raw bytes; a shorter file is zero-padded, a longer one is an
@@ -38,6 +42,8 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -66,12 +72,19 @@ struct BufferInit {
   double minValue = 0, maxValue = 1; ///< float random bounds
 };
 
+/// Where a buffer lives: device memory (the default), or host memory that copies move to and from
+/// the device, page-locked ("pinned", cudaMallocHost) or ordinary ("pageable", malloc). Host buffers
+/// are never kernel arguments.
+enum class BufferMemory : uint8_t { Device, Pinned, Pageable };
+
 struct SpecBuffer {
   std::string name;
   std::string symbol; ///< non-empty: a module .global/.const variable; its size comes from the module
   uint64_t bytes = 0; ///< plain buffers
   BufferInit init;
-  std::string path; ///< "buffers[3]"
+  BufferMemory memory = BufferMemory::Device; ///< "host": "pinned" | "pageable"
+  std::string path;                           ///< "buffers[3]"
+  bool onHost() const { return memory != BufferMemory::Device; }
 };
 
 struct SpecArg {
@@ -92,6 +105,44 @@ struct SpecLaunch {
   std::string path; ///< "launches[1]"
 };
 
+/// One host operation of a session, in issue order (the order a program's host thread makes the
+/// calls). A spec with "launches" has one Launch operation per launch on stream 0.
+struct SpecOperation {
+  enum class Kind : uint8_t {
+    MemcpyH2D,         ///< "memcpy_h2d": host buffer `src` -> device buffer `dst`
+    MemcpyD2H,         ///< "memcpy_d2h": device `src` -> host `dst`
+    MemcpyD2D,         ///< "memcpy_d2d": device `src` -> device `dst`
+    Memcpy2D,          ///< "memcpy2d": `height` rows of `width` bytes, rows `srcPitch`/`dstPitch` apart
+    Memset,            ///< "memset": `bytes` bytes of device `dst` set to `value`
+    Launch,            ///< "launch": spec.launches[launch]
+    EventRecord,       ///< "event_record": `event` completes when the stream's earlier work has
+    StreamWaitEvent,   ///< "stream_wait_event": the stream's later work waits for `event`'s last record
+    StreamSynchronize, ///< "stream_synchronize": the host waits for the stream's earlier work
+    Synchronize,       ///< "synchronize": the host waits for all earlier work (cudaDeviceSynchronize)
+  };
+  Kind kind = Kind::Launch;
+  /// CUDA stream: 0 is the legacy default stream (it waits for, and is waited for by, every other
+  /// stream); 1, 2, ... are streams created by the program (cudaStreamCreate).
+  unsigned stream = 0;
+  std::string dst, src; ///< buffer names (copies, memset)
+  uint64_t dstOffset = 0, srcOffset = 0;
+  uint64_t bytes = 0;             ///< copies and memset; Memcpy2D: width * height
+  uint64_t width = 0, height = 0; ///< Memcpy2D: bytes per row, rows
+  uint64_t dstPitch = 0, srcPitch = 0;
+  uint8_t value = 0; ///< Memset
+  size_t launch = 0; ///< Launch: index into RunSpec::launches
+  std::string event; ///< EventRecord, StreamWaitEvent
+  std::string path;  ///< "operations[4]" ("launches[1]" for a plain launch list)
+  bool isCopy() const { return kind <= Kind::Memcpy2D; }
+};
+
+/// The host system a session runs on, where the spec describes it ("host": {...}); what it leaves
+/// out comes from the GPU's entry in the architecture database.
+struct SpecHost {
+  std::optional<int> pcieGeneration; ///< "pcie_generation": 1..5; the link runs at min(host, GPU)
+  std::optional<int> pcieLanes;      ///< "pcie_lanes": 1, 2, 4, 8, 16
+};
+
 struct SpecOutput {
   std::string buffer;
   std::filesystem::path file; ///< resolved against the spec's folder
@@ -103,8 +154,10 @@ struct RunSpec {
   std::filesystem::path dir; ///< relative paths start here (empty: the current directory)
   std::filesystem::path module;
   std::vector<SpecBuffer> buffers;
-  std::vector<SpecLaunch> launches;
+  std::vector<SpecLaunch> launches;      ///< every launch, in issue order
+  std::vector<SpecOperation> operations; ///< every host operation, in issue order (launches included)
   std::vector<SpecOutput> outputs;
+  SpecHost host;
 
   const SpecBuffer *findBuffer(std::string_view name) const;
 };
@@ -117,9 +170,12 @@ RunSpec parseRunSpecText(std::string_view text, const std::string &name, const s
 /// Reads a spec file; relative paths in it are relative to its folder.
 RunSpec loadRunSpec(const std::filesystem::path &file);
 
-/// The bytes a buffer of `bytes` bytes starts with (not for BufferInit::Kind::Keep). Throws
-/// SpecError (naming `buffer.path`) when an init file cannot be read or is too large.
-std::vector<std::byte> initialContents(const RunSpec &spec, const SpecBuffer &buffer, uint64_t bytes);
+/// Writes the bytes a buffer starts with into `dst` (its whole extent; nothing for Keep and None),
+/// generators and file loads in parallel slices on up to `threads` threads (0: one per hardware
+/// thread), with the same bytes whatever the count. Throws SpecError (naming `buffer.path`) when an
+/// init file cannot be read or is too large.
+void writeInitialContents(const RunSpec &spec, const SpecBuffer &buffer, std::span<std::byte> dst,
+                          unsigned threads = 0);
 
 struct LaunchReport {
   size_t index = 0; ///< in spec.launches
@@ -144,6 +200,7 @@ struct RunOptions {
 
 struct RunOutcome {
   std::vector<LaunchReport> launches; ///< the launches that ran (the last one may have failed)
+  size_t operationsRun = 0;           ///< of spec.operations, in order (all unless a launch failed)
   std::string printfOutput;           ///< device printf output of every launch, in order
   std::vector<std::filesystem::path> outputsWritten;
   std::map<std::string, std::vector<std::byte>> buffers; ///< RunOptions::keepBuffers

@@ -1,0 +1,297 @@
+#include "advisor/SessionRules.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+namespace ptxray::advisor {
+
+namespace {
+
+using system::OpKind;
+using system::Session;
+using system::SessionOp;
+using system::Timeline;
+
+constexpr std::array kSessionRules = {
+    SessionRuleInfo{"pageable-transfers", Priority::High, "[BPG] 3.1, 3.1.1; [Kepler] 1.4.8",
+                    "host-device copies from pageable memory: staged, slower, and they hold the host"},
+    SessionRuleInfo{"transfers-dominate", Priority::High, "[BPG] 3.1, A.1",
+                    "PCIe copies take longer than the kernels they feed"},
+    SessionRuleInfo{"small-transfers", Priority::Medium, "[BPG] 3.1",
+                    "many small copies in a row where one batched copy would do"},
+    SessionRuleInfo{"no-copy-compute-overlap", Priority::Medium, "[BPG] 3.1.3",
+                    "copies and kernels run one after the other though the GPU has copy engines"},
+    SessionRuleInfo{"serialized-streams", Priority::Medium, "[Kepler] 1.4.2.2",
+                    "independent streams serialized by the GPU's hardware queues and the issue order"},
+};
+
+std::string timeText(double seconds) {
+  if (seconds >= 1e-3)
+    return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.2f} us", seconds * 1e6);
+}
+
+const SessionRuleInfo &info(std::string_view id) {
+  for (const SessionRuleInfo &r : kSessionRules)
+    if (r.id == id)
+      return r;
+  throw std::logic_error("unknown session rule");
+}
+
+Finding finding(std::string_view id, const Timeline &tl, double fixedSeconds) {
+  const SessionRuleInfo &r = info(id);
+  Finding f;
+  f.rule = std::string(r.id);
+  f.priority = r.priority;
+  f.category = Category::System;
+  f.guide = std::string(r.guide);
+  f.gainSeconds = std::max(0.0, tl.totalSeconds - fixedSeconds);
+  f.gainFraction = tl.totalSeconds > 0 ? f.gainSeconds / tl.totalSeconds : 0;
+  return f;
+}
+
+double rerun(const Timeline &tl, const Session &session) {
+  return system::simulate(tl.config, session).totalSeconds;
+}
+
+/// The same session with every host buffer page-locked.
+Session pinned(const Session &s) {
+  Session out = s;
+  for (SessionOp &op : out.ops)
+    op.hostMemory = system::HostMemory::Pinned;
+  return out;
+}
+
+/// Runs of at least `count` small copies of one kind made in a row on one stream (nothing else on
+/// that stream between them), merged into one copy each. Event indices are remapped.
+Session batched(const Session &s, uint64_t smallBytes, size_t count, size_t &runs, size_t &merged) {
+  std::vector<std::vector<size_t>> groups; // op indices merged into the first
+  std::map<unsigned, std::vector<size_t>> open;
+  auto close = [&](unsigned stream) {
+    auto it = open.find(stream);
+    if (it != open.end() && it->second.size() >= count)
+      groups.push_back(it->second);
+    if (it != open.end())
+      open.erase(it);
+  };
+  for (size_t i = 0; i < s.ops.size(); ++i) {
+    const SessionOp &op = s.ops[i];
+    const bool small = op.isCopy() && op.bytes < smallBytes && op.rows == 1;
+    if (!op.isGpuWork() && op.kind != OpKind::EventRecord && op.kind != OpKind::StreamWaitEvent) {
+      for (auto &[stream, run] : std::map(open))
+        close(stream); // the host waits here: nothing merges across
+      continue;
+    }
+    auto it = open.find(op.stream);
+    if (small && it != open.end() && !it->second.empty()) {
+      const SessionOp &first = s.ops[it->second.front()];
+      if (first.kind == op.kind && first.hostMemory == op.hostMemory) {
+        it->second.push_back(i);
+        continue;
+      }
+    }
+    close(op.stream);
+    if (small)
+      open[op.stream] = {i};
+  }
+  for (auto &[stream, run] : std::map(open))
+    close(stream);
+  runs = groups.size();
+  merged = 0;
+  std::vector<bool> drop(s.ops.size(), false);
+  Session out = s;
+  for (const std::vector<size_t> &g : groups) {
+    for (size_t k = 1; k < g.size(); ++k) {
+      out.ops[g.front()].bytes += s.ops[g[k]].bytes;
+      drop[g[k]] = true;
+    }
+    merged += g.size();
+  }
+  std::vector<size_t> newIndex(s.ops.size(), system::kNoOp);
+  Session compact;
+  for (size_t i = 0; i < out.ops.size(); ++i)
+    if (!drop[i]) {
+      newIndex[i] = compact.ops.size();
+      compact.ops.push_back(out.ops[i]);
+    }
+  for (SessionOp &op : compact.ops)
+    if (op.event != system::kNoOp)
+      op.event = newIndex[op.event];
+  return compact;
+}
+
+/// The same work issued breadth-first: between two points where the host waits (or a stream-0
+/// operation orders everything), the first operation of every stream, then every stream's second,
+/// and so on. Empty when events tie streams together (reordering could put a wait before its record).
+std::optional<Session> breadthFirst(const Session &s) {
+  Session out;
+  std::vector<size_t> segment;
+  bool ok = true;
+  auto flush = [&] {
+    std::map<unsigned, size_t> rankOnStream;
+    std::vector<std::pair<size_t, size_t>> order; // (rank, index)
+    for (size_t i : segment)
+      order.emplace_back(rankOnStream[s.ops[i].stream]++, i);
+    std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (auto [rank, i] : order)
+      out.ops.push_back(s.ops[i]);
+    segment.clear();
+  };
+  for (size_t i = 0; i < s.ops.size(); ++i) {
+    const SessionOp &op = s.ops[i];
+    if (op.kind == OpKind::EventRecord || op.kind == OpKind::StreamWaitEvent)
+      ok = false;
+    if (op.isGpuWork() && op.stream != 0) {
+      segment.push_back(i);
+      continue;
+    }
+    flush();
+    out.ops.push_back(op);
+  }
+  flush();
+  if (!ok)
+    return std::nullopt;
+  return out;
+}
+
+std::set<unsigned> gpuStreams(const Session &s) {
+  std::set<unsigned> streams;
+  for (const SessionOp &op : s.ops)
+    if (op.isGpuWork())
+      streams.insert(op.stream);
+  return streams;
+}
+
+} // namespace
+
+std::span<const SessionRuleInfo> sessionRules() {
+  return kSessionRules;
+}
+
+std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &t) {
+  std::vector<Finding> out;
+  const Session &s = tl.session;
+  const double total = tl.totalSeconds;
+  if (total <= 0)
+    return out;
+  const double copySeconds = tl.h2d.busySeconds + tl.d2h.busySeconds;
+  const double kernelBusy = tl.compute.busySeconds;
+
+  // Pageable memory: the same session with pinned buffers.
+  size_t pageable = 0;
+  uint64_t pageableBytes = 0;
+  for (const SessionOp &op : s.ops)
+    if (op.isCopy() && op.hostMemory == system::HostMemory::Pageable) {
+      ++pageable;
+      pageableBytes += op.bytes;
+    }
+  if (pageable) {
+    Finding f = finding("pageable-transfers", tl, rerun(tl, pinned(s)));
+    f.title = fmt::format("{} cop{} from pageable host memory", pageable, pageable == 1 ? "y" : "ies");
+    f.evidence = fmt::format("{:.4g} MB staged through a pinned buffer at {:.2f}/{:.2f} GB/s (H2D/D2H) instead of "
+                             "{:.2f} GB/s, each call holding the host until its bytes are through",
+                             pageableBytes / 1e6, tl.config.pageableH2DBytesPerSecond / 1e9,
+                             tl.config.pageableD2HBytesPerSecond / 1e9, tl.config.pinnedBytesPerSecond / 1e9);
+    f.fix = "allocate the host buffers with cudaMallocHost / cudaHostAlloc (or cudaHostRegister them), or "
+            "CL_MEM_ALLOC_HOST_PTR in OpenCL; pinned memory is scarce, so pin what is copied often";
+    out.push_back(std::move(f));
+  }
+
+  // Transfers dominating: a bound, not a re-run (the fix is to copy less).
+  if (copySeconds > kernelBusy && copySeconds > t.transferShare * total && tl.kernelSeconds > 0) {
+    Finding f = finding("transfers-dominate", tl, total);
+    f.title = fmt::format("PCIe copies busy {} against {} of kernels", timeText(copySeconds), timeText(kernelBusy));
+    f.evidence = fmt::format("{:.4g} MB in, {:.4g} MB out; the kernels are {:.0f}% of the one-stream run, so faster "
+                             "kernels alone could speed the session up at most {:.2f}x",
+                             tl.h2d.bytes / 1e6, tl.d2h.bytes / 1e6, 100 * tl.kernelShare, tl.amdahlBound);
+    f.fix = "keep intermediate data on the device and copy only inputs and results; run even kernels that are no "
+            "faster than the host on the GPU when that saves a round trip over PCIe";
+    out.push_back(std::move(f));
+  }
+
+  // Small copies in a row: merged.
+  size_t runs = 0, merged = 0;
+  Session batch = batched(s, t.smallCopyBytes, t.smallCopyCount, runs, merged);
+  if (runs) {
+    Finding f = finding("small-transfers", tl, rerun(tl, batch));
+    f.title =
+        fmt::format("{} small copies in {} run{} that could each be one copy", merged, runs, runs == 1 ? "" : "s");
+    f.evidence =
+        fmt::format("each copy costs about {} of call and {} of engine setup besides its bytes",
+                    timeText(tl.config.costs.copyIssueSeconds), timeText(tl.config.costs.copyEngineSetupSeconds));
+    f.fix = "gather the pieces into one contiguous host buffer (or use cudaMemcpy2D for strided pieces) and copy it "
+            "once";
+    out.push_back(std::move(f));
+  }
+
+  // No overlap: copies and kernels both matter, the GPU could overlap them, and nothing did.
+  const bool overlapPossible = tl.config.copyEngines >= 1;
+  if (overlapPossible && copySeconds > t.overlapShare * total && kernelBusy > t.overlapShare * total &&
+      tl.overlapFraction < 0.05) {
+    // What overlapping could at best reach: the busiest engine alone.
+    const double copyEngineLoad =
+        tl.config.copyEngines >= 2 ? std::max(tl.h2d.busySeconds, tl.d2h.busySeconds) : copySeconds;
+    const double bound = std::max(copyEngineLoad, kernelBusy);
+    Finding f = finding("no-copy-compute-overlap", tl, bound);
+    f.title = "copies and kernels do not overlap";
+    f.evidence = fmt::format("copies {} and kernels {} of a {} session, {:.1f}% overlapped; {} copy engine{} could "
+                             "run copies beside the kernels (gain: the bound where the busiest engine never waits)",
+                             timeText(copySeconds), timeText(kernelBusy), timeText(total), 100 * tl.overlapFraction,
+                             tl.config.copyEngines, tl.config.copyEngines == 1 ? "" : "s");
+    f.fix = "split the data into chunks and give each chunk its copy-in, kernel and copy-out on its own stream "
+            "(cudaMemcpyAsync from pinned memory), issued staggered as the guide's sample does";
+    out.push_back(std::move(f));
+  }
+
+  // Serialized streams: more streams than hardware queues.
+  const std::set<unsigned> streams = gpuStreams(s);
+  const int independentStreams = static_cast<int>(streams.size() - streams.count(0));
+  if (independentStreams > tl.config.computeQueues) {
+    std::optional<Session> breadth = breadthFirst(s);
+    double best = total;
+    std::string fix;
+    if (breadth) {
+      best = rerun(tl, *breadth);
+      fix = "issue the streams' work breadth-first: the first operation of every stream, then every stream's second, "
+            "and so on";
+    }
+    if (tl.config.computeQueues > 1) { // Hyper-Q: more connections
+      system::SystemConfig more = tl.config;
+      more.computeQueues = std::min(32, std::max(independentStreams, tl.config.computeQueues));
+      double withMore = system::simulate(more, s).totalSeconds;
+      if (withMore < best) {
+        best = withMore;
+        fix = fmt::format("set CUDA_DEVICE_MAX_CONNECTIONS={} (the driver opens {} connections; the GPU has up to "
+                          "32), or issue the streams' work breadth-first",
+                          more.computeQueues, tl.config.computeQueues);
+      }
+    }
+    if (!fix.empty()) {
+      Finding f = finding("serialized-streams", tl, best);
+      f.title = fmt::format("{} streams share {} hardware queue{}", independentStreams, tl.config.computeQueues,
+                            tl.config.computeQueues == 1 ? "" : "s");
+      f.evidence = tl.config.computeQueues == 1
+                       ? "before GK110 every stream's kernels go through one queue in issue order: a kernel waiting "
+                         "for its stream's previous work holds back the other streams' kernels behind it"
+                       : "streams beyond the connections share them in issue order, with the false dependencies "
+                         "of a single queue";
+      f.fix = fix;
+      out.push_back(std::move(f));
+    }
+  }
+
+  std::erase_if(out,
+                [&](const Finding &f) { return f.rule != "transfers-dominate" && f.gainFraction < t.minGainFraction; });
+  std::stable_sort(out.begin(), out.end(), [](const Finding &a, const Finding &b) {
+    if (a.priority != b.priority)
+      return a.priority < b.priority;
+    return a.gainSeconds > b.gainSeconds;
+  });
+  return out;
+}
+
+} // namespace ptxray::advisor

@@ -1,0 +1,81 @@
+#include "arch/HostSystem.h"
+
+#include <algorithm>
+
+namespace ptxray::arch {
+
+namespace {
+
+struct PcieGeneration {
+  double gigatransfersPerSecond; ///< per lane
+  double encodingEfficiency;     ///< 8b/10b up to 2.0, 128b/130b from 3.0
+  /// Measured or documented pinned bandwidth of a large copy over the raw rate.
+  double pinnedFraction;
+};
+
+// PCI-SIG base specifications: 2.5, 5, 8, 16 and 32 GT/s per lane; 8b/10b encoding for 1.x and 2.x,
+// 128b/130b from 3.0. So x16 Gen2 is 8 GB/s per direction, as [BPG] §3.1 says.
+// Pinned fraction: [BPG] §3.1.1, "greater than 5 GBps" of Gen2 x16's 8 GB/s; 0.8 (6.4 GB/s) stands for
+// Gen1 and Gen2. Gen3 and later share the 128b/130b encoding and packet format; measured on an H200
+// at Gen5 x16: 55.46 GB/s for a 256 MiB pinned H2D copy of 63.0 GB/s raw (validation/system).
+constexpr PcieGeneration kGenerations[] = {
+    {2.5, 0.8, 0.8},
+    {5.0, 0.8, 0.8},
+    {8.0, 128.0 / 130.0, 0.88},
+    {16.0, 128.0 / 130.0, 0.88},
+    {32.0, 128.0 / 130.0, 0.88},
+};
+
+const PcieGeneration &generationData(int g) {
+  return kGenerations[std::clamp(g, 1, 5) - 1];
+}
+
+// All measured on an H200 host (PCIe Gen5 x16, driver 580, CUDA 13.0) by validation/system
+// (results/results-default.json); the guides give no figures.
+constexpr HostCosts kHostCosts{
+    // 1024 back-to-back 4 KiB pinned cudaMemcpyAsync calls: 2.59 us each, host-bound ("batching").
+    .copyIssueSeconds = 2.5e-6,
+    // 1000 back-to-back empty launches: 3.37 us per cudaLaunchKernel call ("launch").
+    .launchIssueSeconds = 3.37e-6,
+    // The same batch: the copies kept pace with the calls, so the engine spends at most 2.5 us per
+    // copy besides the 4 KiB (0.07 us at 55 GB/s); an isolated 4-byte copy's events show 3.3-4.1 us,
+    // event records included.
+    .copyEngineSetupSeconds = 2.5e-6,
+    // A 4-byte pinned copy takes 10.4 us from the call to cudaStreamSynchronize returning, 4.1 us of it
+    // between its events: about 2.5 us issuing, 4 us on the GPU, the rest the synchronize.
+    .syncSeconds = 3.8e-6,
+    // Pageable 256 MiB copies: H2D 6.99 GB/s, D2H 11.21 GB/s, against pinned 55.46 and 55.30 GB/s:
+    // 1/6.99 - 1/55.46 gives 8.0 GB/s of host staging, 1/11.21 - 1/55.30 gives 14.1 GB/s.
+    .pageableStagingH2DBytesPerSecond = 8.0e9,
+    .pageableStagingD2HBytesPerSecond = 14.1e9,
+    // cudaMemcpy D2D of 256 MiB: 2025 GB/s copied, 4050 GB/s of DRAM traffic, of the H200's 4.8 TB/s.
+    .deviceCopyBandwidthFraction = 0.84,
+    // [KTG] §1.4.2.2: "The default is 8".
+    .defaultConnections = 8,
+};
+
+} // namespace
+
+double PcieLink::rawBytesPerSecond() const {
+  const PcieGeneration &g = generationData(generation);
+  return g.gigatransfersPerSecond * 1e9 * g.encodingEfficiency / 8.0 * lanes;
+}
+
+double PcieLink::pinnedBytesPerSecond() const {
+  return rawBytesPerSecond() * generationData(generation).pinnedFraction;
+}
+
+const HostCosts &hostCosts() {
+  return kHostCosts;
+}
+
+std::optional<PcieLink> pcieLinkFor(const Gpu &gpu, std::optional<int> hostGeneration, std::optional<int> lanes) {
+  if (!gpu.pcieGeneration)
+    return std::nullopt;
+  PcieLink link;
+  link.generation = hostGeneration ? std::min(*hostGeneration, *gpu.pcieGeneration) : *gpu.pcieGeneration;
+  link.lanes = lanes.value_or(16);
+  return link;
+}
+
+} // namespace ptxray::arch

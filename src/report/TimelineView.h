@@ -1,0 +1,27 @@
+// Views of a session's timeline (system/Timeline.h): the summary, the advisor's findings and a text
+// Gantt chart for the terminal, one lane per engine and per stream, with the operation table; and the
+// JSON document (schema "ptxray-timeline", version 1).
+#pragma once
+
+#include "advisor/Finding.h"
+#include "system/Timeline.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace ptxray::report {
+
+struct TimelineTextOptions {
+  int width = 72;         ///< columns of the chart's time axis
+  bool operations = true; ///< the table of every operation
+};
+
+/// `findings`: the advisor's on the session (advisor/SessionRules.h), printed after the summary.
+std::string timelineText(const system::Timeline &timeline, const std::vector<advisor::Finding> &findings = {},
+                         const TimelineTextOptions &options = {});
+
+/// Times in microseconds, bandwidths in GB/s (10^9 bytes per second).
+nlohmann::json timelineJson(const system::Timeline &timeline, const std::vector<advisor::Finding> &findings = {});
+
+} // namespace ptxray::report

@@ -1,0 +1,58 @@
+// A session: what a program's host thread asks of one GPU, in issue order (copies, memsets, kernel
+// launches, events, synchronizations), each on a CUDA stream. It comes from a run spec's "operations"
+// (SessionFromSpec.h) or from a program running on ptxray's CUDA runtime. The kernels' durations are
+// the performance model's estimates: the system model (SystemModel.h) only places them in time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ptxray::system {
+
+enum class OpKind : uint8_t {
+  CopyH2D,           ///< host to device over PCIe (a copy engine)
+  CopyD2H,           ///< device to host over PCIe
+  CopyD2D,           ///< device to device (DRAM to DRAM, on the GPU)
+  Memset,            ///< device memory set (on the GPU)
+  Kernel,            ///< a launch
+  EventRecord,       ///< completes when its stream's earlier work has
+  StreamWaitEvent,   ///< its stream's later work waits for an event
+  StreamSynchronize, ///< the host waits for a stream's earlier work
+  Synchronize,       ///< the host waits for all earlier work
+};
+
+const char *opKindName(OpKind kind); ///< "memcpy_h2d", "launch", ... as run specs spell them
+
+enum class HostMemory : uint8_t { Pinned, Pageable };
+
+inline constexpr size_t kNoOp = std::numeric_limits<size_t>::max();
+
+struct SessionOp {
+  OpKind kind = OpKind::Kernel;
+  /// 0: the legacy default stream (it waits for all earlier work, and all later work waits for it).
+  unsigned stream = 0;
+  std::string label; ///< "hA -> dA", "hypot<<<128, 256>>>"
+  std::string where; ///< the spec path ("operations[3]") or call site it came from
+  uint64_t bytes = 0;
+  HostMemory hostMemory = HostMemory::Pinned; ///< CopyH2D, CopyD2H
+  /// 2D copies (cudaMemcpy2D): rows of bytes / rows bytes each, and the pitches of the two sides.
+  uint64_t rows = 1;
+  uint64_t hostPitch = 0, devicePitch = 0;
+  /// Kernels: the time the launch takes alone on the GPU (launch overhead included), and the share
+  /// of the GPU's SMs its first wave fills (blocks / (blocks per SM x SMs), at most 1): kernels that
+  /// together fill no more than the GPU run side by side at full speed.
+  double kernelSeconds = 0;
+  double gpuShare = 1;
+  size_t event = kNoOp; ///< StreamWaitEvent: the EventRecord operation it waits for
+  bool isCopy() const { return kind <= OpKind::CopyD2H; }
+  bool isGpuWork() const { return kind <= OpKind::Kernel; }
+};
+
+struct Session {
+  std::vector<SessionOp> ops;
+};
+
+} // namespace ptxray::system

@@ -1,0 +1,58 @@
+#include "system/SystemConfig.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ptxray::system {
+
+namespace {
+
+/// The board that stands for the target: the named GPU, else the first of its compute capability.
+const arch::Gpu *boardFor(const arch::ArchTarget &target) {
+  if (target.gpu)
+    return target.gpu;
+  for (const arch::Gpu &gpu : arch::gpus())
+    if (gpu.ccMajor == target.computeCapability->major && gpu.ccMinor == target.computeCapability->minor)
+      return &gpu;
+  return nullptr;
+}
+
+/// Staging in series with the DMA: the host copies each chunk into the pinned buffer, then the engine
+/// moves it.
+double staged(double pinned, double staging) {
+  return 1.0 / (1.0 / pinned + 1.0 / staging);
+}
+
+} // namespace
+
+SystemConfig SystemConfig::forTarget(const arch::ArchTarget &target, const SystemOptions &options) {
+  const arch::Gpu *gpu = boardFor(target);
+  if (!gpu)
+    throw std::invalid_argument(
+        fmt::format("no GPU of {} in the database: name a board (--arch K20X, H100, ...)", target.displayName()));
+  const arch::ComputeCapability &cc = *target.computeCapability;
+  SystemConfig c;
+  c.gpu = gpu->name;
+  c.costs = arch::hostCosts();
+  c.deviceCopyBytesPerSecond = gpu->theoreticalBandwidthBytesPerSecond() * c.costs.deviceCopyBandwidthFraction;
+  c.link = arch::pcieLinkFor(*gpu, options.pcieGeneration, options.pcieLanes);
+  if (c.link) {
+    c.pinnedBytesPerSecond = c.link->pinnedBytesPerSecond();
+    c.pageableH2DBytesPerSecond = staged(c.pinnedBytesPerSecond, c.costs.pageableStagingH2DBytesPerSecond);
+    c.pageableD2HBytesPerSecond = staged(c.pinnedBytesPerSecond, c.costs.pageableStagingD2HBytesPerSecond);
+  } else {
+    // An integrated GPU shares the host's DRAM: a "transfer" is a copy within it.
+    c.pinnedBytesPerSecond = c.deviceCopyBytesPerSecond / 2;
+    c.pageableH2DBytesPerSecond = staged(c.pinnedBytesPerSecond, c.costs.pageableStagingH2DBytesPerSecond);
+    c.pageableD2HBytesPerSecond = staged(c.pinnedBytesPerSecond, c.costs.pageableStagingD2HBytesPerSecond);
+  }
+  c.copyEngines = gpu->copyEngines;
+  c.maxConcurrentKernels = std::max(1, cc.maxResidentGrids);
+  const int queues = std::max(1, cc.hardwareWorkQueues);
+  c.computeQueues = queues == 1 ? 1 : std::clamp(options.connections.value_or(c.costs.defaultConnections), 1, queues);
+  return c;
+}
+
+} // namespace ptxray::system

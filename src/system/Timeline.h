@@ -1,0 +1,62 @@
+// What the system model says about a session: when each operation was issued, started and ended on
+// which engine, and the totals the guides reason with (overlap against the one-stream run, time per
+// engine, transfer bandwidth, the Amdahl bound).
+#pragma once
+
+#include "system/Session.h"
+#include "system/SystemConfig.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxray::system {
+
+enum class Engine : uint8_t {
+  Host,    ///< the host thread waiting (synchronizations, pageable copies)
+  CopyH2D, ///< the host-to-device copy engine
+  CopyD2H, ///< the device-to-host copy engine
+  Copy,    ///< the only copy engine (both directions)
+  Compute, ///< the SMs: kernels, device copies, memsets (and every copy without a copy engine)
+  None,    ///< events: no engine, no time
+};
+
+const char *engineName(Engine engine);
+
+struct TimelineEntry {
+  size_t op = 0;
+  Engine engine = Engine::None;
+  unsigned queue = 0; ///< hardware queue it was dispatched from
+  double issue = 0;   ///< when the host made the call
+  double start = 0;   ///< when its engine began it (for host waits: the call)
+  double end = 0;     ///< when it completed (for host waits: when the host went on)
+};
+
+struct EngineTotals {
+  double busySeconds = 0; ///< time with at least one operation running
+  uint64_t bytes = 0;
+  size_t operations = 0;
+};
+
+struct Timeline {
+  SystemConfig config;
+  Session session;
+  std::vector<TimelineEntry> entries; ///< one per session operation, in issue order
+  double totalSeconds = 0;            ///< from the first call to the last completion
+  /// The same operations issued on one stream (the guide's single-queue run, [BPG] §3.1.3), and the
+  /// proportion by which this run is shorter: 1 - total / serial.
+  double serialSeconds = 0;
+  double overlapFraction = 0;
+  EngineTotals h2d, d2h, compute, host; ///< copy directions counted apart even on a shared engine
+  double kernelSeconds = 0;             ///< the kernels' own durations, summed
+  /// [KTG] §1.3 (Amdahl): the kernels' share of the serial run, and the most that making every kernel
+  /// faster could speed the session up: 1 / (1 - share).
+  double kernelShare = 0;
+  double amdahlBound = 0;
+  int peakConcurrentKernels = 0;
+};
+
+/// Places every operation of `session` in time on the system `config` describes.
+Timeline simulate(const SystemConfig &config, const Session &session);
+
+} // namespace ptxray::system

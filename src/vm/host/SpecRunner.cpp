@@ -1,0 +1,378 @@
+// Running a run spec (`ptxray run SPEC.json`) on a fresh vm::Device: buffers set up and filled in
+// parallel, host operations (copies, memsets, launches) executed in issue order, outputs written.
+#include "support/ParallelSlices.h"
+#include "vm/host/RunSpec.h"
+#include "vm/host/SpecJson.h"
+
+#include "arch/GpuDatabase.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ptxray::vm {
+
+using namespace specjson;
+
+bool RunOutcome::ok() const {
+  if (!error.empty())
+    return false;
+  return std::all_of(launches.begin(), launches.end(), [](const LaunchReport &r) { return r.result.ok(); });
+}
+
+namespace {
+
+/// Generators and file loads fill slices of at least this many bytes each on their own thread.
+constexpr uint64_t kFillGrainBytes = uint64_t{1} << 20;
+
+/// Reads a whole file into `dst` with one pread per slice, in parallel. Returns an error message.
+std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst, const std::string &bufferName,
+                     unsigned threads) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fmt::format("cannot open \"{}\": {}", file.string(), std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return fmt::format("cannot read \"{}\": not a regular file", file.string());
+  auto size = static_cast<uint64_t>(st.st_size);
+  if (size > dst.size())
+    return fmt::format("\"{}\" has {} bytes, more than the {} of buffer \"{}\"", file.string(), size, dst.size(),
+                       bufferName);
+  std::atomic<bool> failed{false};
+  support::parallelSlices(size, kFillGrainBytes, threads, [&](uint64_t first, uint64_t last) {
+    while (first < last && !failed.load(std::memory_order_relaxed)) {
+      ssize_t got = ::pread(fd, dst.data() + first, last - first, static_cast<off_t>(first));
+      if (got <= 0) { // an error, or the file shrank while being read
+        if (got < 0 && errno == EINTR)
+          continue;
+        failed = true;
+        return;
+      }
+      first += static_cast<uint64_t>(got);
+    }
+  });
+  if (failed)
+    return fmt::format("cannot read \"{}\"", file.string());
+  return {};
+}
+
+} // namespace
+
+void writeInitialContents(const RunSpec &spec, const SpecBuffer &buffer, std::span<std::byte> dst, unsigned threads) {
+  auto *raw = reinterpret_cast<uint8_t *>(dst.data());
+  const BufferInit &init = buffer.init;
+  std::string path = member(buffer.path, "init");
+  switch (init.kind) {
+  case BufferInit::Kind::Keep:
+  case BufferInit::Kind::None: return;
+  case BufferInit::Kind::Zero: std::memset(raw, 0, dst.size()); return;
+  case BufferInit::Kind::File: {
+    std::string error = loadFile(init.file, dst, buffer.name, threads);
+    if (!error.empty())
+      throw SpecError(spec.name, path, error);
+    return;
+  }
+  case BufferInit::Kind::Iota:
+  case BufferInit::Kind::Random: break;
+  }
+  // The generators: checked once on an empty slice, then filled in slices of whole elements. Every
+  // slice is written, so the bytes are the same as one serial fill's whatever the thread count.
+  const size_t elements = elementCount(dst.size(), init.dtype);
+  auto fill = [&](size_t first, size_t last) -> std::string {
+    if (init.kind == BufferInit::Kind::Iota) {
+      fillIotaSlice(raw, dst.size(), init.dtype, first, last);
+      return {};
+    }
+    return isFloat(init.dtype)
+               ? fillRandomFloatSlice(raw, dst.size(), init.dtype, init.seed, init.minValue, init.maxValue, first, last)
+               : fillRandomIntSlice(raw, dst.size(), init.dtype, init.seed, init.minBits, init.maxBits, first, last);
+  };
+  if (std::string err = fill(0, 0); !err.empty())
+    throw SpecError(spec.name, init.kind == BufferInit::Kind::Random ? member(path, "random") : path, err);
+  if (elements == 0) {
+    std::memset(raw, 0, dst.size()); // a buffer shorter than one element is all tail
+    return;
+  }
+  support::parallelSlices(elements, kFillGrainBytes / dtypeSize(init.dtype), threads,
+                          [&](uint64_t first, uint64_t last) { fill(first, last); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+namespace {
+
+struct PlacedBuffer {
+  const SpecBuffer *spec = nullptr;
+  uint64_t address = 0; ///< device buffers
+  uint64_t bytes = 0;
+  std::vector<std::byte> host; ///< host buffers
+};
+
+std::string kernelList(const LoadedModule &module) {
+  std::string list;
+  for (const DecodedFunction &f : module.program().functions)
+    if (f.isEntry)
+      list += (list.empty() ? "" : ", ") + f.name;
+  return list.empty() ? "none" : list;
+}
+
+const DecodedFunction *resolveKernel(const Checker &c, const LoadedModule &module, const SpecLaunch &l) {
+  if (!l.kernel.empty()) {
+    if (const DecodedFunction *k = module.findKernel(l.kernel))
+      return k;
+    c.fail(member(l.path, "kernel"),
+           fmt::format("the module has no kernel \"{}\" (kernels: {})", l.kernel, kernelList(module)));
+  }
+  const DecodedFunction *only = nullptr;
+  size_t count = 0;
+  for (const DecodedFunction &f : module.program().functions)
+    if (f.isEntry) {
+      only = &f;
+      ++count;
+    }
+  if (count != 1)
+    c.fail(l.path, fmt::format("missing \"kernel\" (the module has {} kernels: {})", count, kernelList(module)));
+  return only;
+}
+
+void writeFile(const std::filesystem::path &file, std::span<const std::byte> data) {
+  std::error_code ec;
+  if (file.has_parent_path())
+    std::filesystem::create_directories(file.parent_path(), ec);
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (out)
+    out.write(reinterpret_cast<const char *>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (!out)
+    throw std::runtime_error(fmt::format("cannot write \"{}\": {}", file.string(), std::strerror(errno)));
+}
+
+} // namespace
+
+RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
+  arch::ArchLookup lookup = arch::findArch(options.arch);
+  if (!lookup)
+    throw std::invalid_argument(lookup.error);
+  const arch::ArchTarget &target = *lookup.target;
+  Device device(*target.computeCapability, target.gpu ? target.gpu->smCount : 0);
+  device.memory().setListener(options.memoryListener);
+  Checker c(spec.name);
+
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(spec.module, ec))
+    c.fail("module", fmt::format("cannot open \"{}\": no such file", spec.module.string()));
+  LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory);
+  const unsigned pointerBytes = module.ptx().pointerBits() / 8;
+
+  // Everything the module can tell us is wrong, before anything runs.
+  std::vector<PlacedBuffer> placed;
+  for (const SpecBuffer &b : spec.buffers) {
+    PlacedBuffer p{&b, 0, b.bytes, {}};
+    if (!b.symbol.empty()) {
+      const PlacedVariable *v = module.findVariable(b.symbol);
+      if (!v || (v->space != ptx::StateSpace::Global && v->space != ptx::StateSpace::Const))
+        c.fail(member(b.path, "symbol"), fmt::format("the module has no .global or .const variable \"{}\"", b.symbol));
+      p.address = module.deviceAddress(*v);
+      p.bytes = v->size;
+    }
+    placed.push_back(p);
+  }
+  auto placedOf = [&](std::string_view name) -> PlacedBuffer & {
+    for (PlacedBuffer &p : placed)
+      if (p.spec->name == name)
+        return p;
+    throw std::logic_error("runSpec: buffer vanished"); // parseRunSpec checked every name
+  };
+  // A spec built in code may list launches only: they run in order on the default stream.
+  std::vector<SpecOperation> launchList;
+  if (spec.operations.empty())
+    for (size_t i = 0; i < spec.launches.size(); ++i) {
+      SpecOperation op;
+      op.kind = SpecOperation::Kind::Launch;
+      op.launch = i;
+      op.path = spec.launches[i].path;
+      launchList.push_back(std::move(op));
+    }
+  const std::vector<SpecOperation> &operations = spec.operations.empty() ? launchList : spec.operations;
+  // Copies and memsets on module variables: their extents are known now.
+  for (const SpecOperation &op : operations) {
+    if (op.kind == SpecOperation::Kind::Launch && op.launch >= spec.launches.size())
+      c.fail(op.path,
+             fmt::format("refers to launch {}, but the spec has {} launches", op.launch, spec.launches.size()));
+    auto within = [&](const std::string &name, uint64_t offset, uint64_t span) {
+      const PlacedBuffer &p = placedOf(name);
+      if (offset > p.bytes || span > p.bytes - offset)
+        c.fail(op.path, fmt::format("{} bytes at offset {} run past the end of buffer \"{}\" ({} bytes)", span, offset,
+                                    name, p.bytes));
+    };
+    if (op.kind == SpecOperation::Kind::Memcpy2D && op.height > 0) {
+      within(op.src, op.srcOffset, (op.height - 1) * op.srcPitch + op.width);
+      within(op.dst, op.dstOffset, (op.height - 1) * op.dstPitch + op.width);
+    } else if (op.isCopy()) {
+      within(op.src, op.srcOffset, op.bytes);
+      within(op.dst, op.dstOffset, op.bytes);
+    } else if (op.kind == SpecOperation::Kind::Memset)
+      within(op.dst, op.dstOffset, op.bytes);
+  }
+  std::vector<const DecodedFunction *> kernels;
+  for (const SpecLaunch &l : spec.launches) {
+    const DecodedFunction *k = resolveKernel(c, module, l);
+    kernels.push_back(k);
+    if (l.args.size() != k->paramSizes.size())
+      c.fail(member(l.path, "args"),
+             fmt::format("kernel {} takes {} parameter{}, {} given", k->name, k->paramSizes.size(),
+                         k->paramSizes.size() == 1 ? "" : "s", l.args.size()));
+    for (size_t i = 0; i < l.args.size(); ++i) {
+      const SpecArg &a = l.args[i];
+      uint64_t size = a.isBuffer ? pointerBytes : a.bytes.size();
+      if (size != k->paramSizes[i]) {
+        std::string what = a.isBuffer
+                               ? fmt::format("a pointer is {} bytes in this {}-bit module", size, pointerBytes * 8)
+                               : fmt::format("the {} argument is {}", a.type, size);
+        c.fail(a.path, fmt::format("parameter {} of {} is {} bytes; {}", i, k->name, k->paramSizes[i], what));
+      }
+      if (a.isBuffer) {
+        const PlacedBuffer &p = placedOf(a.buffer);
+        if (a.offset > p.bytes)
+          c.fail(member(a.path, "offset"),
+                 fmt::format("offset {} is past the end of buffer \"{}\" ({} bytes)", a.offset, a.buffer, p.bytes));
+      }
+    }
+  }
+
+  // Device memory and initial contents.
+  for (PlacedBuffer &p : placed) {
+    const SpecBuffer &b = *p.spec;
+    if (b.onHost()) { // host memory: the program's own; only copies reach it
+      p.host.resize(p.bytes);
+      if (b.init.kind != BufferInit::Kind::Zero)
+        writeInitialContents(spec, b, p.host, options.launch.threads);
+      continue;
+    }
+    if (b.symbol.empty())
+      p.address = device.allocate(std::max<uint64_t>(p.bytes, 1), fmt::format("buffer {} ({} bytes)", b.name, p.bytes));
+    if (b.init.kind == BufferInit::Kind::Keep || b.init.kind == BufferInit::Kind::None || p.bytes == 0)
+      continue;
+    if (b.init.kind == BufferInit::Kind::Zero && b.symbol.empty()) {
+      device.hostWriteRange(p.address, p.bytes); // a new allocation is zero already: only mark it written
+      continue;
+    }
+    // Filled in place, in parallel: a large buffer's preparation must not serialize the run.
+    writeInitialContents(spec, b, device.hostWriteRange(p.address, p.bytes), options.launch.threads);
+  }
+
+  // The bytes of [offset, offset + bytes) of a buffer, wherever it lives: copies read and write
+  // through these, so device memory sees host writes the way initcheck tracks them.
+  auto source = [&](const std::string &name, uint64_t offset, uint64_t bytes) -> const std::byte * {
+    PlacedBuffer &p = placedOf(name);
+    if (p.spec->onHost())
+      return p.host.data() + offset;
+    return device.memory().hostRange(p.address + offset, bytes);
+  };
+  auto destination = [&](const std::string &name, uint64_t offset, uint64_t bytes) -> std::byte * {
+    PlacedBuffer &p = placedOf(name);
+    if (p.spec->onHost())
+      return p.host.data() + offset;
+    return device.hostWriteRange(p.address + offset, bytes).data();
+  };
+
+  RunOutcome outcome;
+  bool failed = false;
+  for (const SpecOperation &op : operations) {
+    if (failed)
+      break;
+    ++outcome.operationsRun;
+    switch (op.kind) {
+    case SpecOperation::Kind::MemcpyH2D:
+    case SpecOperation::Kind::MemcpyD2H:
+    case SpecOperation::Kind::MemcpyD2D:
+      if (op.bytes)
+        std::memmove(destination(op.dst, op.dstOffset, op.bytes), source(op.src, op.srcOffset, op.bytes), op.bytes);
+      continue;
+    case SpecOperation::Kind::Memcpy2D:
+      for (uint64_t row = 0; row < op.height && op.width; ++row)
+        std::memmove(destination(op.dst, op.dstOffset + row * op.dstPitch, op.width),
+                     source(op.src, op.srcOffset + row * op.srcPitch, op.width), op.width);
+      continue;
+    case SpecOperation::Kind::Memset:
+      if (op.bytes)
+        device.memset(placedOf(op.dst).address + op.dstOffset, op.value, op.bytes);
+      continue;
+    case SpecOperation::Kind::Launch: break;
+    // Ordering only: every operation runs to completion when issued, so the results are those of
+    // any order the streams allow (the timing is the system model's, src/system).
+    case SpecOperation::Kind::EventRecord:
+    case SpecOperation::Kind::StreamWaitEvent:
+    case SpecOperation::Kind::StreamSynchronize:
+    case SpecOperation::Kind::Synchronize: continue;
+    }
+    const size_t i = op.launch;
+    const SpecLaunch &l = spec.launches[i];
+    std::vector<std::vector<std::byte>> args;
+    for (const SpecArg &a : l.args) {
+      if (!a.isBuffer) {
+        args.push_back(a.bytes);
+        continue;
+      }
+      uint64_t address = placedOf(a.buffer).address + a.offset;
+      if (pointerBytes == 4 && address > std::numeric_limits<uint32_t>::max())
+        c.fail(a.path, fmt::format("address 0x{:x} does not fit a 32-bit pointer", address));
+      args.push_back(littleEndian(address, pointerBytes));
+    }
+    LaunchReport report;
+    report.index = i;
+    report.kernel = l.kernel.empty() ? kernels[i]->name : l.kernel;
+    report.grid = l.grid;
+    report.block = l.block;
+    auto start = std::chrono::steady_clock::now();
+    report.result = device.launch(module, kernels[i]->name, {l.grid, l.block, l.dynamicSharedBytes, l.cooperative},
+                                  args, options.launch);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    outcome.printfOutput += report.result.printfOutput;
+    failed = !report.result.ok();
+    outcome.launches.push_back(std::move(report));
+    if (options.onLaunch)
+      options.onLaunch(outcome.launches.back());
+  }
+
+  auto contents = [&](const PlacedBuffer &p) {
+    if (p.spec->onHost())
+      return p.host;
+    std::vector<std::byte> data(p.bytes);
+    if (!p.spec->symbol.empty())
+      device.readVariable(module, p.spec->symbol, data);
+    else if (!data.empty())
+      device.copyFromDevice(data, p.address);
+    return data;
+  };
+  if (!failed && options.writeOutputs) {
+    for (const SpecOutput &o : spec.outputs) {
+      try {
+        writeFile(o.file, contents(placedOf(o.buffer)));
+        outcome.outputsWritten.push_back(o.file);
+      } catch (const std::exception &e) {
+        outcome.error += (outcome.error.empty() ? "" : "\n") + std::string(e.what());
+      }
+    }
+  }
+  if (options.keepBuffers)
+    for (const PlacedBuffer &p : placed)
+      outcome.buffers[p.spec->name] = contents(p);
+  return outcome;
+}
+
+} // namespace ptxray::vm

@@ -1,0 +1,23 @@
+# `ptxray timeline` as users run it: the guide's copy/compute overlap example (examples/guide/overlap.json)
+# on GPUs with two, one and no copy engines. Included from tests/CMakeLists.txt (PTXRAY_BIN).
+set(OVERLAP_SPEC ${PROJECT_SOURCE_DIR}/examples/guide/overlap.json)
+
+# K20X: two copy engines; the second half's copies run under the first half's kernel and the first
+# half's read under the second kernel: close to the guide's "up to 30%" for one pass.
+add_test(NAME cli.timeline_guide_overlap_k20x COMMAND ${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k20x --threads 2)
+set_tests_properties(cli.timeline_guide_overlap_k20x PROPERTIES PASS_REGULAR_EXPRESSION
+  "session on Tesla K20X \\(PCIe 2\\.0 x16.*2 copy engines.*overlap 2[5-9]\\.[0-9]%.*copy H2D +\\|0+1+2+3+ +\\|.*copy D2H.*compute.*stream 1.*stream 2.*memcpy_h2d +1 +copy H2D")
+# CC 1.0 has no copy engine: nothing overlaps.
+add_test(NAME cli.timeline_no_copy_engine COMMAND ${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch 8800gtx --quiet --threads 2)
+set_tests_properties(cli.timeline_no_copy_engine PROPERTIES PASS_REGULAR_EXPRESSION "0 copy engines.*overlap 0\\.0%")
+# The JSON document.
+add_test(NAME cli.timeline_json COMMAND bash -c
+  "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k40 --quiet --threads 2 --json timeline.json >/dev/null && cat timeline.json")
+set_tests_properties(cli.timeline_json PROPERTIES PASS_REGULAR_EXPRESSION
+  "\"operations\": \\[.*\"engine\": \"copy H2D\".*\"schema\": \"ptxray-timeline\".*\"pcie\": \\{.*\"generation\": 3")
+# Errors: a malformed session is a spec error (exit 2), located.
+add_test(NAME cli.timeline_bad_spec COMMAND bash -c
+  "printf '{\"module\": \"x.ptx\", \"operations\": [{\"op\": \"memcopy\"}]}' > bad-session.json && \
+   ${PTXRAY_BIN} timeline bad-session.json 2>&1; echo exit=$?")
+set_tests_properties(cli.timeline_bad_spec PROPERTIES PASS_REGULAR_EXPRESSION
+  "bad-session.json: operations\\[0\\]\\.op: unknown operation \"memcopy\".*exit=2([^0-9]|$)")

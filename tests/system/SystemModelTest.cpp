@@ -1,0 +1,297 @@
+// The system model (src/system) against the guides' scenarios and the H200 measurements of
+// validation/system: PCIe rates, copy/compute overlap with one and two copy engines, Hyper-Q's
+// false dependencies, the concurrent-kernel limits, pinned vs pageable, batched vs small copies,
+// stream 0, events and SM sharing. Sessions are built by hand: no kernel runs here.
+#include "arch/GpuDatabase.h"
+#include "arch/HostSystem.h"
+#include "system/Timeline.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxray::test {
+namespace {
+
+using system::OpKind;
+using system::Session;
+using system::SessionOp;
+
+system::SystemConfig configFor(const std::string &arch, system::SystemOptions options = {}) {
+  arch::ArchLookup lookup = arch::findArch(arch);
+  EXPECT_TRUE(lookup) << lookup.error;
+  return system::SystemConfig::forTarget(*lookup.target, options);
+}
+
+SessionOp copy(OpKind kind, uint64_t bytes, unsigned stream, system::HostMemory memory = system::HostMemory::Pinned) {
+  SessionOp op;
+  op.kind = kind;
+  op.bytes = bytes;
+  op.stream = stream;
+  op.hostMemory = memory;
+  return op;
+}
+SessionOp kernel(double seconds, unsigned stream, double share = 1) {
+  SessionOp op;
+  op.kind = OpKind::Kernel;
+  op.kernelSeconds = seconds;
+  op.gpuShare = share;
+  op.stream = stream;
+  return op;
+}
+SessionOp marker(OpKind kind, unsigned stream, size_t event = system::kNoOp) {
+  SessionOp op;
+  op.kind = kind;
+  op.stream = stream;
+  op.event = event;
+  return op;
+}
+
+system::SystemOptions pcieGeneration(int generation) {
+  system::SystemOptions o;
+  o.pcieGeneration = generation;
+  return o;
+}
+system::SystemOptions connections(int count) {
+  system::SystemOptions o;
+  o.connections = count;
+  return o;
+}
+
+/// Bytes that take `seconds` over the config's pinned link.
+uint64_t bytesFor(const system::SystemConfig &c, double seconds) {
+  return static_cast<uint64_t>(seconds * c.pinnedBytesPerSecond);
+}
+
+TEST(SystemModel, PcieRatesFollowTheGenerationAndTheSlowerSide) {
+  EXPECT_DOUBLE_EQ((arch::PcieLink{2, 16}.rawBytesPerSecond()), 8e9); // [BPG] §3.1: 8 GBps on x16 Gen2
+  EXPECT_GT((arch::PcieLink{2, 16}.pinnedBytesPerSecond()), 5e9);     // [BPG] §3.1.1: "greater than 5 GBps"
+  EXPECT_NEAR((arch::PcieLink{3, 16}.rawBytesPerSecond()), 15.75e9, 0.01e9);
+  EXPECT_NEAR((arch::PcieLink{5, 16}.pinnedBytesPerSecond()), 55.46e9, 0.1e9); // measured on the H200
+  EXPECT_DOUBLE_EQ((arch::PcieLink{3, 8}.rawBytesPerSecond()) * 2, (arch::PcieLink{3, 16}.rawBytesPerSecond()));
+  // [KTG] §1.4.8: K20X is PCIe 2.0 even in a 3.0 host; K40 runs 3.0, and 2.0 in a 2.0 host.
+  EXPECT_EQ(configFor("K20X", pcieGeneration(3)).link->generation, 2);
+  EXPECT_EQ(configFor("K40").link->generation, 3);
+  EXPECT_EQ(configFor("K40", pcieGeneration(2)).link->generation, 2);
+  EXPECT_NEAR(configFor("K40").pinnedBytesPerSecond / 1e9, 13.86, 0.01);
+  EXPECT_NEAR(configFor("K40", pcieGeneration(2)).pinnedBytesPerSecond / 1e9, 6.4, 0.01);
+  EXPECT_FALSE(configFor("TK1").link.has_value()); // integrated: no PCIe
+  EXPECT_EQ(configFor("GTX 680").computeQueues, 1);
+  EXPECT_EQ(configFor("K20X").computeQueues, 8); // [KTG] §1.4.2.2: the default 8 connections
+  EXPECT_EQ(configFor("K20X", connections(64)).computeQueues, 32);
+  EXPECT_EQ(configFor("TK1").maxConcurrentKernels, 4);
+}
+
+/// The OpenCL guide's copy/compute overlap (§3.1.3): c = hypot(a, b) with balanced phases (copying a
+/// and b in, the kernel and copying c out take `phase` each over the whole data), split over `queues`
+/// queues, the whole sequence `iterations` times with fresh data. Staggered, as the guide's sample
+/// issues it: in each phase, the next unit's writes, the previous unit's kernel, the one before's
+/// read. Depth-first: each unit's writes, kernel and read, unit after unit.
+Session hypotenuse(const system::SystemConfig &c, int queues, int iterations, double phase, bool staggered = true) {
+  Session s;
+  const uint64_t in = bytesFor(c, phase) / 2 / queues, out = bytesFor(c, phase) / queues;
+  const int units = queues * iterations;
+  auto stage = [&](int unit, int step) {
+    unsigned stream = static_cast<unsigned>(unit % queues + 1);
+    if (step == 0) {
+      s.ops.push_back(copy(OpKind::CopyH2D, in, stream));
+      s.ops.push_back(copy(OpKind::CopyH2D, in, stream));
+    } else if (step == 1) {
+      s.ops.push_back(kernel(phase / queues, stream));
+    } else {
+      s.ops.push_back(copy(OpKind::CopyD2H, out, stream));
+    }
+  };
+  if (staggered) {
+    for (int p = 0; p < units + 2; ++p)
+      for (int step = 0; step < 3; ++step)
+        if (int unit = p - step; unit >= 0 && unit < units)
+          stage(unit, step);
+  } else {
+    for (int unit = 0; unit < units; ++unit)
+      for (int step = 0; step < 3; ++step)
+        stage(unit, step);
+  }
+  s.ops.push_back(marker(OpKind::Synchronize, 0));
+  return s;
+}
+
+TEST(SystemModel, GuideOverlapWithOneAndTwoCopyEngines) {
+  const double phase = 10e-3;
+  const system::SystemConfig oneEngine = configFor("GTX 480"), twoEngines = configFor("Tesla M2090");
+  ASSERT_EQ(oneEngine.copyEngines, 1);
+  ASSERT_EQ(twoEngines.copyEngines, 2);
+  for (const system::SystemConfig *c : {&oneEngine, &twoEngines}) {
+    // One queue: nothing overlaps.
+    EXPECT_NEAR(system::simulate(*c, hypotenuse(*c, 1, 1, phase)).overlapFraction, 0, 0.001) << c->gpu;
+    // Two queues, one pass: the second half's copy-in under the first half's kernel, its kernel under
+    // the first half's copy-out: 3 phases become 2, "up to 30%" ([BPG] §3.1.3).
+    system::Timeline two = system::simulate(*c, hypotenuse(*c, 2, 1, phase));
+    EXPECT_NEAR(two.overlapFraction, 1.0 / 3, 0.01) << c->gpu;
+    EXPECT_NEAR(two.serialSeconds, 3 * phase, 3 * phase * 0.01) << c->gpu;
+  }
+  // Repeated with fresh data: two copy engines copy in and out at once, "up to 50%"; one engine
+  // carries both directions and stays at a third.
+  EXPECT_NEAR(system::simulate(twoEngines, hypotenuse(twoEngines, 2, 8, phase)).overlapFraction, 0.5, 0.04);
+  EXPECT_NEAR(system::simulate(oneEngine, hypotenuse(oneEngine, 2, 8, phase)).overlapFraction, 1.0 / 3, 0.02);
+  // Issued depth-first on Fermi with one copy engine, the first read waits in the copy queue for the
+  // first kernel and holds back the second half's writes: the overlap is lost. Two engines keep the
+  // directions in separate queues.
+  EXPECT_NEAR(system::simulate(oneEngine, hypotenuse(oneEngine, 2, 1, phase, false)).overlapFraction, 0, 0.01);
+  EXPECT_NEAR(system::simulate(twoEngines, hypotenuse(twoEngines, 2, 1, phase, false)).overlapFraction, 1.0 / 3, 0.01);
+  // CC 1.0 has no copy engine: copies and kernels never overlap.
+  const system::SystemConfig none = configFor("8800 GTX");
+  ASSERT_EQ(none.copyEngines, 0);
+  EXPECT_NEAR(system::simulate(none, hypotenuse(none, 2, 4, phase)).overlapFraction, 0, 0.001);
+}
+
+/// S streams each running kernel A then kernel B (B after A by stream order), one block each: issued
+/// depth-first (all of stream 1, then stream 2, ...) or breadth-first (A on every stream, then B).
+Session twoKernelsPerStream(int streams, bool depthFirst, double seconds) {
+  Session s;
+  if (depthFirst) {
+    for (int i = 1; i <= streams; ++i)
+      for (int k = 0; k < 2; ++k)
+        s.ops.push_back(kernel(seconds, static_cast<unsigned>(i), 0.001));
+  } else {
+    for (int k = 0; k < 2; ++k)
+      for (int i = 1; i <= streams; ++i)
+        s.ops.push_back(kernel(seconds, static_cast<unsigned>(i), 0.001));
+  }
+  return s;
+}
+
+TEST(SystemModel, HyperQRemovesFalseDependenciesBetweenStreams) {
+  const double t = 10e-3; // long enough for the 64 launch calls not to count
+  auto kernelTimes = [&](const system::SystemConfig &c, int streams, bool depthFirst) {
+    return system::simulate(c, twoKernelsPerStream(streams, depthFirst, t)).totalSeconds / t;
+  };
+  // GK104: one hardware queue. Depth-first, each B holds the queue until its A is done, and the next
+  // stream's A only starts beside it: S + 1 kernel times. Breadth-first: 2 ([KTG] §1.4.2.2).
+  const system::SystemConfig gk104 = configFor("GTX 680");
+  EXPECT_NEAR(kernelTimes(gk104, 8, true), 9, 0.1);
+  EXPECT_NEAR(kernelTimes(gk104, 8, false), 2, 0.1);
+  // GK110: a connection per stream (8 by default): no false dependency either way.
+  const system::SystemConfig gk110 = configFor("K20X");
+  EXPECT_NEAR(kernelTimes(gk110, 8, true), 2, 0.1);
+  EXPECT_NEAR(kernelTimes(gk110, 8, false), 2, 0.1);
+  // 32 streams on 8 connections: 4 streams a connection, 5 kernel times depth-first, as measured on
+  // the H200 (5.02, validation/system); 32 connections: 2 (measured 2.03); one connection: 33
+  // (measured 32.97).
+  const system::SystemConfig h200 = configFor("H200");
+  EXPECT_NEAR(kernelTimes(h200, 32, true), 5, 0.1);
+  EXPECT_NEAR(kernelTimes(h200, 32, false), 2, 0.1);
+  EXPECT_NEAR(kernelTimes(configFor("H200", connections(32)), 32, true), 2, 0.1);
+  EXPECT_NEAR(kernelTimes(configFor("H200", connections(1)), 32, true), 33, 0.2);
+}
+
+TEST(SystemModel, ConcurrentKernelLimits) {
+  const double t = 1e-3;
+  auto total = [&](const std::string &gpu) {
+    Session s;
+    for (unsigned i = 1; i <= 64; ++i)
+      s.ops.push_back(kernel(t, i, 0.001));
+    return system::simulate(configFor(gpu), s).totalSeconds / t;
+  };
+  EXPECT_NEAR(total("H100"), 1, 0.3);     // 128 at once
+  EXPECT_NEAR(total("K20X"), 2, 0.3);     // 32 ([KTG] §1.4.2.1)
+  EXPECT_NEAR(total("GTX 480"), 4, 0.3);  // 16, and one queue: independent kernels still run together
+  EXPECT_NEAR(total("TK1"), 16, 0.3);     // 4 (GK20A)
+  EXPECT_NEAR(total("GTX 280"), 64, 0.3); // 1.x: one kernel at a time
+}
+
+TEST(SystemModel, PinnedPageableAndBatchedCopiesOnTheH200) {
+  const system::SystemConfig c = configFor("H200");
+  auto seconds = [&](Session s) { return system::simulate(c, s).totalSeconds; };
+  const uint64_t big = uint64_t{256} << 20;
+  // validation/system: 55.46 GB/s pinned, 6.99 GB/s pageable H2D, 11.21 GB/s pageable D2H.
+  EXPECT_NEAR(big / seconds({{copy(OpKind::CopyH2D, big, 1)}}) / 1e9, 55.46, 1.0);
+  EXPECT_NEAR(big / seconds({{copy(OpKind::CopyH2D, big, 1, system::HostMemory::Pageable)}}) / 1e9, 6.99, 0.3);
+  EXPECT_NEAR(big / seconds({{copy(OpKind::CopyD2H, big, 1, system::HostMemory::Pageable)}}) / 1e9, 11.21, 0.5);
+  // 1024 copies of 4 KiB against one of 4 MiB: measured 32.7 times longer.
+  Session many, one;
+  for (int i = 0; i < 1024; ++i)
+    many.ops.push_back(copy(OpKind::CopyH2D, 4096, 1));
+  one.ops.push_back(copy(OpKind::CopyH2D, 4096 * 1024, 1));
+  EXPECT_NEAR(seconds(many) / seconds(one), 32.7, 5);
+}
+
+TEST(SystemModel, PageableCopiesHoldTheHost) {
+  const system::SystemConfig c = configFor("K40");
+  for (auto memory : {system::HostMemory::Pinned, system::HostMemory::Pageable}) {
+    Session s;
+    s.ops.push_back(copy(OpKind::CopyH2D, bytesFor(c, 5e-3), 1, memory));
+    s.ops.push_back(kernel(5e-3, 2));
+    system::Timeline tl = system::simulate(c, s);
+    if (memory == system::HostMemory::Pinned)
+      EXPECT_LT(tl.entries[1].start, tl.entries[0].end); // overlaps the copy
+    else
+      EXPECT_GE(tl.entries[1].issue, tl.entries[0].end); // the call only returned after the copy
+  }
+}
+
+TEST(SystemModel, StreamZeroAndEventsOrderTheWork) {
+  const system::SystemConfig c = configFor("H100");
+  Session s;
+  s.ops.push_back(kernel(1e-3, 1, 0.01)); // 0
+  s.ops.push_back(kernel(1e-3, 0, 0.01)); // 1: the legacy stream waits for 0
+  s.ops.push_back(kernel(1e-3, 2, 0.01)); // 2: and stream 2 waits for 1
+  system::Timeline tl = system::simulate(c, s);
+  EXPECT_GE(tl.entries[1].start, tl.entries[0].end);
+  EXPECT_GE(tl.entries[2].start, tl.entries[1].end);
+
+  Session e;
+  e.ops.push_back(kernel(2e-3, 1, 0.01));                 // 0
+  e.ops.push_back(marker(OpKind::EventRecord, 1));        // 1
+  e.ops.push_back(kernel(1e-3, 2, 0.01));                 // 2: free to run beside 0
+  e.ops.push_back(marker(OpKind::StreamWaitEvent, 2, 1)); // 3
+  e.ops.push_back(kernel(1e-3, 2, 0.01));                 // 4: after 0
+  e.ops.push_back(marker(OpKind::StreamSynchronize, 2));  // 5: the host waits for 4
+  tl = system::simulate(c, e);
+  EXPECT_LT(tl.entries[2].start, tl.entries[0].end);
+  EXPECT_DOUBLE_EQ(tl.entries[1].end, tl.entries[0].end);
+  EXPECT_GE(tl.entries[4].start, tl.entries[0].end);
+  EXPECT_GE(tl.entries[5].end, tl.entries[4].end);
+  EXPECT_EQ(tl.entries[5].engine, system::Engine::Host);
+}
+
+TEST(SystemModel, KernelsShareTheSmsInLaunchOrder) {
+  const system::SystemConfig c = configFor("H100");
+  auto ends = [&](double share) {
+    Session s;
+    s.ops.push_back(kernel(1e-3, 1, share));
+    s.ops.push_back(kernel(1e-3, 2, share));
+    system::Timeline tl = system::simulate(c, s);
+    return std::pair{tl.entries[0].end, tl.entries[1].end};
+  };
+  // Two half-GPU kernels run side by side; two full-GPU ones one after the other, the first keeping
+  // its SMs.
+  auto [a, b] = ends(0.5);
+  EXPECT_NEAR(a, 1e-3, 0.02e-3);
+  EXPECT_NEAR(b, 1e-3, 0.02e-3);
+  auto [x, y] = ends(1.0);
+  EXPECT_NEAR(x, 1e-3, 0.02e-3);
+  EXPECT_NEAR(y, 2e-3, 0.02e-3);
+}
+
+/// validation/system's overlap run on the H200: 2 x 128 MiB in (4.85 ms), the kernel (4.85 ms), 128 MiB
+/// out (2.43 ms), over 1, 2, 4 and 8 streams issued one after another.
+TEST(SystemModel, MeasuredCopyComputeOverlapOnTheH200) {
+  const system::SystemConfig c = configFor("H200");
+  const double kernelSeconds = 4.85e-3;
+  const uint64_t array = uint64_t{128} << 20;
+  const std::pair<int, double> measured[] = {{1, 12.14e-3}, {2, 8.53e-3}, {4, 6.83e-3}, {8, 6.15e-3}};
+  for (auto [streams, total] : measured) {
+    Session s;
+    for (int i = 0; i < streams; ++i) {
+      unsigned stream = static_cast<unsigned>(i + 1);
+      s.ops.push_back(copy(OpKind::CopyH2D, array / streams, stream));
+      s.ops.push_back(copy(OpKind::CopyH2D, array / streams, stream));
+      s.ops.push_back(kernel(kernelSeconds / streams, stream));
+      s.ops.push_back(copy(OpKind::CopyD2H, array / streams, stream));
+    }
+    s.ops.push_back(marker(OpKind::Synchronize, 0));
+    EXPECT_NEAR(system::simulate(c, s).totalSeconds, total, total * 0.08) << streams << " streams";
+  }
+}
+
+} // namespace
+} // namespace ptxray::test

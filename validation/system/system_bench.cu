@@ -1,0 +1,835 @@
+// System-level ground truth for ptxray's timeline model (issue #14): host<->device copies over
+// PCIe, copy engines, streams, concurrent kernels and the hardware work queues (Hyper-Q).
+//
+// Build:  nvcc -O2 -arch=sm_90 -std=c++17 system_bench.cu -o system_bench
+// Run:    ./system_bench > results.json        (validation/system/run.sh runs it three times,
+//                                               with CUDA_DEVICE_MAX_CONNECTIONS unset, 1 and 32)
+//
+// Prints one JSON document on stdout; progress and errors go to stderr. Every time is in
+// seconds; GB/s is 1e9 bytes per second. Device-side times come from CUDA events recorded on the
+// stream around the work; host-side times from std::chrono::steady_clock. Each measurement is
+// repeated after warm-up runs and reported as median and minimum.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cctype>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define CK(call)                                                                        \
+  do {                                                                                  \
+    cudaError_t err_ = (call);                                                          \
+    if (err_ != cudaSuccess) {                                                          \
+      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,    \
+                   cudaGetErrorString(err_), cudaGetErrorName(err_));                   \
+      std::exit(2);                                                                     \
+    }                                                                                   \
+  } while (0)
+
+#define CK_LAUNCH() CK(cudaGetLastError())
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// ---------------------------------------------------------------- statistics
+struct Stat {
+  double median = NAN, min = NAN, max = NAN;
+  int n = 0;
+};
+
+Stat stat_of(std::vector<double> v) {
+  Stat s;
+  s.n = static_cast<int>(v.size());
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.max = v.back();
+  size_t m = v.size() / 2;
+  s.median = (v.size() % 2) ? v[m] : 0.5 * (v[m - 1] + v[m]);
+  return s;
+}
+
+// ---------------------------------------------------------------- a small JSON writer
+class Json {
+ public:
+  void begin_object(const char* key = nullptr) { open(key, '{'); }
+  void end_object() { close('}'); }
+  void begin_array(const char* key = nullptr) { open(key, '['); }
+  void end_array() { close(']'); }
+
+  void num(const char* key, double v) {
+    item(key);
+    if (std::isfinite(v)) append("%.9g", v);
+    else out_ += "null";
+  }
+  void integer(const char* key, long long v) {
+    item(key);
+    append("%lld", v);
+  }
+  void boolean(const char* key, bool v) {
+    item(key);
+    out_ += v ? "true" : "false";
+  }
+  void null(const char* key) {
+    item(key);
+    out_ += "null";
+  }
+  void str(const char* key, const std::string& v) {
+    item(key);
+    quoted(v);
+  }
+  void stat(const char* key, const Stat& s) {
+    begin_object(key);
+    num("median", s.median);
+    num("min", s.min);
+    num("max", s.max);
+    integer("n", s.n);
+    end_object();
+  }
+  const std::string& text() const { return out_; }
+
+ private:
+  std::string out_;
+  std::vector<bool> first_;
+
+  void append(const char* fmt, ...) {
+    char buf[128];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    out_ += buf;
+  }
+  void newline() {
+    out_ += '\n';
+    out_.append(2 * first_.size(), ' ');
+  }
+  void item(const char* key) {
+    if (!first_.empty()) {
+      if (!first_.back()) out_ += ',';
+      first_.back() = false;
+      newline();
+    }
+    if (key) {
+      quoted(key);
+      out_ += ": ";
+    }
+  }
+  void open(const char* key, char c) {
+    item(key);
+    out_ += c;
+    first_.push_back(true);
+  }
+  void close(char c) {
+    bool empty = first_.back();
+    first_.pop_back();
+    if (!empty) newline();
+    out_ += c;
+  }
+  void quoted(const std::string& s) {
+    out_ += '"';
+    for (unsigned char ch : s) {
+      if (ch == '"' || ch == '\\') {
+        out_ += '\\';
+        out_ += static_cast<char>(ch);
+      } else if (ch < 0x20) {
+        append("\\u%04x", ch);
+      } else {
+        out_ += static_cast<char>(ch);
+      }
+    }
+    out_ += '"';
+  }
+};
+
+// ---------------------------------------------------------------- kernels
+__global__ void empty_kernel() {}
+
+// One warp spins until `cycles` SM clock cycles have passed (clock64 is per multiprocessor).
+__global__ void spin_kernel(long long cycles, long long* sink) {
+  long long start = clock64();
+  long long now;
+  do {
+    now = clock64();
+  } while (now - start < cycles);
+  if (sink != nullptr && threadIdx.x == 0) *sink = now - start;
+}
+
+// c[i] = sqrt(a[i]^2 + b[i]^2), recomputed `repeat` times. Each round reads the previous round's
+// result through fmaf(h, zero, x) with `zero` a run-time 0.0f: exact (h is finite and >= 0, so the
+// product is +0 and x + 0 == x), but the compiler cannot know it, so no round can be hoisted or
+// dropped and the final value is exactly the one-round hypotenuse.
+__global__ void hypot_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                             float* __restrict__ c, int n, int repeat, float zero) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float x = a[i];
+  float y = b[i];
+  float h = 0.0f;
+  for (int r = 0; r < repeat; ++r) {
+    float xr = fmaf(h, zero, x);
+    float yr = fmaf(h, zero, y);
+    h = sqrtf(fmaf(xr, xr, yr * yr));
+  }
+  c[i] = h;
+}
+
+float hypot_reference(float x, float y) { return std::sqrt(std::fma(x, x, y * y)); }
+
+// ---------------------------------------------------------------- helpers
+struct EventPair {
+  cudaEvent_t a{}, b{};
+  EventPair() {
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+  }
+  ~EventPair() {
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  double elapsed() const {
+    CK(cudaEventSynchronize(b));
+    float ms = 0.0f;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    return 1e-3 * ms;
+  }
+};
+
+constexpr size_t KiB = 1024, MiB = 1024 * 1024;
+
+std::string read_first_line(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return {};
+  char buf[256] = {0};
+  if (!std::fgets(buf, sizeof buf, f)) buf[0] = 0;
+  std::fclose(f);
+  std::string s(buf);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+void str_or_null(Json& j, const char* key, const std::string& v) {
+  if (v.empty()) j.null(key);
+  else j.str(key, v);
+}
+
+int attr(cudaDeviceAttr a, int dev) {
+  int v = 0;
+  CK(cudaDeviceGetAttribute(&v, a, dev));
+  return v;
+}
+
+// ---------------------------------------------------------------- (f) device
+void report_device(Json& j, int dev) {
+  cudaDeviceProp p{};
+  CK(cudaGetDeviceProperties(&p, dev));
+  int drv = 0, rt = 0;
+  CK(cudaDriverGetVersion(&drv));
+  CK(cudaRuntimeGetVersion(&rt));
+  char bus[64] = {0};
+  CK(cudaDeviceGetPCIBusId(bus, sizeof bus, dev));
+  std::string bus_id(bus);
+  for (char& ch : bus_id) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string sys = "/sys/bus/pci/devices/" + bus_id + "/";
+
+  j.begin_object("device");
+  j.str("name", p.name);
+  j.str("compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor));
+  j.integer("sm_count", p.multiProcessorCount);
+  j.integer("sm_clock_khz", attr(cudaDevAttrClockRate, dev));
+  j.integer("memory_clock_khz", attr(cudaDevAttrMemoryClockRate, dev));
+  j.integer("memory_bus_width_bits", attr(cudaDevAttrGlobalMemoryBusWidth, dev));
+  j.integer("total_global_mem_bytes", static_cast<long long>(p.totalGlobalMem));
+  j.integer("l2_cache_bytes", p.l2CacheSize);
+  j.integer("async_engine_count", attr(cudaDevAttrAsyncEngineCount, dev));
+  j.integer("concurrent_kernels", attr(cudaDevAttrConcurrentKernels, dev));
+  j.integer("can_map_host_memory", attr(cudaDevAttrCanMapHostMemory, dev));
+  j.integer("unified_addressing", attr(cudaDevAttrUnifiedAddressing, dev));
+  j.integer("max_threads_per_sm", attr(cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+  j.integer("max_blocks_per_sm", attr(cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+  j.integer("pci_domain_id", attr(cudaDevAttrPciDomainId, dev));
+  j.integer("pci_bus_id", attr(cudaDevAttrPciBusId, dev));
+  j.integer("pci_device_id", attr(cudaDevAttrPciDeviceId, dev));
+  j.str("pci_bus_id_string", bus_id);
+  str_or_null(j, "pcie_current_link_speed", read_first_line(sys + "current_link_speed"));
+  str_or_null(j, "pcie_current_link_width", read_first_line(sys + "current_link_width"));
+  str_or_null(j, "pcie_max_link_speed", read_first_line(sys + "max_link_speed"));
+  str_or_null(j, "pcie_max_link_width", read_first_line(sys + "max_link_width"));
+  j.integer("driver_version", drv);
+  j.integer("runtime_version", rt);
+  j.integer("cudart_header_version", CUDART_VERSION);
+  j.end_object();
+}
+
+// ---------------------------------------------------------------- (e) launch overhead
+void report_launch(Json& j, cudaStream_t s) {
+  constexpr int kLaunches = 1000, kWarm = 2, kReps = 9;
+  std::vector<double> per_launch_ev, per_call_host;
+  EventPair ev;
+  for (int r = 0; r < kWarm + kReps; ++r) {
+    CK(cudaStreamSynchronize(s));
+    CK(cudaEventRecord(ev.a, s));
+    auto t0 = Clock::now();
+    for (int i = 0; i < kLaunches; ++i)
+      CK(cudaLaunchKernel(reinterpret_cast<const void*>(&empty_kernel), dim3(1), dim3(1), nullptr, 0,
+                          s));
+    double host = seconds_since(t0);
+    CK(cudaEventRecord(ev.b, s));
+    double dev = ev.elapsed();
+    if (r >= kWarm) {
+      per_launch_ev.push_back(dev / kLaunches);
+      per_call_host.push_back(host / kLaunches);
+    }
+  }
+  // One launch then wait for it: the host's round trip.
+  std::vector<double> roundtrip;
+  for (int r = 0; r < 10 + 200; ++r) {
+    CK(cudaStreamSynchronize(s));
+    auto t0 = Clock::now();
+    CK(cudaLaunchKernel(reinterpret_cast<const void*>(&empty_kernel), dim3(1), dim3(1), nullptr, 0, s));
+    CK(cudaStreamSynchronize(s));
+    if (r >= 10) roundtrip.push_back(seconds_since(t0));
+  }
+  j.begin_object("launch");
+  j.integer("launches_per_rep", kLaunches);
+  j.stat("empty_kernel_back_to_back_s_per_launch_events", stat_of(per_launch_ev));
+  j.stat("cudaLaunchKernel_host_call_s", stat_of(per_call_host));
+  j.stat("launch_plus_sync_roundtrip_host_s", stat_of(roundtrip));
+  j.end_object();
+}
+
+// ---------------------------------------------------------------- (a) bandwidth
+struct CopyTimes {
+  Stat ev, host;
+};
+
+// Times `reps` single copies (after `warm` untimed ones): events around each copy on stream s,
+// and the host's time from issuing the copy until its stop event completed.
+CopyTimes time_copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t s,
+                    int warm, int reps) {
+  EventPair ev;
+  std::vector<double> dev, host;
+  for (int r = 0; r < warm + reps; ++r) {
+    CK(cudaStreamSynchronize(s));
+    auto t0 = Clock::now();
+    CK(cudaEventRecord(ev.a, s));
+    CK(cudaMemcpyAsync(dst, src, bytes, kind, s));
+    CK(cudaEventRecord(ev.b, s));
+    double d = ev.elapsed();
+    double h = seconds_since(t0);
+    if (r >= warm) {
+      dev.push_back(d);
+      host.push_back(h);
+    }
+  }
+  return {stat_of(dev), stat_of(host)};
+}
+
+int reps_for(size_t bytes) {
+  if (bytes <= 1 * MiB) return 30;
+  if (bytes <= 16 * MiB) return 10;
+  return 5;
+}
+
+void emit_copy(Json& j, size_t bytes, const CopyTimes& t, double byte_factor = 1.0) {
+  j.begin_object();
+  j.integer("bytes", static_cast<long long>(bytes));
+  j.num("s_median", t.ev.median);
+  j.num("s_min", t.ev.min);
+  j.num("gbps_median", byte_factor * bytes / t.ev.median / 1e9);
+  j.num("gbps_best", byte_factor * bytes / t.ev.min / 1e9);
+  j.num("host_s_median", t.host.median);
+  j.num("host_s_min", t.host.min);
+  j.integer("reps", t.ev.n);
+  j.end_object();
+}
+
+struct HostBuffers {
+  char* pinned = nullptr;
+  char* pageable = nullptr;
+  char* dev0 = nullptr;
+  char* dev1 = nullptr;
+  size_t bytes = 0;
+};
+
+void report_bandwidth(Json& j, HostBuffers& hb, cudaStream_t s) {
+  const size_t sizes[] = {4 * KiB,   16 * KiB, 64 * KiB,  256 * KiB, 1 * MiB,
+                          4 * MiB,   16 * MiB, 64 * MiB,  256 * MiB};
+  j.begin_object("bandwidth");
+  struct Case {
+    const char* name;
+    bool pinned;
+    bool h2d;
+  };
+  const Case cases[] = {{"h2d_pinned", true, true},
+                        {"d2h_pinned", true, false},
+                        {"h2d_pageable", false, true},
+                        {"d2h_pageable", false, false}};
+  for (const Case& c : cases) {
+    std::fprintf(stderr, "bandwidth %s\n", c.name);
+    char* host = c.pinned ? hb.pinned : hb.pageable;
+    j.begin_array(c.name);
+    for (size_t bytes : sizes) {
+      int reps = reps_for(bytes);
+      int warm = bytes <= 16 * MiB ? 3 : 1;
+      CopyTimes t = c.h2d ? time_copy(hb.dev0, host, bytes, cudaMemcpyHostToDevice, s, warm, reps)
+                          : time_copy(host, hb.dev0, bytes, cudaMemcpyDeviceToHost, s, warm, reps);
+      emit_copy(j, bytes, t);
+    }
+    j.end_array();
+  }
+  // Device to device: gbps counts the bytes copied once; gbps_read_plus_write counts both ends.
+  j.begin_array("d2d");
+  for (size_t bytes : {64 * MiB, 256 * MiB}) {
+    CopyTimes t = time_copy(hb.dev1, hb.dev0, bytes, cudaMemcpyDeviceToDevice, s, 2, 10);
+    emit_copy(j, bytes, t);
+  }
+  j.end_array();
+  j.str("d2d_note", "gbps counts bytes copied; DRAM traffic is twice that (read + write)");
+
+  // Small-copy latency: the whole time of a tiny pinned copy.
+  j.begin_object("latency");
+  for (size_t bytes : {size_t{4}, 4 * KiB}) {
+    for (int dir = 0; dir < 2; ++dir) {
+      CopyTimes t = dir == 0 ? time_copy(hb.dev0, hb.pinned, bytes, cudaMemcpyHostToDevice, s, 10, 200)
+                             : time_copy(hb.pinned, hb.dev0, bytes, cudaMemcpyDeviceToHost, s, 10, 200);
+      std::string key = std::string(dir == 0 ? "h2d_pinned_" : "d2h_pinned_") +
+                        (bytes == 4 ? "4B" : "4KiB");
+      j.begin_object(key.c_str());
+      j.integer("bytes", static_cast<long long>(bytes));
+      j.stat("events_s", t.ev);
+      j.stat("host_issue_to_complete_s", t.host);
+      j.end_object();
+    }
+  }
+  j.end_object();
+  j.end_object();
+}
+
+// ---------------------------------------------------------------- (b) batching
+void report_batching(Json& j, HostBuffers& hb, cudaStream_t s) {
+  constexpr int kCopies = 1024;
+  constexpr size_t kSmall = 4 * KiB;
+  constexpr int kWarm = 2, kReps = 7;
+  j.begin_object("batching");
+  j.integer("small_copies", kCopies);
+  j.integer("small_copy_bytes", kSmall);
+  j.integer("large_copy_bytes", kCopies * kSmall);
+  for (int pinned = 1; pinned >= 0; --pinned) {
+    char* host = pinned ? hb.pinned : hb.pageable;
+    std::vector<double> many_ev, many_host, one_ev, one_host;
+    EventPair ev;
+    for (int r = 0; r < kWarm + kReps; ++r) {
+      CK(cudaStreamSynchronize(s));
+      auto t0 = Clock::now();
+      CK(cudaEventRecord(ev.a, s));
+      for (int i = 0; i < kCopies; ++i)
+        CK(cudaMemcpyAsync(hb.dev0 + i * kSmall, host + i * kSmall, kSmall, cudaMemcpyHostToDevice, s));
+      CK(cudaEventRecord(ev.b, s));
+      double d = ev.elapsed();
+      double h = seconds_since(t0);
+      if (r >= kWarm) {
+        many_ev.push_back(d);
+        many_host.push_back(h);
+      }
+      CK(cudaStreamSynchronize(s));
+      t0 = Clock::now();
+      CK(cudaEventRecord(ev.a, s));
+      CK(cudaMemcpyAsync(hb.dev0, host, kCopies * kSmall, cudaMemcpyHostToDevice, s));
+      CK(cudaEventRecord(ev.b, s));
+      d = ev.elapsed();
+      h = seconds_since(t0);
+      if (r >= kWarm) {
+        one_ev.push_back(d);
+        one_host.push_back(h);
+      }
+    }
+    Stat me = stat_of(many_ev), oe = stat_of(one_ev);
+    j.begin_object(pinned ? "h2d_pinned" : "h2d_pageable");
+    j.stat("many_small_total_s", me);
+    j.stat("many_small_host_s", stat_of(many_host));
+    j.stat("one_large_total_s", oe);
+    j.stat("one_large_host_s", stat_of(one_host));
+    j.num("ratio_many_over_one", me.median / oe.median);
+    j.num("per_small_copy_s", me.median / kCopies);
+    j.end_object();
+  }
+  j.end_object();
+}
+
+// ---------------------------------------------------------------- (c) copy/compute overlap
+struct Overlap {
+  int n = 0;
+  float *ha = nullptr, *hb = nullptr, *hc = nullptr;
+  float *da = nullptr, *db = nullptr, *dc = nullptr;
+  int repeat = 1;
+  std::vector<cudaStream_t> streams;  // 8
+  cudaStream_t ctl{};
+  cudaEvent_t done[8]{};
+  std::vector<int> check_idx;
+  double max_rel_err = 0.0;
+  bool verified = true;
+
+  void launch_hypot(int offset, int count, int rep, cudaStream_t s) {
+    constexpr int kBlock = 256;
+    int grid = (count + kBlock - 1) / kBlock;
+    hypot_kernel<<<grid, kBlock, 0, s>>>(da + offset, db + offset, dc + offset, count, rep, 0.0f);
+    CK_LAUNCH();
+  }
+
+  double time_kernel(int rep, int warm, int reps) {
+    EventPair ev;
+    std::vector<double> t;
+    for (int r = 0; r < warm + reps; ++r) {
+      CK(cudaEventRecord(ev.a, ctl));
+      launch_hypot(0, n, rep, ctl);
+      CK(cudaEventRecord(ev.b, ctl));
+      double d = ev.elapsed();
+      if (r >= warm) t.push_back(d);
+    }
+    return stat_of(t).median;
+  }
+
+  // The whole pipeline split over `ns` streams, each doing 1/ns of the elements, issued stream
+  // by stream (all of stream 0's copies and kernel, then stream 1's, ...). Returns the time from
+  // a start event (which every stream waits for) until the last stream finished.
+  double run_pipeline(int ns) {
+    for (int idx : check_idx) hc[idx] = NAN;
+    CK(cudaMemsetAsync(dc, 0xff, size_t(n) * sizeof(float), ctl));
+    CK(cudaStreamSynchronize(ctl));
+    EventPair ev;
+    CK(cudaEventRecord(ev.a, ctl));
+    int chunk = n / ns;
+    for (int k = 0; k < ns; ++k) {
+      cudaStream_t s = streams[k];
+      int off = k * chunk;
+      size_t bytes = size_t(chunk) * sizeof(float);
+      CK(cudaStreamWaitEvent(s, ev.a, 0));
+      CK(cudaMemcpyAsync(da + off, ha + off, bytes, cudaMemcpyHostToDevice, s));
+      CK(cudaMemcpyAsync(db + off, hb + off, bytes, cudaMemcpyHostToDevice, s));
+      launch_hypot(off, chunk, repeat, s);
+      CK(cudaMemcpyAsync(hc + off, dc + off, bytes, cudaMemcpyDeviceToHost, s));
+    }
+    for (int k = 0; k < ns; ++k) {
+      CK(cudaEventRecord(done[k], streams[k]));
+      CK(cudaStreamWaitEvent(ctl, done[k], 0));
+    }
+    CK(cudaEventRecord(ev.b, ctl));
+    double t = ev.elapsed();
+    CK(cudaDeviceSynchronize());
+    for (int idx : check_idx) {
+      float ref = hypot_reference(ha[idx], hb[idx]);
+      double rel = std::fabs(double(hc[idx]) - ref) / std::fabs(double(ref));
+      if (!(rel <= 1e-6)) verified = false;  // NaN fails too
+      if (std::isfinite(rel)) max_rel_err = std::max(max_rel_err, rel);
+      else max_rel_err = INFINITY;
+    }
+    return t;
+  }
+};
+
+void report_overlap(Json& j) {
+  Overlap o;
+  o.n = 32 * 1024 * 1024;
+  const size_t bytes = size_t(o.n) * sizeof(float);
+  CK(cudaMallocHost(&o.ha, bytes));
+  CK(cudaMallocHost(&o.hb, bytes));
+  CK(cudaMallocHost(&o.hc, bytes));
+  CK(cudaMalloc(&o.da, bytes));
+  CK(cudaMalloc(&o.db, bytes));
+  CK(cudaMalloc(&o.dc, bytes));
+  for (int i = 0; i < o.n; ++i) {
+    o.ha[i] = 0.5f + 0.013f * float(i % 1009);
+    o.hb[i] = 1.0f + 0.007f * float((i * 7) % 997);
+  }
+  std::memset(o.hc, 0, bytes);
+  for (int k = 0; k < 4096; ++k) o.check_idx.push_back(int((long long)k * (o.n - 1) / 4095));
+  o.streams.resize(8);
+  for (auto& s : o.streams) CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&o.ctl, cudaStreamNonBlocking));
+  for (auto& e : o.done) CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+
+  // Phase times, each on its own.
+  EventPair ev;
+  auto time_phase = [&](auto&& body) {
+    std::vector<double> t;
+    for (int r = 0; r < 2 + 7; ++r) {
+      CK(cudaEventRecord(ev.a, o.ctl));
+      body();
+      CK(cudaEventRecord(ev.b, o.ctl));
+      double d = ev.elapsed();
+      if (r >= 2) t.push_back(d);
+    }
+    return stat_of(t);
+  };
+  Stat h2d = time_phase([&] {
+    CK(cudaMemcpyAsync(o.da, o.ha, bytes, cudaMemcpyHostToDevice, o.ctl));
+    CK(cudaMemcpyAsync(o.db, o.hb, bytes, cudaMemcpyHostToDevice, o.ctl));
+  });
+  Stat d2h = time_phase([&] { CK(cudaMemcpyAsync(o.hc, o.dc, bytes, cudaMemcpyDeviceToHost, o.ctl)); });
+
+  // Pick `repeat` so that the kernel takes about as long as the H2D phase: two probes give a
+  // line (time = t64 + slope * (repeat - 64)), then one proportional correction.
+  std::fprintf(stderr, "overlap: calibrating (h2d %.3f ms)\n", h2d.median * 1e3);
+  double k1 = o.time_kernel(1, 1, 3);
+  double k64 = o.time_kernel(64, 1, 3);
+  double k256 = o.time_kernel(256, 1, 3);
+  double slope = std::max((k256 - k64) / 192.0, 1e-9);
+  double target = h2d.median;
+  int rep = int(std::lround(64 + (target - k64) / slope));
+  rep = std::clamp(rep, 1, 1 << 20);
+  double kr = o.time_kernel(rep, 1, 3);
+  if (kr > 0 && rep > 1) {
+    int rep2 = int(std::lround(rep * target / kr));
+    rep = std::clamp(rep2, 1, 1 << 20);
+  }
+  o.repeat = rep;
+  Stat kern = time_phase([&] { o.launch_hypot(0, o.n, o.repeat, o.ctl); });
+  std::fprintf(stderr, "overlap: repeat %d kernel %.3f ms\n", rep, kern.median * 1e3);
+
+  const int stream_counts[] = {1, 2, 4, 8};
+  Stat totals[4];
+  for (int c = 0; c < 4; ++c) {
+    std::vector<double> t;
+    for (int r = 0; r < 2 + 7; ++r) {
+      double d = o.run_pipeline(stream_counts[c]);
+      if (r >= 2) t.push_back(d);
+    }
+    totals[c] = stat_of(t);
+  }
+
+  j.begin_object("overlap");
+  j.str("scenario", "c[i] = sqrt(a[i]^2 + b[i]^2) over N floats, pinned host buffers; per stream: "
+                    "H2D a, H2D b, kernel, D2H c; streams issued one after another");
+  j.integer("n", o.n);
+  j.integer("bytes_per_array", static_cast<long long>(bytes));
+  j.integer("block_size", 256);
+  j.integer("repeat", o.repeat);
+  j.begin_object("calibration");
+  j.num("kernel_repeat1_s", k1);
+  j.num("kernel_repeat64_s", k64);
+  j.num("kernel_repeat256_s", k256);
+  j.num("kernel_s_per_repeat", slope);
+  j.end_object();
+  j.begin_object("phases");
+  j.stat("h2d_a_plus_b_s", h2d);
+  j.stat("kernel_s", kern);
+  j.stat("d2h_c_s", d2h);
+  j.num("h2d_gbps", 2.0 * bytes / h2d.median / 1e9);
+  j.num("d2h_gbps", bytes / d2h.median / 1e9);
+  j.num("sum_of_phases_s", h2d.median + kern.median + d2h.median);
+  j.end_object();
+  j.begin_array("runs");
+  for (int c = 0; c < 4; ++c) {
+    j.begin_object();
+    j.integer("streams", stream_counts[c]);
+    j.stat("total_s", totals[c]);
+    j.num("gain_vs_serial", 1.0 - totals[c].median / totals[0].median);
+    j.end_object();
+  }
+  j.end_array();
+  j.num("gain_2_streams", 1.0 - totals[1].median / totals[0].median);
+  j.num("gain_4_streams", 1.0 - totals[2].median / totals[0].median);
+  j.num("gain_8_streams", 1.0 - totals[3].median / totals[0].median);
+  j.integer("checked_elements_per_run", static_cast<long long>(o.check_idx.size()));
+  j.num("max_rel_err", o.max_rel_err);
+  j.boolean("verified", o.verified);
+  j.end_object();
+
+  for (auto& e : o.done) CK(cudaEventDestroy(e));
+  for (auto& s : o.streams) CK(cudaStreamDestroy(s));
+  CK(cudaStreamDestroy(o.ctl));
+  CK(cudaFree(o.da));
+  CK(cudaFree(o.db));
+  CK(cudaFree(o.dc));
+  CK(cudaFreeHost(o.ha));
+  CK(cudaFreeHost(o.hb));
+  CK(cudaFreeHost(o.hc));
+}
+
+// ---------------------------------------------------------------- (d) concurrent kernels
+struct Concurrency {
+  static constexpr int kMaxStreams = 128;
+  std::vector<cudaStream_t> streams;
+  std::vector<cudaEvent_t> done;
+  cudaStream_t ctl{};
+  long long spin_cycles = 0, gate_cycles = 0;
+  long long* sink = nullptr;
+  double max_enqueue_s = 0.0;
+
+  void init(long long clock_khz) {
+    streams.resize(kMaxStreams);
+    done.resize(kMaxStreams);
+    for (auto& s : streams) CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    for (auto& e : done) CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    CK(cudaStreamCreateWithFlags(&ctl, cudaStreamNonBlocking));
+    CK(cudaMalloc(&sink, sizeof(long long)));
+    spin_cycles = clock_khz;       // 1 ms at the rated clock
+    gate_cycles = 20 * clock_khz;  // 20 ms: holds the streams back while the host issues
+  }
+  void destroy() {
+    for (auto& s : streams) CK(cudaStreamDestroy(s));
+    for (auto& e : done) CK(cudaEventDestroy(e));
+    CK(cudaStreamDestroy(ctl));
+    CK(cudaFree(sink));
+  }
+  void spin(cudaStream_t s, long long cycles) {
+    spin_kernel<<<1, 32, 0, s>>>(cycles, sink);
+    CK_LAUNCH();
+  }
+
+  // `ns` streams each run `per_stream` spin kernels. A gate kernel on the control stream holds
+  // every stream back (they wait for the start event recorded after it) until the host has issued
+  // everything, so host launch cost stays out of the total. depth_first: stream 0's kernels, then
+  // stream 1's...; otherwise kernel 0 on every stream, then kernel 1 on every stream...
+  double run(int ns, int per_stream, bool depth_first) {
+    CK(cudaDeviceSynchronize());
+    EventPair ev;
+    spin(ctl, gate_cycles);
+    CK(cudaEventRecord(ev.a, ctl));
+    auto t0 = Clock::now();
+    for (int k = 0; k < ns; ++k) CK(cudaStreamWaitEvent(streams[k], ev.a, 0));
+    if (depth_first) {
+      for (int k = 0; k < ns; ++k)
+        for (int p = 0; p < per_stream; ++p) spin(streams[k], spin_cycles);
+    } else {
+      for (int p = 0; p < per_stream; ++p)
+        for (int k = 0; k < ns; ++k) spin(streams[k], spin_cycles);
+    }
+    for (int k = 0; k < ns; ++k) {
+      CK(cudaEventRecord(done[k], streams[k]));
+      CK(cudaStreamWaitEvent(ctl, done[k], 0));
+    }
+    max_enqueue_s = std::max(max_enqueue_s, seconds_since(t0));
+    CK(cudaEventRecord(ev.b, ctl));
+    return ev.elapsed();
+  }
+
+  Stat measure(int ns, int per_stream, bool depth_first) {
+    std::vector<double> t;
+    for (int r = 0; r < 1 + 5; ++r) {
+      double d = run(ns, per_stream, depth_first);
+      if (r >= 1) t.push_back(d);
+    }
+    return stat_of(t);
+  }
+};
+
+void report_concurrency(Json& j, int dev) {
+  Concurrency c;
+  long long clock_khz = attr(cudaDevAttrClockRate, dev);
+  c.init(clock_khz);
+  const int ks[] = {1, 2, 4, 8, 16, 32, 64, 128};
+  std::vector<Stat> totals;
+  for (int k : ks) {
+    std::fprintf(stderr, "concurrent kernels K=%d\n", k);
+    totals.push_back(c.measure(k, 1, true));
+  }
+  double t_single = totals[0].median;
+
+  j.begin_object("concurrent_kernels");
+  j.integer("spin_cycles", c.spin_cycles);
+  j.integer("gate_cycles", c.gate_cycles);
+  j.str("kernel", "1 block x 32 threads spinning on clock64 for spin_cycles; each on its own "
+                  "cudaStreamNonBlocking stream; all released together by a gate event");
+  j.num("t_single_s", t_single);
+  j.begin_array("one_kernel_per_stream");
+  for (size_t i = 0; i < totals.size(); ++i) {
+    j.begin_object();
+    j.integer("k", ks[i]);
+    j.stat("total_s", totals[i]);
+    j.num("concurrency", ks[i] * t_single / totals[i].median);
+    j.end_object();
+  }
+  j.end_array();
+
+  j.begin_array("issue_order");
+  for (int ns : {8, 32}) {
+    std::fprintf(stderr, "issue order S=%d\n", ns);
+    Stat depth = c.measure(ns, 2, true);
+    Stat breadth = c.measure(ns, 2, false);
+    j.begin_object();
+    j.integer("streams", ns);
+    j.integer("kernels_per_stream", 2);
+    j.stat("depth_first_total_s", depth);
+    j.stat("breadth_first_total_s", breadth);
+    j.num("depth_first_in_kernel_times", depth.median / t_single);
+    j.num("breadth_first_in_kernel_times", breadth.median / t_single);
+    j.end_object();
+  }
+  j.end_array();
+  j.num("max_host_enqueue_s", c.max_enqueue_s);
+  j.num("gate_s_at_rated_clock", double(c.gate_cycles) / (clock_khz * 1e3));
+  j.boolean("gate_covered_enqueue", c.max_enqueue_s < 0.5 * double(c.gate_cycles) / (clock_khz * 1e3));
+  j.end_object();
+  c.destroy();
+}
+
+}  // namespace
+
+int main() {
+  auto t_start = Clock::now();
+  int dev = 0;
+  CK(cudaSetDevice(dev));
+  CK(cudaFree(nullptr));  // create the context before anything is timed
+
+  Json j;
+  j.begin_object();
+  j.str("program", "validation/system/system_bench.cu");
+  const char* conn = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  if (conn) j.str("cuda_device_max_connections", conn);
+  else j.null("cuda_device_max_connections");
+
+  report_device(j, dev);
+
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  std::fprintf(stderr, "launch overhead\n");
+  report_launch(j, s);
+
+  HostBuffers hb;
+  hb.bytes = 256 * MiB;
+  CK(cudaMallocHost(&hb.pinned, hb.bytes));
+  hb.pageable = static_cast<char*>(std::malloc(hb.bytes));
+  if (!hb.pageable) {
+    std::fprintf(stderr, "malloc of %zu bytes failed\n", hb.bytes);
+    return 2;
+  }
+  std::memset(hb.pinned, 1, hb.bytes);    // touch every page before timing
+  std::memset(hb.pageable, 1, hb.bytes);
+  CK(cudaMalloc(&hb.dev0, hb.bytes));
+  CK(cudaMalloc(&hb.dev1, hb.bytes));
+  CK(cudaMemset(hb.dev0, 0, hb.bytes));
+  CK(cudaMemset(hb.dev1, 0, hb.bytes));
+
+  report_bandwidth(j, hb, s);
+  std::fprintf(stderr, "batching\n");
+  report_batching(j, hb, s);
+
+  CK(cudaFree(hb.dev0));
+  CK(cudaFree(hb.dev1));
+  CK(cudaFreeHost(hb.pinned));
+  std::free(hb.pageable);
+
+  std::fprintf(stderr, "overlap\n");
+  report_overlap(j);
+  report_concurrency(j, dev);
+
+  CK(cudaStreamDestroy(s));
+  CK(cudaDeviceSynchronize());
+  j.num("wall_s", seconds_since(t_start));
+  j.end_object();
+  std::printf("%s\n", j.text().c_str());
+  return 0;
+}
