@@ -86,6 +86,14 @@ Session batched(const Session &s, uint64_t smallBytes, size_t count, size_t &run
         close(stream); // the host waits here: nothing merges across
       continue;
     }
+    // Stream-0 work orders everything: it ends every run, and other streams' work ends stream 0's.
+    if (op.stream == 0) {
+      for (auto &[stream, run] : std::map(open))
+        if (stream != 0)
+          close(stream);
+    } else {
+      close(0);
+    }
     auto it = open.find(op.stream);
     if (small && it != open.end() && !it->second.empty()) {
       const SessionOp &first = s.ops[it->second.front()];
@@ -205,7 +213,7 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
   if (copySeconds > kernelBusy && copySeconds > t.transferShare * total && tl.kernelSeconds > 0) {
     Finding f = finding("transfers-dominate", tl, total);
     f.title = fmt::format("PCIe copies busy {} against {} of kernels", timeText(copySeconds), timeText(kernelBusy));
-    f.evidence = fmt::format("{:.4g} MB in, {:.4g} MB out; the kernels are {:.0f}% of the one-stream run, so faster "
+    f.evidence = fmt::format("{:.4g} MB in, {:.3g} MB out; the kernels are {:.0f}% of the one-stream run, so faster "
                              "kernels alone could speed the session up at most {:.2f}x",
                              tl.h2d.bytes / 1e6, tl.d2h.bytes / 1e6, 100 * tl.kernelShare, tl.amdahlBound);
     f.fix = "keep intermediate data on the device and copy only inputs and results; run even kernels that are no "
@@ -249,7 +257,8 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
 
   // Serialized streams: more streams than hardware queues.
   const std::set<unsigned> streams = gpuStreams(s);
-  const int independentStreams = static_cast<int>(streams.size() - streams.count(0));
+  // Connections go to the streams round-robin in first-use order (SystemModel.cpp).
+  const int independentStreams = static_cast<int>(streams.size());
   if (independentStreams > tl.config.computeQueues) {
     std::optional<Session> breadth = breadthFirst(s);
     double best = total;

@@ -2,6 +2,7 @@
 // findings (the advisor), with the summary, the source lines and the per-line views; without a
 // launch, the static subset from the PTX alone. `ptxray compare`: the same launch on several GPUs.
 #include "advisor/Advisor.h"
+#include "advisor/SessionRules.h"
 #include "arch/GpuDatabase.h"
 #include "arch/OccupancyCalculator.h"
 #include "cli/Commands.h"
@@ -11,10 +12,12 @@
 #include "ptx/Demangle.h"
 #include "ptx/ModuleSummary.h"
 #include "report/AnalysisReport.h"
+#include "report/TimelineView.h"
 #include "sanitizers/Initcheck.h"
 #include "sanitizers/Leakcheck.h"
 #include "sanitizers/Racecheck.h"
 #include "sanitizers/Synccheck.h"
+#include "system/SessionFromSpec.h"
 #include "vm/Device.h"
 #include "vm/ListenerGroup.h"
 #include "vm/host/RunSpec.h"
@@ -188,6 +191,9 @@ struct Analyzed {
   std::vector<std::unique_ptr<model::LaunchProfile>> profiles; ///< the analyses point at these
   std::vector<report::Analysis> analyses;
   int status = 0;
+  /// A spec with host operations (copies, streams, events): the session on the modeled system.
+  std::optional<system::Timeline> session;
+  std::vector<advisor::Finding> sessionFindings;
 };
 
 /// Runs the spec on `archName` with the model attached, and advises on every launch that completed.
@@ -262,6 +268,22 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
   // The profiles were copied: their module pointer is not valid any more.
   for (const std::unique_ptr<model::LaunchProfile> &p : out.profiles)
     p->module = nullptr;
+  // A session (operations beyond launches): the transfers and streams too ([BPG] 3.1 comes first).
+  const bool session = std::any_of(spec.operations.begin(), spec.operations.end(), [](const vm::SpecOperation &op) {
+    return op.kind != vm::SpecOperation::Kind::Launch || op.stream != 0;
+  });
+  if (session) {
+    system::SystemOptions so;
+    so.pcieGeneration = spec.host.pcieGeneration;
+    so.pcieLanes = spec.host.pcieLanes;
+    const system::SystemConfig config = system::SystemConfig::forTarget(target, so);
+    std::vector<model::LaunchProfile> profiles;
+    for (const std::unique_ptr<model::LaunchProfile> &p : out.profiles)
+      profiles.push_back(*p);
+    const int smCount = system::boardFor(target)->smCount; // forTarget found the board
+    out.session = system::simulate(config, system::sessionFromSpec(spec, profiles, smCount));
+    out.sessionFindings = advisor::adviseSession(*out.session);
+  }
   if (!outcome.error.empty())
     std::cerr << "ptxray: error: " << outcome.error << "\n";
   out.status = outcome.ok() ? 0 : 1;
@@ -426,9 +448,19 @@ int analyzeCommand(const AnalyzeOptions &o) {
   style.color = useColor(o);
   style.quiet = o.quiet;
   style.verbose = o.verbose;
+  if (result.session) {
+    // The session first: the guides rank transfers above everything in the kernels.
+    report::TimelineTextOptions text; // the summary and findings; the chart is `ptxray timeline`'s
+    text.chart = o.verbose;
+    text.operations = o.verbose;
+    std::cout << report::timelineText(*result.session, result.sessionFindings, text) << "\n";
+  }
   for (size_t i = 0; i < result.analyses.size(); ++i)
     std::cout << (i ? "\n" : "") << report::analysisText(result.analyses[i], style);
-  if (!o.json.empty() && !writeFile(o.json, report::analysisJson(result.analyses).dump(1) + "\n"))
+  nlohmann::json document = report::analysisJson(result.analyses);
+  if (result.session)
+    document["session"] = report::timelineJson(*result.session, result.sessionFindings);
+  if (!o.json.empty() && !writeFile(o.json, document.dump(1) + "\n"))
     return 1;
   if (!o.html.empty() && !writeFile(o.html, report::analysisHtml(result.analyses)))
     return 1;

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace ptxray::cli {
 
@@ -22,5 +24,10 @@ CommandRunner addGuideChartsCommand(CLI::App &app);
 CommandRunner addExecCommand(CLI::App &app);
 CommandRunner addFatbinCommand(CLI::App &app);
 CommandRunner addTimelineCommand(CLI::App &app);
+
+/// `ptxray exec` of `program` with the session's timeline written to `timeline` (FILEs, "-": stderr);
+/// replaces this process, so it returns only on failure.
+int execWithTimeline(const std::vector<std::string> &program, const std::string &arch, unsigned threads,
+                     const std::vector<std::string> &timeline);
 
 } // namespace ptxray::cli

@@ -28,6 +28,7 @@ struct ExecOptions {
   bool logApi = false;
   bool strictPtx = false;
   uint64_t maxInstructions = 0;
+  std::vector<std::string> timeline; ///< FILEs ("-": stderr)
   std::vector<std::string> program;
 };
 
@@ -107,6 +108,12 @@ int execCommand(const ExecOptions &o) {
     setenv("PTXRAY_PTX", "strict", 1);
   if (o.maxInstructions)
     setenv("PTXRAY_MAX_INSTRUCTIONS", std::to_string(o.maxInstructions).c_str(), 1);
+  if (!o.timeline.empty()) {
+    std::vector<std::string> files;
+    for (const std::string &f : o.timeline)
+      files.push_back(f == "-" ? f : fs::absolute(f).string());
+    setenv("PTXRAY_TIMELINE", fmt::format("{}", fmt::join(files, ",")).c_str(), 1);
+  }
   if (std::string asan = asanRuntime(); !asan.empty()) {
     prependPath("LD_PRELOAD", asan);
     setenv("ASAN_OPTIONS", "detect_leaks=0", 0); // the program's own leaks are not ptxray's
@@ -121,6 +128,16 @@ int execCommand(const ExecOptions &o) {
 }
 
 } // namespace
+
+int execWithTimeline(const std::vector<std::string> &program, const std::string &arch, unsigned threads,
+                     const std::vector<std::string> &timeline) {
+  ExecOptions o;
+  o.program = program;
+  o.arch = arch;
+  o.threads = threads;
+  o.timeline = timeline;
+  return execCommand(o);
+}
 
 CommandRunner addExecCommand(CLI::App &app) {
   auto o = std::make_shared<ExecOptions>();
@@ -142,13 +159,17 @@ CommandRunner addExecCommand(CLI::App &app) {
                 "on an older modeled GPU, with a note)");
   cmd->add_flag("--log-api", o->logApi, "Trace every CUDA runtime call on stderr");
   cmd->add_option("--max-instructions", o->maxInstructions, "Thread-instruction budget per launch (0: default)");
+  cmd->add_option("--timeline", o->timeline,
+                  "FILE: the session's copies, launches and synchronizations on the modeled system at exit "
+                  "(FILE.json, FILE.html, else text; - for stderr); repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("program", o->program, "-- PROGRAM ARGS...: the program and its arguments")->required();
   cmd->footer(R"(Examples:
   ptxray exec -- ./vector_add
   ptxray exec --arch k40 --tool memcheck,racecheck -- ./app input.dat
 The same settings as environment variables, with LD_LIBRARY_PATH=<build>/lib/ptxray-cuda:
   PTXRAY_ARCH, PTXRAY_THREADS, PTXRAY_TOOL, PTXRAY_METRICS_JSON, PTXRAY_REPORT, PTXRAY_LOG=api,
-  PTXRAY_PTX=strict, PTXRAY_MAX_INSTRUCTIONS.
+  PTXRAY_PTX=strict, PTXRAY_MAX_INSTRUCTIONS, PTXRAY_TIMELINE=FILE[,FILE...].
 The program must embed PTX (nvcc -arch=sm_XX does); ptxray's libcuda.so.1 and libcudart.so.13 replace
 NVIDIA's for it.)");
   return [cmd, o]() -> int {

@@ -28,16 +28,35 @@ struct TimelineOptions {
   std::optional<int> pcieLanes;
   std::optional<int> connections;
   std::string json;
+  std::string html;
   int width = 72;
   bool quiet = false;
   unsigned threads = 0;
   uint64_t sample = 0;
+  std::vector<std::string> program; ///< after the input: a CUDA program's arguments
 };
 
 int timelineCommand(const TimelineOptions &o) {
   arch::ArchLookup lookup = arch::findArch(o.arch);
   if (!lookup)
     throw std::invalid_argument(lookup.error);
+  if (!o.input.ends_with(".json") || !o.program.empty()) {
+    // A CUDA program: it runs on ptxray's runtime, which records its calls (PTXRAY_TIMELINE).
+    if (o.pcieGeneration || o.pcieLanes || o.sample) {
+      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes and --sample apply to spec files\n";
+      return 2;
+    }
+    if (o.connections)
+      setenv("CUDA_DEVICE_MAX_CONNECTIONS", std::to_string(*o.connections).c_str(), 1);
+    std::vector<std::string> program{o.input};
+    program.insert(program.end(), o.program.begin(), o.program.end());
+    std::vector<std::string> outputs{"-"};
+    if (!o.json.empty())
+      outputs.push_back(o.json);
+    if (!o.html.empty())
+      outputs.push_back(o.html);
+    return execWithTimeline(program, o.arch, o.threads, outputs);
+  }
   const arch::ArchTarget target = *lookup.target;
   vm::RunSpec spec;
   try {
@@ -87,12 +106,7 @@ int timelineCommand(const TimelineOptions &o) {
     std::cerr << "error: " << outcome.error << "\n";
     status = 1;
   }
-  const arch::Gpu *gpu = target.gpu;
-  int smCount = gpu ? gpu->smCount : 0;
-  if (!gpu)
-    for (const arch::Gpu &g : arch::gpus())
-      if (g.name == config.gpu)
-        smCount = g.smCount;
+  const int smCount = system::boardFor(target)->smCount; // forTarget found the board
   system::Session session = system::sessionFromSpec(spec, perf.launches(), smCount);
   system::Timeline timeline = system::simulate(config, session);
   const std::vector<advisor::Finding> findings = advisor::adviseSession(timeline);
@@ -100,6 +114,14 @@ int timelineCommand(const TimelineOptions &o) {
   text.width = o.width;
   text.operations = !o.quiet;
   std::cout << report::timelineText(timeline, findings, text);
+  if (!o.html.empty()) {
+    std::ofstream out(o.html);
+    out << report::timelineHtml(timeline, findings);
+    if (!out) {
+      std::cerr << fmt::format("error: cannot write \"{}\"\n", o.html);
+      return 1;
+    }
+  }
   if (!o.json.empty()) {
     std::ofstream out(o.json);
     out << report::timelineJson(timeline, findings).dump(2) << "\n";
@@ -118,7 +140,9 @@ CommandRunner addTimelineCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand(
       "timeline", "A session's copies, launches and synchronizations on a modeled host and GPU: copy engines, "
                   "streams, Hyper-Q, concurrent kernels, PCIe");
-  cmd->add_option("input", o->input, "SPEC.json with \"operations\" (or \"launches\")")->required();
+  cmd->add_option("input", o->input, "SPEC.json with \"operations\" (or \"launches\"), or -- PROGRAM ARGS...")
+      ->required();
+  cmd->add_option("program", o->program, "the program's arguments");
   cmd->add_option("--arch", o->arch, "GPU (default H100): K20X, K40, GTX680, H100, ...");
   cmd->add_option("--pcie-gen", o->pcieGeneration, "The host's PCIe generation (the link runs at the lower)")
       ->check(CLI::Range(1, 5));
@@ -127,6 +151,7 @@ CommandRunner addTimelineCommand(CLI::App &app) {
                   "Hyper-Q connections, as CUDA_DEVICE_MAX_CONNECTIONS (default: that variable, else 8)")
       ->check(CLI::Range(1, 32));
   cmd->add_option("--json", o->json, "FILE: the timeline as JSON (schema ptxray-timeline)");
+  cmd->add_option("--html", o->html, "FILE: one self-contained HTML page with the timeline as SVG");
   cmd->add_option("--width", o->width, "Columns of the chart (default 72)")->check(CLI::Range(10, 1000));
   cmd->add_flag("-q,--quiet", o->quiet, "Summary and chart only");
   cmd->add_option("--threads", o->threads, "Worker threads running CTAs (default: all cores)")
@@ -140,6 +165,7 @@ stream_wait_event, stream_synchronize, synchronize; host buffers are "pinned" or
 (README.md, "Sessions"). Device memory is computed for real; times are modeled.
 
   ptxray timeline examples/guide/overlap.json --arch k20x
+  ptxray timeline --arch k40 -- ./app args     (a CUDA program on ptxray's runtime: its calls' session)
 
 Exit status: 0 when every launch succeeded, 1 when one failed, 2 for a malformed command line or spec.)");
   return [cmd, o]() -> int {

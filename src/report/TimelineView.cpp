@@ -1,5 +1,8 @@
 #include "report/TimelineView.h"
 
+#include "report/HtmlPage.h"
+#include "report/SvgChart.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,6 +35,14 @@ std::string linkText(const system::SystemConfig &c) {
 }
 
 /// The glyph an operation is drawn with: its index in base 36, the last digit.
+std::string bytesText(uint64_t bytes) {
+  if (bytes >= 1'000'000)
+    return fmt::format("{:.4g} MB", static_cast<double>(bytes) / 1e6);
+  if (bytes >= 1'000)
+    return fmt::format("{:.4g} kB", static_cast<double>(bytes) / 1e3);
+  return fmt::format("{} B", bytes);
+}
+
 char glyph(size_t op) {
   constexpr std::string_view digits = "0123456789abcdefghijklmnopqrstuvwxyz";
   return digits[op % digits.size()];
@@ -40,6 +51,22 @@ char glyph(size_t op) {
 double bandwidth(const system::SessionOp &op, const system::TimelineEntry &e) {
   const double d = e.end - e.start;
   return op.bytes && d > 0 ? static_cast<double>(op.bytes) / d : 0;
+}
+
+std::string operationTable(const Timeline &tl) {
+  std::string out = fmt::format("\n  {:>3}  {:<18} {:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", "#", "operation", "stream",
+                                "engine", "issued", "start", "end", "what");
+  for (const system::TimelineEntry &e : tl.entries) {
+    const system::SessionOp &op = tl.session.ops[e.op];
+    std::string what = op.label;
+    if (double bw = bandwidth(op, e); bw > 0 && op.isCopy())
+      what +=
+          fmt::format(", {:.2f} GB/s{}", bw / 1e9, op.hostMemory == system::HostMemory::Pageable ? " pageable" : "");
+    out += fmt::format("  {:>3}  {:<18} {:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", e.op, system::opKindName(op.kind),
+                       op.kind == OpKind::Synchronize ? std::string("-") : std::to_string(op.stream),
+                       system::engineName(e.engine), timeText(e.issue), timeText(e.start), timeText(e.end), what);
+  }
+  return out;
 }
 
 } // namespace
@@ -60,7 +87,7 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
     out += fmt::format("  {:<8} {} busy, {} operation{}", name, timeText(t.busySeconds), t.operations,
                        t.operations == 1 ? "" : "s");
     if (t.bytes)
-      out += fmt::format(", {:.4g} MB at {:.2f} GB/s", static_cast<double>(t.bytes) / 1e6,
+      out += fmt::format(", {} at {:.2f} GB/s", bytesText(t.bytes),
                          t.busySeconds > 0 ? static_cast<double>(t.bytes) / t.busySeconds / 1e9 : 0);
     out += "\n";
   };
@@ -82,6 +109,11 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
     out += fmt::format("\n      {}\n      fix: {}\n      see {}\n", f.evidence, f.fix, f.guide);
   }
 
+  if (!options.chart) {
+    if (options.operations)
+      out += operationTable(tl);
+    return out;
+  }
   // The chart: engines first, then streams.
   const int width = std::max(10, options.width);
   const double span = tl.totalSeconds > 0 ? tl.totalSeconds : 1;
@@ -129,21 +161,142 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
     out += fmt::format("  {:<10}|{}|\n", lane.name, lane.cells);
   out += "  (each operation is drawn with the last digit of its number in base 36; # where several overlap)\n";
 
-  if (options.operations) {
-    out += fmt::format("\n  {:>3}  {:<18} {:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", "#", "operation", "stream",
-                       "engine", "issued", "start", "end", "what");
-    for (const system::TimelineEntry &e : tl.entries) {
-      const system::SessionOp &op = tl.session.ops[e.op];
-      std::string what = op.label;
-      if (double bw = bandwidth(op, e); bw > 0 && op.isCopy())
-        what +=
-            fmt::format(", {:.2f} GB/s{}", bw / 1e9, op.hostMemory == system::HostMemory::Pageable ? " pageable" : "");
-      out += fmt::format("  {:>3}  {:<18} {:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", e.op, system::opKindName(op.kind),
-                         op.kind == OpKind::Synchronize ? std::string("-") : std::to_string(op.stream),
-                         system::engineName(e.engine), timeText(e.issue), timeText(e.start), timeText(e.end), what);
+  if (options.operations)
+    out += operationTable(tl);
+  return out;
+}
+
+namespace {
+
+struct SvgLane {
+  std::string name;
+  std::vector<size_t> entries; ///< indices into Timeline::entries
+};
+
+/// The chart's lanes: the engines that ran something, then the streams.
+std::vector<SvgLane> svgLanes(const Timeline &tl) {
+  std::vector<SvgLane> lanes;
+  for (Engine e : {Engine::CopyH2D, Engine::Copy, Engine::CopyD2H, Engine::Compute, Engine::Host}) {
+    SvgLane lane{system::engineName(e), {}};
+    for (size_t i = 0; i < tl.entries.size(); ++i)
+      if (tl.entries[i].engine == e && tl.entries[i].end > tl.entries[i].start)
+        lane.entries.push_back(i);
+    if (!lane.entries.empty())
+      lanes.push_back(std::move(lane));
+  }
+  std::map<unsigned, SvgLane> streams;
+  for (size_t i = 0; i < tl.entries.size(); ++i) {
+    const system::SessionOp &op = tl.session.ops[tl.entries[i].op];
+    if (op.isGpuWork() && tl.entries[i].end > tl.entries[i].start) {
+      SvgLane &lane = streams[op.stream];
+      lane.name = fmt::format("stream {}", op.stream);
+      lane.entries.push_back(i);
     }
   }
-  return out;
+  for (auto &[stream, lane] : streams)
+    lanes.push_back(std::move(lane));
+  return lanes;
+}
+
+/// Fill colour by kind: the copy directions, kernels, other device work, host waits.
+const char *kindColour(const system::SessionOp &op, Engine engine) {
+  if (engine == Engine::Host)
+    return "#c7c7c7";
+  switch (op.kind) {
+  case OpKind::CopyH2D: return "#1f77b4";
+  case OpKind::CopyD2H: return "#ff7f0e";
+  case OpKind::Kernel: return "#2ca02c";
+  default: return "#9467bd";
+  }
+}
+
+} // namespace
+
+std::string timelineSvg(const Timeline &tl) {
+  const std::vector<SvgLane> lanes = svgLanes(tl);
+  const double left = 110, right = 20, top = 20, laneHeight = 26, axis = 40, width = 1100;
+  const double height = top + laneHeight * static_cast<double>(lanes.size()) + axis;
+  const double plot = width - left - right;
+  const double spanUs = std::max(tl.totalSeconds * 1e6, 1e-3);
+  const Ticks ticks = niceTicks(0, spanUs, 8);
+  const double axisMax = std::max(ticks.max, spanUs);
+  auto x = [&](double seconds) { return left + seconds * 1e6 / axisMax * plot; };
+  std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" )"
+                                R"(viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="12">)",
+                                width, height);
+  svg += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)", width, height);
+  for (size_t l = 0; l < lanes.size(); ++l) {
+    const double y = top + laneHeight * static_cast<double>(l);
+    if (l % 2)
+      svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#f4f4f4"/>)", left, y, plot, laneHeight);
+    svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 8, y + laneHeight / 2 + 4,
+                       escapeXml(lanes[l].name));
+    for (size_t i : lanes[l].entries) {
+      const system::TimelineEntry &e = tl.entries[i];
+      const system::SessionOp &op = tl.session.ops[e.op];
+      const double x0 = x(e.start), w = std::max(1.0, x(e.end) - x0);
+      svg += fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}" stroke="#ffffff" )"
+                         R"(stroke-width="0.5"><title>#{} {} (stream {}): {}, {} to {}</title></rect>)",
+                         x0, y + 3, w, laneHeight - 6, kindColour(op, e.engine), e.op, system::opKindName(op.kind),
+                         op.stream, escapeXml(op.label), escapeXml(timeText(e.start)), escapeXml(timeText(e.end)));
+      if (w > 24)
+        svg += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" fill="#ffffff" font-size="10">{}</text>)", x0 + 3,
+                           y + laneHeight / 2 + 4, e.op);
+    }
+  }
+  const double axisY = top + laneHeight * static_cast<double>(lanes.size());
+  svg += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#333333"/>)", left, axisY, left + plot, axisY);
+  for (double v : ticks.values) {
+    const double tx = left + v / axisMax * plot;
+    svg += fmt::format(R"(<line x1="{0:.2f}" y1="{1}" x2="{0:.2f}" y2="{2}" stroke="#333333"/>)", tx, axisY, axisY + 5);
+    svg += fmt::format(R"(<text x="{:.2f}" y="{}" text-anchor="middle">{}</text>)", tx, axisY + 18,
+                       formatFixed(v, ticks.decimals));
+  }
+  svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">time (us)</text>)", left + plot / 2, axisY + 34);
+  svg += "</svg>";
+  return svg;
+}
+
+std::string timelineHtml(const Timeline &tl, const std::vector<advisor::Finding> &findings) {
+  const system::SystemConfig &c = tl.config;
+  HtmlPage page("ptxray timeline: " + c.gpu);
+  page.addTable(
+      {{"system", linkText(c)},
+       {"engines", fmt::format("{} copy engine{}, {} concurrent kernels, {} hardware queue{}", c.copyEngines,
+                               c.copyEngines == 1 ? "" : "s", c.maxConcurrentKernels, c.computeQueues,
+                               c.computeQueues == 1 ? "" : "s")},
+       {"total", timeText(tl.totalSeconds)},
+       {"one stream", timeText(tl.serialSeconds)},
+       {"overlap", fmt::format("{:.1f}%", 100 * tl.overlapFraction)},
+       {"H2D busy", fmt::format("{} ({})", timeText(tl.h2d.busySeconds), bytesText(tl.h2d.bytes))},
+       {"D2H busy", fmt::format("{} ({})", timeText(tl.d2h.busySeconds), bytesText(tl.d2h.bytes))},
+       {"compute busy", timeText(tl.compute.busySeconds)},
+       {"Amdahl bound", fmt::format("kernels {:.1f}% of the one-stream run: at most {:.2f}x from faster kernels",
+                                    100 * tl.kernelShare, tl.amdahlBound)}},
+      "Session");
+  if (!findings.empty()) {
+    page.addHeading("Findings");
+    for (const advisor::Finding &f : findings)
+      page.addParagraph(fmt::format(
+          "[{}] {}: {}{}. {}. Fix: {} ({})", advisor::priorityName(f.priority), f.rule, f.title,
+          f.gainSeconds > 0 ? fmt::format(" (saves about {}, {:.0f}%)", timeText(f.gainSeconds), 100 * f.gainFraction)
+                            : "",
+          f.evidence, f.fix, f.guide));
+  }
+  page.addHeading("Timeline");
+  page.addSvg(timelineSvg(tl), "blue: host to device, orange: device to host, green: kernels, purple: device copies "
+                               "and memsets, grey: the host waiting");
+  DataTable table;
+  table.caption = "Operations in issue order";
+  table.headers = {"#", "operation", "stream", "engine", "issued", "start", "end", "what"};
+  for (const system::TimelineEntry &e : tl.entries) {
+    const system::SessionOp &op = tl.session.ops[e.op];
+    table.rows.push_back({std::to_string(e.op), system::opKindName(op.kind), std::to_string(op.stream),
+                          system::engineName(e.engine), timeText(e.issue), timeText(e.start), timeText(e.end),
+                          op.label});
+  }
+  page.addDataTable(std::move(table));
+  return page.render();
 }
 
 nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Finding> &findings) {

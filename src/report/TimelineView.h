@@ -1,6 +1,6 @@
 // Views of a session's timeline (system/Timeline.h): the summary, the advisor's findings and a text
-// Gantt chart for the terminal, one lane per engine and per stream, with the operation table; and the
-// JSON document (schema "ptxray-timeline", version 1).
+// Gantt chart for the terminal, one lane per engine and per stream, with the operation table; the
+// same as an SVG chart in an HTML page; and the JSON document (schema "ptxray-timeline", version 1).
 #pragma once
 
 #include "advisor/Finding.h"
@@ -14,12 +14,20 @@ namespace ptxray::report {
 
 struct TimelineTextOptions {
   int width = 72;         ///< columns of the chart's time axis
+  bool chart = true;      ///< the Gantt chart
   bool operations = true; ///< the table of every operation
 };
 
 /// `findings`: the advisor's on the session (advisor/SessionRules.h), printed after the summary.
 std::string timelineText(const system::Timeline &timeline, const std::vector<advisor::Finding> &findings = {},
                          const TimelineTextOptions &options = {});
+
+/// The chart as inline SVG: a lane per engine and per stream, an operation per rectangle (coloured by
+/// kind, its label and times in a tooltip), a time axis in microseconds.
+std::string timelineSvg(const system::Timeline &timeline);
+
+/// One self-contained HTML page: the summary, the findings, the chart and the operation table.
+std::string timelineHtml(const system::Timeline &timeline, const std::vector<advisor::Finding> &findings = {});
 
 /// Times in microseconds, bandwidths in GB/s (10^9 bytes per second).
 nlohmann::json timelineJson(const system::Timeline &timeline, const std::vector<advisor::Finding> &findings = {});

@@ -252,7 +252,10 @@ Error cudaDeviceGetAttribute(int *value, int attribute, int device) {
 }
 
 Error cudaDeviceSynchronize() {
-  return api("cudaDeviceSynchronize", [&](Runtime &rt) { return rt.synchronize(); });
+  return api("cudaDeviceSynchronize", [&](Runtime &rt) {
+    rt.recordSynchronize();
+    return rt.synchronize();
+  });
 }
 
 Error cudaThreadSynchronize() {
@@ -356,24 +359,43 @@ Error cudaFreeHost(void *pointer) {
 }
 
 Error cudaMemcpy(void *dst, const void *src, size_t bytes, int kind) {
-  return api("cudaMemcpy", [&](Runtime &rt) { return rt.memcpy(dst, src, bytes, kind); });
+  return api("cudaMemcpy", [&](Runtime &rt) {
+    Error e = rt.memcpy(dst, src, bytes, kind);
+    if (!e)
+      rt.recordCopy(dst, src, bytes, 1, nullptr, true);
+    return e;
+  });
 }
 
 Error cudaMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *stream) {
   return api("cudaMemcpyAsync", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memcpy(dst, src, bytes, kind) : cuda::kErrorInvalidResourceHandle;
+    if (!rt.validStream(stream))
+      return cuda::kErrorInvalidResourceHandle;
+    Error e = rt.memcpy(dst, src, bytes, kind);
+    if (!e)
+      rt.recordCopy(dst, src, bytes, 1, stream, false);
+    return e;
   });
 }
 
 Error cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind) {
-  return api("cudaMemcpy2D", [&](Runtime &rt) { return rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind); });
+  return api("cudaMemcpy2D", [&](Runtime &rt) {
+    Error e = rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    if (!e)
+      rt.recordCopy(dst, src, width, height, nullptr, true);
+    return e;
+  });
 }
 
 Error cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind,
                         void *stream) {
   return api("cudaMemcpy2DAsync", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind)
-                                  : cuda::kErrorInvalidResourceHandle;
+    if (!rt.validStream(stream))
+      return cuda::kErrorInvalidResourceHandle;
+    Error e = rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    if (!e)
+      rt.recordCopy(dst, src, width, height, stream, false);
+    return e;
   });
 }
 
@@ -403,12 +425,22 @@ Error cudaGetSymbolSize(size_t *size, const void *symbol) {
 }
 
 Error cudaMemset(void *pointer, int value, size_t bytes) {
-  return api("cudaMemset", [&](Runtime &rt) { return rt.memset(pointer, value, bytes); });
+  return api("cudaMemset", [&](Runtime &rt) {
+    Error e = rt.memset(pointer, value, bytes);
+    if (!e)
+      rt.recordMemset(bytes, nullptr, true);
+    return e;
+  });
 }
 
 Error cudaMemsetAsync(void *pointer, int value, size_t bytes, void *stream) {
   return api("cudaMemsetAsync", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memset(pointer, value, bytes) : cuda::kErrorInvalidResourceHandle;
+    if (!rt.validStream(stream))
+      return cuda::kErrorInvalidResourceHandle;
+    Error e = rt.memset(pointer, value, bytes);
+    if (!e)
+      rt.recordMemset(bytes, stream, false);
+    return e;
   });
 }
 
@@ -511,7 +543,10 @@ Error cudaStreamDestroy(void *stream) {
 
 Error cudaStreamSynchronize(void *stream) {
   return api("cudaStreamSynchronize", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.synchronize() : cuda::kErrorInvalidResourceHandle;
+    if (!rt.validStream(stream))
+      return cuda::kErrorInvalidResourceHandle;
+    rt.recordStreamSynchronize(stream);
+    return rt.synchronize();
   });
 }
 
@@ -523,7 +558,12 @@ Error cudaStreamQuery(void *stream) {
 
 Error cudaStreamWaitEvent(void *stream, void *event, unsigned) {
   return api("cudaStreamWaitEvent", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.eventQuery(event) : cuda::kErrorInvalidResourceHandle;
+    if (!rt.validStream(stream))
+      return cuda::kErrorInvalidResourceHandle;
+    Error e = rt.eventQuery(event);
+    if (!e)
+      rt.recordStreamWaitEvent(stream, event);
+    return e;
   });
 }
 
@@ -540,7 +580,12 @@ Error cudaEventDestroy(void *event) {
 }
 
 Error cudaEventRecord(void *event, void *stream) {
-  return api("cudaEventRecord", [&](Runtime &rt) { return rt.eventRecord(event, stream); });
+  return api("cudaEventRecord", [&](Runtime &rt) {
+    Error e = rt.eventRecord(event, stream);
+    if (!e)
+      rt.recordEventRecord(event, stream);
+    return e;
+  });
 }
 
 Error cudaEventRecordWithFlags(void *event, void *stream, unsigned) {
@@ -550,6 +595,8 @@ Error cudaEventRecordWithFlags(void *event, void *stream, unsigned) {
 Error cudaEventSynchronize(void *event) {
   return api("cudaEventSynchronize", [&](Runtime &rt) {
     Error e = rt.eventQuery(event);
+    if (!e)
+      rt.recordEventSynchronize(event);
     return e ? e : rt.synchronize();
   });
 }

@@ -103,6 +103,12 @@ RuntimeConfig RuntimeConfig::fromEnvironment() {
     std::cerr << fmt::format("ptxray: warning: PTXRAY_PTX: unknown value \"{}\" (strict)\n", p);
   if (std::string m = environment("PTXRAY_MAX_INSTRUCTIONS"); !m.empty())
     c.maxInstructions = std::strtoull(m.c_str(), nullptr, 10);
+  std::stringstream timeline(environment("PTXRAY_TIMELINE"));
+  for (std::string file; std::getline(timeline, file, ',');)
+    if (!file.empty())
+      c.timeline.push_back(file);
+  if (std::string n = environment("CUDA_DEVICE_MAX_CONNECTIONS"); !n.empty())
+    c.connections = static_cast<int>(std::strtol(n.c_str(), nullptr, 10));
   return c;
 }
 
@@ -665,7 +671,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   std::fputs(result.assertOutput.c_str(), stderr);
   for (const vm::Fault &fault : result.faults)
     std::cerr << fault.describe();
-  std::optional<double> modeled = tools_->afterLaunch(result);
+  std::optional<double> modeled = tools_->afterLaunch(result, streamNumber(stream));
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())
     sticky_ = faultError(result); // returned by the next call, as a real GPU reports it at the next sync
@@ -786,6 +792,66 @@ void *Runtime::newHandle() {
 
 bool Runtime::validStream(void *stream) const {
   return isBuiltinStream(stream) || streams_.count(stream);
+}
+
+unsigned Runtime::streamNumber(void *stream) const {
+  auto it = streams_.find(stream);
+  return isBuiltinStream(stream) || it == streams_.end() ? 0 : static_cast<unsigned>(it->second);
+}
+
+void Runtime::recordCopy(void *dst, const void *src, size_t width, size_t height, void *stream, bool synchronous) {
+  SessionRecorder *s = tools_->session();
+  if (!s || width == 0 || height == 0)
+    return;
+  // Device memory is the VM's own; page-locked and managed host memory is adopted (identity-mapped);
+  // anything else is the program's pageable memory.
+  auto where = [&](const void *p) {
+    const vm::Allocation *a = device_->memory().find(reinterpret_cast<uintptr_t>(p));
+    return !a || a->freed ? 0 : a->adopted ? 1 : 2; // 0 pageable host, 1 pinned host, 2 device
+  };
+  const int from = where(src), to = where(dst);
+  if (from < 2 && to < 2)
+    return; // host to host: no GPU work
+  const system::OpKind kind = from == 2 && to == 2 ? system::OpKind::CopyD2D
+                              : to == 2            ? system::OpKind::CopyH2D
+                                                   : system::OpKind::CopyD2H;
+  const bool pageable = (kind == system::OpKind::CopyH2D ? from : to) == 0;
+  s->copy(kind, static_cast<uint64_t>(width) * height, pageable, streamNumber(stream), height);
+  if (synchronous)
+    s->streamSynchronize(streamNumber(stream));
+}
+
+void Runtime::recordMemset(size_t bytes, void *stream, bool synchronous) {
+  if (SessionRecorder *s = tools_->session(); s && bytes) {
+    s->memset(bytes, streamNumber(stream));
+    if (synchronous)
+      s->streamSynchronize(streamNumber(stream));
+  }
+}
+
+void Runtime::recordEventRecord(void *event, void *stream) {
+  if (SessionRecorder *s = tools_->session())
+    s->eventRecord(event, streamNumber(stream));
+}
+
+void Runtime::recordStreamWaitEvent(void *stream, void *event) {
+  if (SessionRecorder *s = tools_->session())
+    s->streamWaitEvent(streamNumber(stream), event);
+}
+
+void Runtime::recordStreamSynchronize(void *stream) {
+  if (SessionRecorder *s = tools_->session())
+    s->streamSynchronize(streamNumber(stream));
+}
+
+void Runtime::recordEventSynchronize(void *event) {
+  if (SessionRecorder *s = tools_->session())
+    s->eventSynchronize(event);
+}
+
+void Runtime::recordSynchronize() {
+  if (SessionRecorder *s = tools_->session())
+    s->synchronize();
 }
 
 cuda::Error Runtime::streamCreate(void **stream) {

@@ -38,6 +38,10 @@ struct RuntimeConfig {
   /// and newer only) can still be studied on a modeled Kepler or Maxwell GPU.
   bool strictPtx = false;
   uint64_t maxInstructions = 0; ///< PTXRAY_MAX_INSTRUCTIONS
+  /// PTXRAY_TIMELINE=FILE[,FILE...]: the session's timeline at exit (.json, .html, else text; "-" is
+  /// text on stderr), with CUDA_DEVICE_MAX_CONNECTIONS as the Hyper-Q connections.
+  std::vector<std::string> timeline;
+  std::optional<int> connections;
   /// Reads the PTXRAY_* variables; unknown values are reported on stderr and replaced by defaults.
   static RuntimeConfig fromEnvironment();
 };
@@ -177,6 +181,16 @@ public:
   cuda::Error eventElapsed(float *ms, void *start, void *end);
   bool validStream(void *stream) const;
 
+  // The session's record (PTXRAY_TIMELINE; nothing without it), called by the entry points once a call
+  // has succeeded. `synchronous`: the call returns only when the work is done (cudaMemcpy).
+  void recordCopy(void *dst, const void *src, size_t width, size_t height, void *stream, bool synchronous);
+  void recordMemset(size_t bytes, void *stream, bool synchronous);
+  void recordEventRecord(void *event, void *stream);
+  void recordStreamWaitEvent(void *stream, void *event);
+  void recordStreamSynchronize(void *stream);
+  void recordEventSynchronize(void *event);
+  void recordSynchronize();
+
   /// A call of a runtime function ptxray does not implement: says so once per function on stderr and
   /// returns (and records) cudaErrorNotSupported.
   static cuda::Error unsupported(const char *function);
@@ -194,6 +208,8 @@ private:
     uint64_t rowBytes() const { return width * format.elementBytes(); }
   };
   CudaArray *cudaArray(const void *array);
+  /// The session's number for a stream: 0 for the legacy and per-thread default streams.
+  unsigned streamNumber(void *stream) const;
   cuda::Error resource(const cuda::ResourceDesc &r, vm::TextureResource &out);
   std::vector<std::unique_ptr<CudaArray>> arrays_;
 

@@ -48,7 +48,9 @@ RuntimeTools::RuntimeTools(const RuntimeConfig &config, const arch::ArchTarget &
   }
   if (leakcheck_)
     listeners_.add(leakcheck_.get());
-  if (!config.metricsJson.empty() || !config.report.empty()) {
+  if (!config.timeline.empty())
+    session_ = std::make_unique<SessionRecorder>(system::boardFor(target) ? system::boardFor(target)->smCount : 0);
+  if (!config.metricsJson.empty() || !config.report.empty() || session_) {
     model_ = std::make_unique<model::PerformanceModel>(target, model::ModelOptions{});
     listeners_.add(model_.get());
   }
@@ -56,7 +58,7 @@ RuntimeTools::RuntimeTools(const RuntimeConfig &config, const arch::ArchTarget &
 
 RuntimeTools::~RuntimeTools() = default;
 
-std::optional<double> RuntimeTools::afterLaunch(const vm::LaunchResult &result) {
+std::optional<double> RuntimeTools::afterLaunch(const vm::LaunchResult &result, unsigned stream) {
   if (result.status == vm::LaunchStatus::Refused)
     return std::nullopt;
   auto print = [](const std::vector<sanitizers::Hazard> &hazards) {
@@ -75,6 +77,8 @@ std::optional<double> RuntimeTools::afterLaunch(const vm::LaunchResult &result) 
     return std::nullopt;
   if (!config_.report.empty() && result.ok())
     advise(target_);
+  if (session_)
+    session_->launch(model_->launches().back(), stream);
   return model_->launches().back().time.seconds;
 }
 
@@ -145,6 +149,8 @@ void RuntimeTools::finish() {
       std::cerr << fmt::format("ptxray: the advisor's report of {} kernel{} is in {}\n", analyses_.size(),
                                analyses_.size() == 1 ? "" : "s", path);
   }
+  if (session_)
+    session_->write(target_, config_.connections, config_.timeline);
   if (model_ && !config_.metricsJson.empty()) {
     std::ofstream out(config_.metricsJson);
     out << report::metricsJson(model_->launches()).dump(1) << "\n";

@@ -5,6 +5,7 @@
 
 #include "report/AnalysisReport.h"
 #include "runtime/Runtime.h"
+#include "runtime/SessionRecorder.h"
 #include "vm/ListenerGroup.h"
 
 #include <memory>
@@ -31,8 +32,11 @@ public:
 
   bool memcheck() const { return memcheck_; }
   vm::ExecutionListener *listener() { return listeners_.single(); }
-  /// After a launch: prints its hazards; returns the modeled kernel time in seconds when the model ran.
-  std::optional<double> afterLaunch(const vm::LaunchResult &result);
+  /// After a launch on `stream` (the session's stream number): prints its hazards, records it in the
+  /// session (PTXRAY_TIMELINE); returns the modeled kernel time in seconds when the model ran.
+  std::optional<double> afterLaunch(const vm::LaunchResult &result, unsigned stream = 0);
+  /// The session being recorded (PTXRAY_TIMELINE), or null.
+  SessionRecorder *session() { return session_.get(); }
   /// At exit: leak reports, summaries, the metrics file.
   void finish();
 
@@ -46,6 +50,7 @@ private:
   std::unique_ptr<sanitizers::Initcheck> initcheck_;
   std::unique_ptr<sanitizers::Leakcheck> leakcheck_;
   std::unique_ptr<model::PerformanceModel> model_;
+  std::unique_ptr<SessionRecorder> session_;
   /// PTXRAY_REPORT: per kernel, the analysis of its costliest launch (a program may launch a kernel
   /// thousands of times; the report shows each kernel once), in first-launch order.
   std::vector<std::unique_ptr<model::LaunchProfile>> profiles_;

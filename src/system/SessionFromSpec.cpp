@@ -59,9 +59,9 @@ Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchPr
       break;
     case SK::Memcpy2D: {
       const bool fromHost = onHost(s.src), toHost = onHost(s.dst);
-      op.kind = fromHost && !toHost ? OpKind::CopyH2D : !fromHost && toHost ? OpKind::CopyD2H : OpKind::CopyD2D;
-      if (fromHost == toHost && fromHost) // host to host: the runtime copies on the host
-        op.kind = OpKind::CopyH2D;
+      if (fromHost && toHost)
+        continue; // host to host: the runtime copies on the host, no GPU work
+      op.kind = fromHost ? OpKind::CopyH2D : toHost ? OpKind::CopyD2H : OpKind::CopyD2D;
       op.hostMemory = hostMemoryOf(fromHost ? s.src : s.dst);
       op.rows = s.height;
       op.hostPitch = fromHost ? s.srcPitch : s.dstPitch;

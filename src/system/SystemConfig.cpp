@@ -7,9 +7,6 @@
 
 namespace ptxray::system {
 
-namespace {
-
-/// The board that stands for the target: the named GPU, else the first of its compute capability.
 const arch::Gpu *boardFor(const arch::ArchTarget &target) {
   if (target.gpu)
     return target.gpu;
@@ -18,6 +15,8 @@ const arch::Gpu *boardFor(const arch::ArchTarget &target) {
       return &gpu;
   return nullptr;
 }
+
+namespace {
 
 /// Staging in series with the DMA: the host copies each chunk into the pinned buffer, then the engine
 /// moves it.

@@ -9,18 +9,22 @@
 //     a stream waiting for an event after that event's record completes.
 //   - Hardware queues dispatch in order: an operation at a queue's head that cannot start (stream
 //     order, engine busy) holds back everything behind it, whatever its stream. Kernels go to one
-//     compute queue before Hyper-Q ([KTG] §1.4.2.2: the false dependencies of Fermi and GK104) and to
-//     stream % connections from GK110 on; copies to their engine's queue (per connection with Hyper-Q).
+//     compute queue before Hyper-Q ([KTG] §1.4.2.2: the false dependencies of Fermi and GK104) and,
+//     from GK110 on, to the connections, handed to the streams round-robin in the order they are
+//     first used; copies to their engine's queue (per connection with Hyper-Q).
 //   - Engines: each copy engine moves one copy at a time (one engine: both directions share it; none:
 //     copies wait for the SMs to be idle and hold them). Up to maxConcurrentKernels kernels run at
 //     once and share the SMs in the order they started: side by side at full speed while their
 //     shares of the GPU add up to no more than 1, a later kernel slowed to the SMs left to it.
 #include "system/Timeline.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <map>
+#include <stdexcept>
 
 namespace ptxray::system {
 
@@ -76,13 +80,20 @@ public:
     while (true) {
       issueWhatTheHostCan();
       bool progress = true;
-      while (progress)
-        progress = completeMarkers() | dispatch() | releaseHost();
+      while (progress) { // all three every round: each can unblock the others
+        const bool markers = completeMarkers();
+        const bool dispatched = dispatch();
+        const bool released = releaseHost();
+        progress = markers || dispatched || released;
+      }
       double next = nextEvent();
       if (next >= kNever)
         break;
       advanceTo(next);
     }
+    // Every dependency points backwards and every queue drains in order, so all of it completes.
+    if (next_ < ops_.size() || std::any_of(s_.begin(), s_.end(), [](const OpState &st) { return !st.done; }))
+      throw std::logic_error("system model: the simulation stopped with operations left");
     return timeline();
   }
 
@@ -113,8 +124,8 @@ private:
       }
       // Copy queues follow the compute queues: numbered after them, one per engine (per connection).
       st.queue = st.engine == Engine::Compute
-                     ? static_cast<int>(op.stream % conn)
-                     : static_cast<int>(conn + static_cast<unsigned>(engineIndex) * conn + op.stream % conn);
+                     ? static_cast<int>(slot(op.stream) % conn)
+                     : static_cast<int>(conn + static_cast<unsigned>(engineIndex) * conn + slot(op.stream) % conn);
       break;
     }
     case OpKind::CopyD2D:
@@ -122,20 +133,26 @@ private:
       const double traffic = static_cast<double>(op.bytes) * (op.kind == OpKind::CopyD2D ? 2.0 : 1.0);
       st.duration = k.copyEngineSetupSeconds + traffic / c_.deviceCopyBytesPerSecond;
       st.engine = Engine::Compute;
-      st.queue = static_cast<int>(op.stream % conn);
+      st.queue = static_cast<int>(slot(op.stream) % conn);
       break;
     }
     case OpKind::Kernel:
       st.remaining = op.kernelSeconds;
       st.share = std::clamp(op.gpuShare, 1e-9, 1.0);
       st.engine = Engine::Compute;
-      st.queue = static_cast<int>(op.stream % conn);
+      st.queue = static_cast<int>(slot(op.stream) % conn);
       break;
     case OpKind::EventRecord:
     case OpKind::StreamWaitEvent: break;
     case OpKind::StreamSynchronize:
     case OpKind::Synchronize: st.engine = Engine::Host; break;
     }
+  }
+
+  /// Streams get connections round-robin in the order they are first used.
+  unsigned slot(unsigned stream) {
+    auto [it, added] = slots_.try_emplace(stream, static_cast<unsigned>(slots_.size()));
+    return it->second;
   }
 
   double issueCost(const SessionOp &op) const {
@@ -160,10 +177,14 @@ private:
       hostReady_ += issueCost(op);
       switch (op.kind) {
       case OpKind::StreamSynchronize:
-        if (auto it = lastOnStream_.find(op.stream); it != lastOnStream_.end())
+        // The stream's own earlier work (which already waits for any earlier stream-0 work); the
+        // legacy stream's means everything issued before, as its work waits for all of it.
+        if (op.stream == 0) {
+          for (const auto &[stream, last] : lastOnStream_)
+            st.deps.push_back(last);
+        } else if (auto it = lastOnStream_.find(op.stream); it != lastOnStream_.end()) {
           st.deps.push_back(it->second);
-        if (lastLegacy_ != kNoOp)
-          st.deps.push_back(lastLegacy_);
+        }
         hostWaiting_ = true;
         waitingOp_ = i;
         continue;
@@ -425,6 +446,7 @@ private:
   bool hostWaiting_ = false;
   size_t waitingOp_ = kNoOp;
   std::map<unsigned, size_t> lastOnStream_;
+  std::map<unsigned, unsigned> slots_; ///< stream -> connection order
   size_t lastLegacy_ = kNoOp;
   std::map<int, std::deque<size_t>> queues_;
   std::vector<size_t> markers_;
@@ -437,6 +459,15 @@ private:
 } // namespace
 
 Timeline simulate(const SystemConfig &config, const Session &session) {
+  for (size_t i = 0; i < session.ops.size(); ++i) {
+    const SessionOp &op = session.ops[i];
+    if (op.kind == OpKind::StreamWaitEvent && (op.event >= i || session.ops[op.event].kind != OpKind::EventRecord))
+      throw std::invalid_argument(
+          fmt::format("operation {} waits for operation {}, which is not an earlier event record", i, op.event));
+    if (!std::isfinite(op.kernelSeconds) || op.kernelSeconds < 0 || !std::isfinite(op.gpuShare) || op.gpuShare <= 0)
+      throw std::invalid_argument(
+          fmt::format("operation {}: a kernel time of {} s and a GPU share of {}", i, op.kernelSeconds, op.gpuShare));
+  }
   Timeline tl = Simulation(config, session).run();
   // The guide's baseline: the same calls on one stream, nothing overlapping.
   Session serial = session;

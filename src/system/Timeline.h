@@ -13,7 +13,7 @@
 namespace ptxray::system {
 
 enum class Engine : uint8_t {
-  Host,    ///< the host thread waiting (synchronizations, pageable copies)
+  Host,    ///< the host thread waiting at a synchronization
   CopyH2D, ///< the host-to-device copy engine
   CopyD2H, ///< the device-to-host copy engine
   Copy,    ///< the only copy engine (both directions)
@@ -56,7 +56,9 @@ struct Timeline {
   int peakConcurrentKernels = 0;
 };
 
-/// Places every operation of `session` in time on the system `config` describes.
+/// Places every operation of `session` in time on the system `config` describes. Throws
+/// std::invalid_argument for a session that cannot run: a stream waiting for an event recorded later
+/// (or not an event record), a kernel time or GPU share that is negative, zero or not finite.
 Timeline simulate(const SystemConfig &config, const Session &session);
 
 } // namespace ptxray::system

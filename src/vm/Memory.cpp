@@ -15,10 +15,35 @@ constexpr std::align_val_t kHostAlign{64};
 /// threads fill or use them.
 constexpr uint64_t kMappedFrom = uint64_t{1} << 20;
 
+// Under AddressSanitizer every allocation stays on its heap, whose redzones catch the VM's own
+// overruns.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kMapLarge = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kMapLarge = false;
+#else
+constexpr bool kMapLarge = true;
+#endif
+#else
+constexpr bool kMapLarge = true;
+#endif
+
+bool mapped(uint64_t size) {
+  return kMapLarge && size >= kMappedFrom;
+}
+
 std::byte *allocateHost(uint64_t size) {
-  if (size >= kMappedFrom) {
+  if (mapped(size)) {
     void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? nullptr : static_cast<std::byte *>(p);
+    if (p == MAP_FAILED)
+      return nullptr;
+#ifdef MADV_HUGEPAGE
+    // Large pages where the kernel offers them (transparent huge pages in "madvise" mode, Debian's
+    // default): 512 times fewer first-touch faults and TLB misses for a kernel streaming through it.
+    ::madvise(p, size, MADV_HUGEPAGE);
+#endif
+    return static_cast<std::byte *>(p);
   }
   auto *host = static_cast<std::byte *>(::operator new[](size, kHostAlign, std::nothrow));
   if (host)
@@ -26,7 +51,7 @@ std::byte *allocateHost(uint64_t size) {
   return host;
 }
 void freeHost(std::byte *p, uint64_t size) {
-  if (size >= kMappedFrom)
+  if (mapped(size))
     ::munmap(p, size);
   else
     ::operator delete[](p, kHostAlign);

@@ -94,6 +94,24 @@ TEST(SessionRules, SmallTransfersAreBatched) {
   EXPECT_EQ(find(advise("H100", one), "small-transfers"), nullptr);
 }
 
+TEST(SessionRules, SmallCopiesAreNotMergedAcrossStreamZero) {
+  // Copies of stream 1 on either side of a stream-0 kernel: the later ones wait for it.
+  Session s;
+  for (int i = 0; i < 6; ++i)
+    s.ops.push_back(op(OpKind::CopyD2H, 1, 4096));
+  s.ops.push_back(op(OpKind::Kernel, 0, 0, 1e-3));
+  for (int i = 0; i < 6; ++i)
+    s.ops.push_back(op(OpKind::CopyD2H, 1, 4096));
+  EXPECT_EQ(find(advise("H100", s), "small-transfers"), nullptr); // two runs of 6, under the 8 needed
+  for (int i = 0; i < 6; ++i)
+    s.ops.push_back(op(OpKind::CopyD2H, 1, 4096));
+  const advisor::Finding *f = nullptr;
+  auto findings = advise("H100", s);
+  f = find(findings, "small-transfers");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("12 small copies in 1 run"), std::string::npos) << f->title;
+}
+
 TEST(SessionRules, SerializedStreams) {
   auto session = [](int streams, bool depthFirst) {
     Session s;

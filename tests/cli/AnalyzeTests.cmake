@@ -87,3 +87,9 @@ set_tests_properties(cli.analyze_static_abi PROPERTIES PASS_REGULAR_EXPRESSION
   "\\[high\\] abi-violation +PTX ABI: narrow-integer \\(§2\\.3 note A\\).*narrow_integer\\.ptx:7:52: parameter 'a' of 'narrow' is \\.u8")
 add_test(NAME cli.analyze_static_abi_clean COMMAND ${PTXRAY_BIN} analyze ${EXAMPLE} --arch sm_35 --quiet --color never)
 set_tests_properties(cli.analyze_static_abi_clean PROPERTIES PASS_REGULAR_EXPRESSION "== saxpy" FAIL_REGULAR_EXPRESSION "abi-violation")
+
+# A session (host operations): the transfers' findings come before the kernel's.
+add_test(NAME cli.analyze_session COMMAND ${PTXRAY_BIN} analyze ${CMAKE_CURRENT_SOURCE_DIR}/cli/specs/session_pageable.json
+  --arch k20x --quiet --color never)
+set_tests_properties(cli.analyze_session PROPERTIES PASS_REGULAR_EXPRESSION
+  "== session on Tesla K20X.*\\[high\\] pageable-transfers: 3 copies from pageable host memory \\(saves about.*no-copy-compute-overlap.*== hypotenuse")

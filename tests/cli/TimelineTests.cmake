@@ -21,3 +21,9 @@ add_test(NAME cli.timeline_bad_spec COMMAND bash -c
    ${PTXRAY_BIN} timeline bad-session.json 2>&1; echo exit=$?")
 set_tests_properties(cli.timeline_bad_spec PROPERTIES PASS_REGULAR_EXPRESSION
   "bad-session.json: operations\\[0\\]\\.op: unknown operation \"memcopy\".*exit=2([^0-9]|$)")
+# The HTML page, rendered by headless Chromium (skipped where it is not installed): the H2D copies'
+# blue and the kernels' green must be drawn.
+add_test(NAME cli.timeline_html_renders COMMAND bash -c
+  "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k20x --quiet --threads 2 --html timeline.html >/dev/null && \
+   bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh timeline.html timeline.png 1f77b4 2ca02c")
+set_tests_properties(cli.timeline_html_renders PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)

@@ -84,3 +84,11 @@ foreach(program ${PTXRAY_STATIC_PROGRAMS})
 endforeach()
 add_test(NAME programs.static_runtime_sanitizers COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} static/reduction_streams
   --tool memcheck,racecheck,synccheck,initcheck)
+
+# The session an unmodified program's runtime calls make (PTXRAY_TIMELINE through `ptxray timeline --`):
+# two streams of pinned copies and reductions joined by an event, on a K20X's two copy engines.
+add_test(NAME programs.reduction_streams_timeline COMMAND bash -c
+  "${PTXRAY_BIN} timeline --arch k20x --threads 2 --json rs-timeline.json -- ${PROGRAMS_DIR}/bin/reduction_streams 2>&1 && \
+   grep -c '\"op\": \"stream_wait_event\"' rs-timeline.json")
+set_tests_properties(programs.reduction_streams_timeline PROPERTIES PASS_REGULAR_EXPRESSION
+  "session on Tesla K20X.*copy H2D +\\|1+5+ +\\|.*memcpy_h2d +[0-9]+ +copy H2D.*launch +[0-9]+ +compute.*block_reduce<<<64, 256>>>.*stream_wait_event.*stream_synchronize.*timeline of 16 operations.*\n1\n")

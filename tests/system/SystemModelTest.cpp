@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <stdexcept>
+
 namespace ptxray::test {
 namespace {
 
@@ -251,6 +254,34 @@ TEST(SystemModel, StreamZeroAndEventsOrderTheWork) {
   EXPECT_GE(tl.entries[4].start, tl.entries[0].end);
   EXPECT_GE(tl.entries[5].end, tl.entries[4].end);
   EXPECT_EQ(tl.entries[5].engine, system::Engine::Host);
+}
+
+TEST(SystemModel, StreamSynchronizeWaitsForItsStreamOnly) {
+  const system::SystemConfig c = configFor("H100");
+  Session s;
+  s.ops.push_back(kernel(1e-3, 1, 0.01));
+  s.ops.push_back(kernel(10e-3, 0, 0.01)); // waits for the first, but stream 1 does not wait for it
+  s.ops.push_back(marker(OpKind::StreamSynchronize, 1));
+  system::Timeline tl = system::simulate(c, s);
+  EXPECT_LT(tl.entries[2].end, 2e-3);
+  EXPECT_GT(tl.totalSeconds, 10e-3);
+  s.ops[2].stream = 0; // the legacy stream: everything before
+  EXPECT_GT(system::simulate(c, s).entries[2].end, 11e-3);
+}
+
+TEST(SystemModel, SessionsThatCannotRunAreRefused) {
+  const system::SystemConfig c = configFor("H100");
+  Session forward;
+  forward.ops.push_back(marker(OpKind::StreamWaitEvent, 2, 1));
+  forward.ops.push_back(marker(OpKind::EventRecord, 1));
+  EXPECT_THROW(system::simulate(c, forward), std::invalid_argument);
+  Session notARecord;
+  notARecord.ops.push_back(kernel(1e-3, 1));
+  notARecord.ops.push_back(marker(OpKind::StreamWaitEvent, 2, 0));
+  EXPECT_THROW(system::simulate(c, notARecord), std::invalid_argument);
+  Session nan;
+  nan.ops.push_back(kernel(std::nan(""), 1));
+  EXPECT_THROW(system::simulate(c, nan), std::invalid_argument);
 }
 
 TEST(SystemModel, KernelsShareTheSmsInLaunchOrder) {

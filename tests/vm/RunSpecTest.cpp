@@ -433,6 +433,17 @@ TEST(RunSpec, SessionErrorsNameTheJsonPath) {
             R"(spec.json: operations[0]: 20 bytes at offset 0 run past the end of buffer "t" (16 bytes))");
 }
 
+TEST(RunSpec, ShortFilesZeroTheRestOfAModuleVariable) {
+  std::filesystem::path file = std::filesystem::temp_directory_path() / ("ptxray-short-" + std::to_string(::getpid()));
+  const uint32_t words[2] = {0xf0, 0xf1};
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char *>(words), sizeof words);
+  vm::RunOutcome r = run(R"({"module": "symbols.ptx", "buffers": [{"name": "t", "symbol": "g_table", "init": ")" +
+                         file.string() + R"("}], "launches": []})");
+  std::filesystem::remove(file);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(as<uint32_t>(r.buffers["t"]), (std::vector<uint32_t>{0xf0, 0xf1, 0, 0}));
+}
+
 TEST(RunSpec, SymbolBuffersKeepOrReplaceModuleVariables) {
   vm::RunOptions options;
   options.launch.threads = 1;

@@ -35,7 +35,8 @@ namespace {
 /// Generators and file loads fill slices of at least this many bytes each on their own thread.
 constexpr uint64_t kFillGrainBytes = uint64_t{1} << 20;
 
-/// Reads a whole file into `dst` with one pread per slice, in parallel. Returns an error message.
+/// Reads a whole file into `dst` and zeroes the rest of it: a regular file with one pread per slice, in
+/// parallel; anything else (a pipe, /dev/stdin) in order. Returns an error message.
 std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst, const std::string &bufferName,
                      unsigned threads) {
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -45,13 +46,36 @@ std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-    return fmt::format("cannot read \"{}\": not a regular file", file.string());
-  auto size = static_cast<uint64_t>(st.st_size);
-  if (size > dst.size())
+  auto tooLarge = [&](uint64_t size) {
     return fmt::format("\"{}\" has {} bytes, more than the {} of buffer \"{}\"", file.string(), size, dst.size(),
                        bufferName);
+  };
+  auto readError = [&] { return fmt::format("cannot read \"{}\": {}", file.string(), std::strerror(errno)); };
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return readError();
+  if (!S_ISREG(st.st_mode)) {
+    uint64_t at = 0;
+    while (true) {
+      std::byte spare;
+      std::byte *to = at < dst.size() ? dst.data() + at : &spare;
+      ssize_t got = ::read(fd, to, at < dst.size() ? dst.size() - at : 1);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        return readError();
+      if (got == 0)
+        break;
+      if (at >= dst.size())
+        return fmt::format("\"{}\" has more than the {} bytes of buffer \"{}\"", file.string(), dst.size(), bufferName);
+      at += static_cast<uint64_t>(got);
+    }
+    std::memset(dst.data() + at, 0, dst.size() - at);
+    return {};
+  }
+  auto size = static_cast<uint64_t>(st.st_size);
+  if (size > dst.size())
+    return tooLarge(size);
   std::atomic<bool> failed{false};
   support::parallelSlices(size, kFillGrainBytes, threads, [&](uint64_t first, uint64_t last) {
     while (first < last && !failed.load(std::memory_order_relaxed)) {
@@ -67,6 +91,8 @@ std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst
   });
   if (failed)
     return fmt::format("cannot read \"{}\"", file.string());
+  // A shorter file is zero-padded (a module variable's range still holds the module's values).
+  std::memset(dst.data() + size, 0, dst.size() - size);
   return {};
 }
 
