@@ -23,6 +23,8 @@ constexpr std::array kSessionRules = {
                     "PCIe copies take longer than the kernels they feed"},
     SessionRuleInfo{"small-transfers", Priority::Medium, "[BPG] 3.1",
                     "many small copies in a row where one batched copy would do"},
+    SessionRuleInfo{"gapped-host-rows", Priority::Medium, "[Kepler] 1.4.4.5",
+                    "2D copies of short rows spread over host memory: slower than the same bytes contiguous"},
     SessionRuleInfo{"no-copy-compute-overlap", Priority::Medium, "[BPG] 3.1.3",
                     "copies and kernels run one after the other though the GPU has copy engines"},
     SessionRuleInfo{"serialized-streams", Priority::Medium, "[Kepler] 1.4.2.2",
@@ -233,6 +235,30 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
                     timeText(tl.config.costs.copyIssueSeconds), timeText(tl.config.costs.copyEngineSetupSeconds));
     f.fix = "gather the pieces into one contiguous host buffer (or use cudaMemcpy2D for strided pieces) and copy it "
             "once";
+    out.push_back(std::move(f));
+  }
+
+  // 2D copies of short, spread-out host rows: the same session with the host rows packed.
+  size_t gapped = 0;
+  Session packed = s;
+  for (SessionOp &op : packed.ops) {
+    const uint64_t rowBytes = op.rows > 1 ? op.bytes / op.rows : op.bytes;
+    if (op.isCopy() && op.rows > 1 && op.hostPitch > rowBytes &&
+        rowBytes < tl.config.costs.gappedHostRowFullSpeedBytes) {
+      op.hostPitch = rowBytes;
+      ++gapped;
+    }
+  }
+  if (gapped) {
+    Finding f = finding("gapped-host-rows", tl, rerun(tl, packed));
+    f.title = fmt::format("{} 2D cop{} of short rows spread over host memory", gapped, gapped == 1 ? "y" : "ies");
+    f.evidence =
+        fmt::format("host rows shorter than {} KiB with gaps between them move at {:.0f}% of the link's rate "
+                    "plus {:.1f} ns a row (measured: the host pitch decides it, not the device pitch)",
+                    tl.config.costs.gappedHostRowFullSpeedBytes >> 10,
+                    100 * tl.config.costs.gappedHostRowBandwidthFraction, tl.config.costs.gappedHostRowSeconds * 1e9);
+    f.fix = "pack the rows into a contiguous host buffer (host pitch = width) before copying, or copy rows of at "
+            "least 64 KiB";
     out.push_back(std::move(f));
   }
 

@@ -70,6 +70,7 @@ std::vector<Gpu> buildTable() {
   t.push_back({.name = "Tesla K40", .aliases = {"k40", "k40m", "k40c"}, .chip = "GK110B", .ccMajor = 3, .ccMinor = 5,
       .smCount = 15, .baseClockMHz = 745,                             // [DS]; [KTG] §1.4.6: base is the default
       .boostClocksMHz = {810, 875},                                   // [DS] GPU Boost settings
+      .boostIsOptIn = true,                                           // [KTG] §1.4.6: "set to the base clock"
       .memoryType = "GDDR5", .memoryClockMHz = 3004, .memoryTransfersPerClock = DDR, // [KTG] §1.4.4.5: 3 GHz
       .memoryBusWidthBits = 384, .memoryBytes = 12 * GiB, .l2CacheBytes = 1536 * KiBytes, // [DS]
       .pcieGeneration = 3, .copyEngines = 2, .ecc = true,             // [KTG] §1.4.8; [DS]

@@ -17,6 +17,10 @@ int Gpu::maxBoostClockMHz() const {
   return boostClocksMHz.empty() ? baseClockMHz : boostClocksMHz.back();
 }
 
+int Gpu::defaultClockMHz() const {
+  return boostIsOptIn ? baseClockMHz : maxBoostClockMHz();
+}
+
 bool Gpu::l1CachingOptIn() const {
   return globalL1CachingOptIn.value_or(computeCapability().global.l1CachingOptIn);
 }

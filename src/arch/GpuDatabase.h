@@ -23,6 +23,9 @@ struct Gpu {
   int baseClockMHz = 0;            ///< SM clock (the shader clock on CC 1.x/2.x)
   std::vector<int> boostClocksMHz; ///< selectable GPU Boost / application clocks, ascending
   bool dynamicBoostByDefault = false;
+  /// The boost clocks are application clocks the user selects (nvidia-smi, NVML): the board runs at
+  /// its base clock until then.
+  bool boostIsOptIn = false;
   std::string memoryType;
   int memoryClockMHz = 0;          ///< as deviceQuery reports it
   int memoryTransfersPerClock = 0; ///< 2: double data rate
@@ -38,6 +41,9 @@ struct Gpu {
 
   const ComputeCapability &computeCapability() const;
   int maxBoostClockMHz() const; ///< base clock when there is no boost
+  /// The SM clock a kernel runs at on a board as shipped: the base clock where boost is opt-in (K40),
+  /// else the highest boost clock (GPU Boost raises the clock by itself while power allows).
+  int defaultClockMHz() const;
   bool l1CachingOptIn() const;
   int fp64ResultsPerClock() const;
   int maxConcurrentKernels() const { return computeCapability().maxResidentGrids; }

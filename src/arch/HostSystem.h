@@ -37,6 +37,12 @@ struct HostCosts {
   /// Connections (hardware work queues) the driver opens per device unless CUDA_DEVICE_MAX_CONNECTIONS
   /// says otherwise.
   int defaultConnections = 0;
+  /// 2D copies whose host rows are apart (host pitch over the row width) and shorter than
+  /// `gappedHostRowFullSpeedBytes` move at this fraction of the link's rate and cost this much per
+  /// row besides ([KTG] §1.4.4.5 names large host pitches; the measurement pins it on the host side).
+  double gappedHostRowBandwidthFraction = 0;
+  double gappedHostRowSeconds = 0;
+  uint64_t gappedHostRowFullSpeedBytes = 0;
 };
 
 const HostCosts &hostCosts();

@@ -5,6 +5,7 @@
 #include "advisor/SessionRules.h"
 #include "arch/GpuDatabase.h"
 #include "arch/OccupancyCalculator.h"
+#include "cli/ClockOption.h"
 #include "cli/Commands.h"
 #include "cli/KernelResources.h"
 #include "cli/LaunchOptions.h"
@@ -48,6 +49,7 @@ struct AnalyzeOptions {
   bool quiet = false, verbose = false;
   std::string color = "auto";
   std::string dlcm;
+  std::string clock; ///< --clock
   int bankMode = 0;
   uint64_t sample = 0;
   unsigned threads = 0;
@@ -108,8 +110,9 @@ advisor::AdvisorOptions advisorOptions(const AnalyzeOptions &o) {
   return a;
 }
 
-model::ModelOptions modelOptions(const AnalyzeOptions &o) {
+model::ModelOptions modelOptions(const AnalyzeOptions &o, const arch::ArchTarget &target) {
   model::ModelOptions mo;
+  mo.smClockMHz = clockMHz(o.clock, target);
   if (!o.dlcm.empty())
     mo.loadCaching = o.dlcm == "ca" ? arch::GlobalLoadCaching::L1 : arch::GlobalLoadCaching::L2Only;
   mo.bankWidthBytes = o.bankMode;
@@ -200,7 +203,7 @@ struct Analyzed {
 Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const std::string &archName,
                          const advisor::AdvisorOptions &ao) {
   arch::ArchTarget target = *arch::findArch(archName).target;
-  model::PerformanceModel perf(target, modelOptions(o));
+  model::PerformanceModel perf(target, modelOptions(o, target));
   Analyzed out;
   vm::RunOptions options;
   options.arch = archName;
@@ -240,7 +243,7 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
     in.module = L.module;
     in.kernel = L.kernel;
     in.launch = &L;
-    in.modelOptions = modelOptions(o);
+    in.modelOptions = modelOptions(o, target);
     if (tools)
       in.hazards = tools->launchReports();
     std::vector<advisor::Finding> findings = advisor::advise(in, ao);
@@ -359,7 +362,7 @@ Analyzed analyzeStatically(const AnalyzeOptions &o, const advisor::AdvisorOption
     in.module = &m;
     in.kernel = k.kernel;
     in.registersPerThread = k.registers;
-    in.modelOptions = modelOptions(o);
+    in.modelOptions = modelOptions(o, target);
     report::Analysis a;
     a.target = target;
     a.sourceDirs = {std::filesystem::path(o.input).parent_path().string()};
@@ -538,6 +541,7 @@ void addCommonOptions(CLI::App &cmd, AnalyzeOptions &o) {
   cmd.add_flag("-v,--verbose", o.verbose, "Every line of every view, and the time model's explanation");
   cmd.add_option("--color", o.color, "auto (a terminal), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd.add_option("--clock", o.clock, kClockHelp);
   cmd.add_option("--dlcm", o.dlcm, "Global loads cached in L1 (ca) or L2 only (cg), as -Xptxas -dlcm")
       ->check(CLI::IsMember({"ca", "cg"}));
   cmd.add_option("--bank-mode", o.bankMode, "Kepler shared-memory bank width in bytes (4 or 8)")

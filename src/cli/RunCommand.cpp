@@ -1,6 +1,7 @@
 // `ptxray run`: runs kernels on the virtual GPU, from a run spec (SPEC.json, see vm/host/RunSpec.h)
 // or, for one launch, from a module and a compact command line that is turned into the same spec.
 #include "arch/GpuDatabase.h"
+#include "cli/ClockOption.h"
 #include "cli/Commands.h"
 #include "cli/LaunchOptions.h"
 #include "model/PerformanceModel.h"
@@ -40,6 +41,7 @@ struct RunCommandOptions {
   std::string metricsJson;
   std::string dlcm;
   int bankMode = 0;
+  std::string clock;
   uint64_t sample = 0;
   // compute-sanitizer's tools (memcheck is --memcheck).
   std::vector<std::string> tools;
@@ -270,6 +272,7 @@ int runCommand(const RunCommandOptions &o) {
     if (!o.dlcm.empty())
       mo.loadCaching = o.dlcm == "ca" ? arch::GlobalLoadCaching::L1 : arch::GlobalLoadCaching::L2Only;
     mo.bankWidthBytes = o.bankMode;
+    mo.smClockMHz = clockMHz(o.clock, *arch::findArch(o.arch).target);
     perf = std::make_unique<model::PerformanceModel>(*arch::findArch(o.arch).target, mo);
     listeners.add(perf.get());
     options.launch.sampleCtas = o.sample;
@@ -391,6 +394,7 @@ CommandRunner addRunCommand(CLI::App &app) {
                   "N: run only N CTAs spread over the grid (first and last included) and scale the counts; the "
                   "kernel's results are then incomplete")
       ->check(CLI::Range(uint64_t{2}, std::numeric_limits<uint64_t>::max(), "AT LEAST 2"));
+  cmd->add_option("--clock", o->clock, kClockHelp);
   cmd->add_option("--bank-mode", o->bankMode, "Kepler shared-memory bank width in bytes (4 or 8)")
       ->check(CLI::IsMember({4, 8}));
   cmd->add_option("--tool", o->tools,

@@ -4,6 +4,7 @@
 // every operation in time.
 #include "advisor/SessionRules.h"
 #include "arch/GpuDatabase.h"
+#include "cli/ClockOption.h"
 #include "cli/Commands.h"
 #include "model/PerformanceModel.h"
 #include "report/TimelineView.h"
@@ -34,6 +35,7 @@ struct TimelineOptions {
   unsigned threads = 0;
   uint64_t sample = 0;
   std::vector<std::string> program; ///< after the input: a CUDA program's arguments
+  std::string clock;
 };
 
 int timelineCommand(const TimelineOptions &o) {
@@ -42,8 +44,8 @@ int timelineCommand(const TimelineOptions &o) {
     throw std::invalid_argument(lookup.error);
   if (!o.input.ends_with(".json") || !o.program.empty()) {
     // A CUDA program: it runs on ptxray's runtime, which records its calls (PTXRAY_TIMELINE).
-    if (o.pcieGeneration || o.pcieLanes || o.sample) {
-      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes and --sample apply to spec files\n";
+    if (o.pcieGeneration || o.pcieLanes || o.sample || !o.clock.empty()) {
+      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --sample and --clock apply to spec files\n";
       return 2;
     }
     if (o.connections)
@@ -74,7 +76,9 @@ int timelineCommand(const TimelineOptions &o) {
     systemOptions.connections = std::atoi(env);
   const system::SystemConfig config = system::SystemConfig::forTarget(target, systemOptions);
 
-  model::PerformanceModel perf(target);
+  model::ModelOptions modelOptions;
+  modelOptions.smClockMHz = clockMHz(o.clock, target);
+  model::PerformanceModel perf(target, modelOptions);
   vm::RunOptions options;
   options.arch = o.arch;
   options.launch.threads = o.threads;
@@ -154,6 +158,7 @@ CommandRunner addTimelineCommand(CLI::App &app) {
   cmd->add_option("--html", o->html, "FILE: one self-contained HTML page with the timeline as SVG");
   cmd->add_option("--width", o->width, "Columns of the chart (default 72)")->check(CLI::Range(10, 1000));
   cmd->add_flag("-q,--quiet", o->quiet, "Summary and chart only");
+  cmd->add_option("--clock", o->clock, kClockHelp);
   cmd->add_option("--threads", o->threads, "Worker threads running CTAs (default: all cores)")
       ->check(CLI::Range(0, 4096));
   cmd->add_option("--sample", o->sample, "N: simulate N blocks of each launch spread over its grid")

@@ -562,6 +562,7 @@ void PerformanceModel::onLaunchEnd() {
   in.writeFootprintBytes = L.writeFootprintBytes;
   in.bytesRequested = t.globalBytesRequested + t.textureBytesRequested + t.surfaceBytesRequested;
   in.occupancy = L.occupancy;
+  in.smClockMHz = options_.smClockMHz;
   L.timeInputs = in;
   L.time = estimateTime(target_, in);
   launches_.push_back(std::move(L));

@@ -27,6 +27,7 @@ struct ModelOptions {
   /// L2 (cg); unset: the architecture's default. `ca` applies only where the chip allows it.
   std::optional<arch::GlobalLoadCaching> loadCaching;
   int bankWidthBytes = 0; ///< Kepler's shared-memory bank mode (4 or 8); 0: the driver's default (4)
+  int smClockMHz = 0;     ///< the SM clock of the time estimate (GPU Boost); 0: the board's default
 };
 
 enum class MemoryKind : uint8_t { None, Load, Store, Atomic };

@@ -42,7 +42,7 @@ TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in) 
   }
   t.gpu = gpu->name;
   t.smCount = gpu->smCount;
-  t.clockHz = gpu->maxBoostClockMHz() * 1e6;
+  t.clockHz = (in.smClockMHz > 0 ? in.smClockMHz : gpu->defaultClockMHz()) * 1e6;
   t.bandwidthBytesPerSecond = gpu->theoreticalBandwidthBytesPerSecond();
 
   // Compute: each SM issues its share of the CTAs' instructions at the per-class rates. CTAs are

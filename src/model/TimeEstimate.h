@@ -34,6 +34,9 @@ struct TimeInputs {
   /// guide's effective bandwidth numerator).
   uint64_t bytesRequested = 0;
   arch::OccupancyResult occupancy;
+  /// The SM clock to estimate at, MHz: 0 is the board's default (arch::Gpu::defaultClockMHz; the
+  /// base clock of a K40, whose GPU Boost is opt-in, [KTG] §1.4.6).
+  int smClockMHz = 0;
 };
 
 struct TimeEstimate {
@@ -44,7 +47,7 @@ struct TimeEstimate {
   double launchOverheadSeconds = 0;
   Bound dominant = Bound::LaunchOverhead;
   uint64_t dramBytes = 0;             ///< the bytes the memory bound assumes cross the DRAM interface
-  double clockHz = 0;                 ///< SM clock used (the board's boost clock)
+  double clockHz = 0;                 ///< SM clock used (TimeInputs::smClockMHz or the board's default)
   double bandwidthBytesPerSecond = 0; ///< theoretical ([BPG] §2.2.1)
   double effectiveBandwidthGBps = 0;  ///< [BPG] §2.2.2: (bytes read + written) / 10^9 / time
   int smCount = 0;

@@ -362,7 +362,7 @@ Error cudaMemcpy(void *dst, const void *src, size_t bytes, int kind) {
   return api("cudaMemcpy", [&](Runtime &rt) {
     Error e = rt.memcpy(dst, src, bytes, kind);
     if (!e)
-      rt.recordCopy(dst, src, bytes, 1, nullptr, true);
+      rt.recordCopy(dst, bytes, src, bytes, bytes, 1, nullptr, true);
     return e;
   });
 }
@@ -373,7 +373,7 @@ Error cudaMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *
       return cuda::kErrorInvalidResourceHandle;
     Error e = rt.memcpy(dst, src, bytes, kind);
     if (!e)
-      rt.recordCopy(dst, src, bytes, 1, stream, false);
+      rt.recordCopy(dst, bytes, src, bytes, bytes, 1, stream, false);
     return e;
   });
 }
@@ -382,7 +382,7 @@ Error cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, siz
   return api("cudaMemcpy2D", [&](Runtime &rt) {
     Error e = rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind);
     if (!e)
-      rt.recordCopy(dst, src, width, height, nullptr, true);
+      rt.recordCopy(dst, dpitch, src, spitch, width, height, nullptr, true);
     return e;
   });
 }
@@ -394,7 +394,7 @@ Error cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch
       return cuda::kErrorInvalidResourceHandle;
     Error e = rt.memcpy2D(dst, dpitch, src, spitch, width, height, kind);
     if (!e)
-      rt.recordCopy(dst, src, width, height, stream, false);
+      rt.recordCopy(dst, dpitch, src, spitch, width, height, stream, false);
     return e;
   });
 }

@@ -799,7 +799,8 @@ unsigned Runtime::streamNumber(void *stream) const {
   return isBuiltinStream(stream) || it == streams_.end() ? 0 : static_cast<unsigned>(it->second);
 }
 
-void Runtime::recordCopy(void *dst, const void *src, size_t width, size_t height, void *stream, bool synchronous) {
+void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         void *stream, bool synchronous) {
   SessionRecorder *s = tools_->session();
   if (!s || width == 0 || height == 0)
     return;
@@ -816,7 +817,8 @@ void Runtime::recordCopy(void *dst, const void *src, size_t width, size_t height
                               : to == 2            ? system::OpKind::CopyH2D
                                                    : system::OpKind::CopyD2H;
   const bool pageable = (kind == system::OpKind::CopyH2D ? from : to) == 0;
-  s->copy(kind, static_cast<uint64_t>(width) * height, pageable, streamNumber(stream), height);
+  s->copy(kind, static_cast<uint64_t>(width) * height, pageable, streamNumber(stream), height,
+          kind == system::OpKind::CopyH2D ? spitch : dpitch);
   if (synchronous)
     s->streamSynchronize(streamNumber(stream));
 }

@@ -183,7 +183,8 @@ public:
 
   // The session's record (PTXRAY_TIMELINE; nothing without it), called by the entry points once a call
   // has succeeded. `synchronous`: the call returns only when the work is done (cudaMemcpy).
-  void recordCopy(void *dst, const void *src, size_t width, size_t height, void *stream, bool synchronous);
+  void recordCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, void *stream,
+                  bool synchronous);
   void recordMemset(size_t bytes, void *stream, bool synchronous);
   void recordEventRecord(void *event, void *stream);
   void recordStreamWaitEvent(void *stream, void *event);

@@ -15,12 +15,14 @@ namespace ptxray::runtime {
 using system::OpKind;
 using system::SessionOp;
 
-void SessionRecorder::copy(OpKind kind, uint64_t bytes, bool pageableHost, unsigned stream, uint64_t rows) {
+void SessionRecorder::copy(OpKind kind, uint64_t bytes, bool pageableHost, unsigned stream, uint64_t rows,
+                           uint64_t hostPitch) {
   SessionOp op;
   op.kind = kind;
   op.bytes = bytes;
   op.stream = stream;
   op.rows = rows;
+  op.hostPitch = hostPitch;
   op.hostMemory = pageableHost ? system::HostMemory::Pageable : system::HostMemory::Pinned;
   op.label = fmt::format("{} B{}", bytes, pageableHost && kind != OpKind::CopyD2D ? " pageable" : "");
   op.where = fmt::format("call {}", session_.ops.size());

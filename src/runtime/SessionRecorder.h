@@ -21,7 +21,9 @@ class SessionRecorder {
 public:
   explicit SessionRecorder(int smCount) : smCount_(smCount) {}
 
-  void copy(system::OpKind kind, uint64_t bytes, bool pageableHost, unsigned stream, uint64_t rows = 1);
+  /// A 2D copy has `rows` rows of bytes / rows bytes, the host's `hostPitch` apart.
+  void copy(system::OpKind kind, uint64_t bytes, bool pageableHost, unsigned stream, uint64_t rows = 1,
+            uint64_t hostPitch = 0);
   void memset(uint64_t bytes, unsigned stream);
   void launch(const model::LaunchProfile &profile, unsigned stream);
   void eventRecord(const void *event, unsigned stream);

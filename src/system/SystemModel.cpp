@@ -112,6 +112,10 @@ private:
                     : h2d                               ? c_.pageableH2DBytesPerSecond
                                                         : c_.pageableD2HBytesPerSecond;
       st.duration = k.copyEngineSetupSeconds + static_cast<double>(op.bytes) / rate;
+      const uint64_t rowBytes = op.rows > 1 ? op.bytes / op.rows : op.bytes;
+      if (op.rows > 1 && op.hostPitch > rowBytes && rowBytes < k.gappedHostRowFullSpeedBytes)
+        st.duration = k.copyEngineSetupSeconds + static_cast<double>(op.rows) * k.gappedHostRowSeconds +
+                      static_cast<double>(op.bytes) / (rate * k.gappedHostRowBandwidthFraction);
       int engineIndex = 0;
       if (c_.copyEngines >= 2) {
         st.engine = h2d ? Engine::CopyH2D : Engine::CopyD2H;

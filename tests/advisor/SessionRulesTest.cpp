@@ -112,6 +112,29 @@ TEST(SessionRules, SmallCopiesAreNotMergedAcrossStreamZero) {
   EXPECT_NE(f->title.find("12 small copies in 1 run"), std::string::npos) << f->title;
 }
 
+TEST(SessionRules, GappedHostRows) {
+  // 16 MiB as 65536 rows of 256 B from a host buffer with a 64 KiB pitch, then a kernel.
+  Session s;
+  SessionOp copy = op(OpKind::CopyH2D, 1, 16 << 20);
+  copy.rows = 65536;
+  copy.hostPitch = 65536;
+  s.ops.push_back(copy);
+  s.ops.push_back(op(OpKind::Kernel, 1, 0, 1e-4));
+  const system::Timeline tl = system::simulate(configFor("H200"), s);
+  // validation/system/results/pitch2d.json: 18.6 GB/s for 256 B rows at a 64 KiB host pitch.
+  EXPECT_NEAR((16 << 20) / (tl.entries[0].end - tl.entries[0].start) / 1e9, 18.6, 2.5);
+  auto findings = advisor::adviseSession(tl);
+  const advisor::Finding *f = find(findings, "gapped-host-rows");
+  ASSERT_NE(f, nullptr);
+  EXPECT_GT(f->gainFraction, 0.5);
+  // The host rows packed (pitch = width), or 64 KiB rows: full speed, nothing to say.
+  s.ops[0].hostPitch = 256;
+  EXPECT_EQ(find(advise("H200", s), "gapped-host-rows"), nullptr);
+  s.ops[0].rows = 256;
+  s.ops[0].hostPitch = 131072;
+  EXPECT_EQ(find(advise("H200", s), "gapped-host-rows"), nullptr);
+}
+
 TEST(SessionRules, SerializedStreams) {
   auto session = [](int streams, bool depthFirst) {
     Session s;
@@ -157,7 +180,7 @@ TEST(SessionRules, CatalogueIsConsistent) {
     EXPECT_FALSE(r.guide.empty()) << r.id;
     EXPECT_FALSE(r.summary.empty()) << r.id;
   }
-  EXPECT_EQ(advisor::sessionRules().size(), 5u);
+  EXPECT_EQ(advisor::sessionRules().size(), 6u);
 }
 
 } // namespace

@@ -66,6 +66,9 @@ TEST(GpuDatabase, KeplerGuideFacts) {
   EXPECT_FALSE(gpu("GTX 680").l1CachingOptIn());
   EXPECT_EQ(gpu("K40").boostClocksMHz, (std::vector<int>{810, 875})); // KTG §1.4.6
   EXPECT_EQ(gpu("K40").maxBoostClockMHz(), 875);
+  EXPECT_EQ(gpu("K40").defaultClockMHz(), 745); // [KTG] §1.4.6: boost is opt-in on the K40
+  EXPECT_EQ(gpu("K80").defaultClockMHz(), 875); // dynamic boost by default
+  EXPECT_EQ(gpu("K20").defaultClockMHz(), 706);
   EXPECT_TRUE(gpu("K80").dynamicBoostByDefault);
   EXPECT_EQ(gpu("K80").maxBoostClockMHz(), 875);
   EXPECT_EQ(gpu("K20").maxBoostClockMHz(), 706);

@@ -326,6 +326,28 @@ TEST(PerformanceModel, TimeInputsReproduceTheEstimate) {
   EXPECT_GT(model::estimateTime(*arch::findArch("h100").target, more).memorySeconds, again.memorySeconds);
 }
 
+// GPU Boost ([KTG] §1.4.6): a K40 runs at its 745 MHz base clock until its 875 MHz boost clock is
+// selected; the compute bound scales with the clock, the memory bound does not.
+TEST(PerformanceModel, TimeEstimateAtTheSelectedClock) {
+  const arch::ArchTarget k40 = *arch::findArch("k40").target;
+  model::TimeInputs in;
+  in.ctas = 15 * 64;
+  in.warpInstructionsByClass[static_cast<size_t>(model::InstructionClass::Fp32)] = 15 * 64 * 100000;
+  in.readFootprintBytes = 1 << 20;
+  in.occupancy.activeWarpsPerSm = 64;
+  const model::TimeEstimate shipped = model::estimateTime(k40, in);
+  EXPECT_DOUBLE_EQ(shipped.clockHz, 745e6);
+  model::TimeInputs boosted = in;
+  boosted.smClockMHz = 875;
+  const model::TimeEstimate boost = model::estimateTime(k40, boosted);
+  EXPECT_DOUBLE_EQ(boost.clockHz, 875e6);
+  EXPECT_NEAR(shipped.computeSeconds / boost.computeSeconds, 875.0 / 745, 1e-9);
+  EXPECT_DOUBLE_EQ(shipped.memorySeconds, boost.memorySeconds);
+  // Boards whose boost is automatic run at their highest boost clock as shipped.
+  EXPECT_DOUBLE_EQ(model::estimateTime(*arch::findArch("k80").target, in).clockHz, 875e6);
+  EXPECT_DOUBLE_EQ(model::estimateTime(*arch::findArch("h100").target, in).clockHz, 1980e6);
+}
+
 TEST(PerformanceModel, CopyLoadsEachSectorOncePerCta) {
   // Offset 0: every warp's 4 sectors are its own: 128 requested, 128 distinct per CTA, redundancy 1.
   ModelRun aligned = offsetCopy("sm_90", 0);

@@ -9,6 +9,8 @@
 // seconds; GB/s is 1e9 bytes per second. Device-side times come from CUDA events recorded on the
 // stream around the work; host-side times from std::chrono::steady_clock. Each measurement is
 // repeated after warm-up runs and reported as median and minimum.
+//
+// `./system_bench pitch2d` runs only the cudaMemcpy2DAsync pitch study (device info + "pitch2d").
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,7 +21,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #define CK(call)                                                                        \
@@ -776,10 +780,176 @@ void report_concurrency(Json& j, int dev) {
   c.destroy();
 }
 
+// ---------------------------------------------------------------- (g) 2D copies and pitch
+// Kepler tuning guide 1.4.4.5: cudaMemcpy2D is slow with a small device pitch together with a
+// large host pitch (> 64 KB). cudaMemcpy2DAsync of `height` rows of `width` bytes (16 MiB in all
+// unless a buffer would pass kPitchCap), pinned host memory, events around each copy.
+constexpr size_t kPitchTotal = 16 * MiB;
+constexpr size_t kPitchCap = 1024 * MiB;  // most bytes a case may span on the host or the device
+
+// Times `issue()` (one copy on stream s) with events: 2 warm-ups, then 9 reps (5 if one copy
+// takes more than 50 ms).
+template <class F>
+Stat time_events(cudaStream_t s, F&& issue) {
+  EventPair ev;
+  std::vector<double> t;
+  double last_warm = 0.0;
+  int reps = 9;
+  for (int r = 0; r < 2 + reps; ++r) {
+    CK(cudaStreamSynchronize(s));
+    CK(cudaEventRecord(ev.a, s));
+    issue();
+    CK(cudaEventRecord(ev.b, s));
+    double d = ev.elapsed();
+    if (r < 2) {
+      last_warm = d;
+      if (r == 1 && last_warm > 0.05) reps = 5;
+    } else {
+      t.push_back(d);
+    }
+  }
+  return stat_of(t);
+}
+
+struct Pitch2D {
+  char* host = nullptr;  // pinned, kPitchCap bytes
+  char* dev = nullptr;   // kPitchCap bytes
+  cudaStream_t s{};
+
+  Stat copy2d(bool h2d, size_t width, size_t height, size_t hpitch, size_t dpitch) {
+    return time_events(s, [&] {
+      if (h2d)
+        CK(cudaMemcpy2DAsync(dev, dpitch, host, hpitch, width, height, cudaMemcpyHostToDevice, s));
+      else
+        CK(cudaMemcpy2DAsync(host, hpitch, dev, dpitch, width, height, cudaMemcpyDeviceToHost, s));
+    });
+  }
+  Stat copy1d(bool h2d, size_t bytes) {
+    return time_events(s, [&] {
+      if (h2d) CK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
+      else CK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, s));
+    });
+  }
+};
+
+void emit_ref(Json& j, const char* key, size_t bytes, const Stat& t) {
+  j.begin_object(key);
+  j.num("s_median", t.median);
+  j.num("s_min", t.min);
+  j.num("gbps", bytes / t.median / 1e9);
+  j.integer("reps", t.n);
+  j.end_object();
+}
+
+void report_pitch2d(Json& j) {
+  Pitch2D p;
+  CK(cudaStreamCreateWithFlags(&p.s, cudaStreamNonBlocking));
+  CK(cudaMallocHost(&p.host, kPitchCap));
+  std::memset(p.host, 1, kPitchCap);
+  CK(cudaMalloc(&p.dev, kPitchCap));
+  CK(cudaMemset(p.dev, 0, kPitchCap));
+  CK(cudaDeviceSynchronize());
+
+  // Same-rows references, per (direction, width, height): a contiguous 1D copy of width*height
+  // bytes and the tight 2D copy (both pitches = width).
+  struct Ref {
+    Stat one_d, tight_2d;
+  };
+  std::map<std::tuple<bool, size_t, size_t>, Ref> refs;
+  auto ref_for = [&](bool h2d, size_t width, size_t height) -> const Ref& {
+    auto key = std::make_tuple(h2d, width, height);
+    auto it = refs.find(key);
+    if (it == refs.end()) {
+      Ref r;
+      r.one_d = p.copy1d(h2d, width * height);
+      r.tight_2d = p.copy2d(h2d, width, height, width, width);
+      it = refs.emplace(key, r).first;
+    }
+    return it->second;
+  };
+
+  j.begin_object("pitch2d");
+  j.str("scenario", "cudaMemcpy2DAsync of height rows x width bytes, pinned host memory, events "
+                    "around each copy; 2 warm-ups, median/min of 9 reps (5 if a copy > 50 ms)");
+  j.integer("total_bytes_nominal", static_cast<long long>(kPitchTotal));
+  j.integer("alloc_cap_bytes", static_cast<long long>(kPitchCap));
+  j.str("height_rule", "height = min(total/width, cap/host_pitch, cap/device_pitch)");
+  j.str("references", "ref_1d: one cudaMemcpyAsync of bytes; ref_tight_2d: same width/height with "
+                      "both pitches = width; half_height: the same case with height/2 rows");
+  j.begin_array("cases");
+  const size_t widths[] = {256, 1024, 4096, 65536};
+  for (size_t width : widths) {
+    std::vector<size_t> dpitches = {width};
+    if (std::max(width, size_t{131072}) != width) dpitches.push_back(131072);
+    std::vector<size_t> hpitches;
+    for (size_t hp : {width, size_t{65536}, size_t{131072}, size_t{262144}})
+      if (hp >= width && std::find(hpitches.begin(), hpitches.end(), hp) == hpitches.end())
+        hpitches.push_back(hp);
+    for (size_t dp : dpitches) {
+      for (size_t hp : hpitches) {
+        size_t height = std::min({kPitchTotal / width, kPitchCap / hp, kPitchCap / dp});
+        size_t bytes = width * height;
+        size_t half = height / 2;
+        for (int dir = 0; dir < 2; ++dir) {
+          bool h2d = dir == 0;
+          std::fprintf(stderr, "pitch2d %s width %zu host_pitch %zu device_pitch %zu height %zu\n",
+                       h2d ? "h2d" : "d2h", width, hp, dp, height);
+          Stat t = p.copy2d(h2d, width, height, hp, dp);
+          Stat th = p.copy2d(h2d, width, half, hp, dp);
+          const Ref& ref = ref_for(h2d, width, height);
+          j.begin_object();
+          j.str("direction", h2d ? "h2d" : "d2h");
+          j.integer("width", static_cast<long long>(width));
+          j.integer("height", static_cast<long long>(height));
+          j.integer("host_pitch", static_cast<long long>(hp));
+          j.integer("device_pitch", static_cast<long long>(dp));
+          j.integer("bytes", static_cast<long long>(bytes));
+          j.boolean("height_capped", height < kPitchTotal / width);
+          j.boolean("tight", hp == width && dp == width);
+          j.num("s_median", t.median);
+          j.num("s_min", t.min);
+          j.num("gbps", bytes / t.median / 1e9);
+          j.num("gbps_best", bytes / t.min / 1e9);
+          j.integer("reps", t.n);
+          emit_ref(j, "ref_1d", bytes, ref.one_d);
+          emit_ref(j, "ref_tight_2d", bytes, ref.tight_2d);
+          j.begin_object("half_height");
+          j.integer("height", static_cast<long long>(half));
+          j.integer("bytes", static_cast<long long>(width * half));
+          j.num("s_median", th.median);
+          j.num("s_min", th.min);
+          j.integer("reps", th.n);
+          j.end_object();
+          // (t(h) - t(h/2)) / (h - h/2): the cost of one more row (its bytes included).
+          j.num("slope_s_per_row", (t.median - th.median) / double(height - half));
+          // (t - t_1d) / rows: what the 2D layout adds per row over one contiguous copy.
+          j.num("extra_s_per_row_vs_1d", (t.median - ref.one_d.median) / double(height));
+          j.end_object();
+        }
+      }
+    }
+  }
+  j.end_array();
+  j.end_object();
+
+  CK(cudaFree(p.dev));
+  CK(cudaFreeHost(p.host));
+  CK(cudaStreamDestroy(p.s));
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   auto t_start = Clock::now();
+  bool pitch2d_only = false;
+  if (argc > 1) {
+    if (argc == 2 && std::strcmp(argv[1], "pitch2d") == 0) {
+      pitch2d_only = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [pitch2d]\n", argv[0]);
+      return 2;
+    }
+  }
   int dev = 0;
   CK(cudaSetDevice(dev));
   CK(cudaFree(nullptr));  // create the context before anything is timed
@@ -792,6 +962,16 @@ int main() {
   else j.null("cuda_device_max_connections");
 
   report_device(j, dev);
+
+  if (pitch2d_only) {
+    std::fprintf(stderr, "pitch2d\n");
+    report_pitch2d(j);
+    CK(cudaDeviceSynchronize());
+    j.num("wall_s", seconds_since(t_start));
+    j.end_object();
+    std::printf("%s\n", j.text().c_str());
+    return 0;
+  }
 
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -827,6 +1007,8 @@ int main() {
   report_concurrency(j, dev);
 
   CK(cudaStreamDestroy(s));
+  std::fprintf(stderr, "pitch2d\n");
+  report_pitch2d(j);
   CK(cudaDeviceSynchronize());
   j.num("wall_s", seconds_since(t_start));
   j.end_object();

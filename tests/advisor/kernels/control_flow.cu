@@ -66,3 +66,22 @@ extern "C" __global__ void loopUniform(float *out, const float *in)
         v = v * 0.999f + 0.5f * (float)k;
     out[i] = v;
 }
+
+// `branch-predication`: a store of a few instructions under a condition that alternates between
+// neighbouring threads. A store cannot become a select, so nvcc keeps a branch around it in the PTX,
+// and every warp splits on a body short enough to predicate ([BPG] 6.2).
+extern "C" __global__ void shortBranchOddEven(float *out, const float *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i];
+    if (threadIdx.x % 2 == 1)
+        out[i] = in[i] * 2.0f + 1.0f;
+}
+
+// Fixed: the condition picks a value, one store for every thread; nvcc emits a select, no branch.
+extern "C" __global__ void shortSelectOddEven(float *out, const float *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    out[i] = threadIdx.x % 2 == 1 ? v * 2.0f + 1.0f : v;
+}
