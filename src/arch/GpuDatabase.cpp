@@ -17,6 +17,15 @@ int Gpu::maxBoostClockMHz() const {
   return boostClocksMHz.empty() ? baseClockMHz : boostClocksMHz.back();
 }
 
+const Gpu *ArchTarget::board() const {
+  if (gpu)
+    return gpu;
+  for (const Gpu &g : gpus())
+    if (g.ccMajor == computeCapability->major && g.ccMinor == computeCapability->minor)
+      return &g;
+  return nullptr;
+}
+
 int Gpu::defaultClockMHz() const {
   return boostIsOptIn ? baseClockMHz : maxBoostClockMHz();
 }

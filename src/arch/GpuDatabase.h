@@ -63,6 +63,9 @@ struct ArchTarget {
   const ComputeCapability *computeCapability = nullptr;
   const Gpu *gpu = nullptr;        ///< nullptr when only a compute capability was given
   std::string displayName() const; ///< "Tesla K40 (sm_35)" or "sm_35"
+  /// The board whose clocks, bandwidth and link stand for the target: the named GPU, else the first
+  /// board of that compute capability in the database; nullptr when there is none.
+  const Gpu *board() const;
 };
 
 struct ArchLookup {

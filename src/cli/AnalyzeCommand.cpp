@@ -283,7 +283,7 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
     std::vector<model::LaunchProfile> profiles;
     for (const std::unique_ptr<model::LaunchProfile> &p : out.profiles)
       profiles.push_back(*p);
-    const int smCount = system::boardFor(target)->smCount; // forTarget found the board
+    const int smCount = target.board()->smCount; // forTarget found the board
     out.session = system::simulate(config, system::sessionFromSpec(spec, profiles, smCount));
     out.sessionFindings = advisor::adviseSession(*out.session);
   }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "arch/GpuDatabase.h"
-#include "system/SystemConfig.h"
 
 #include <fmt/format.h>
 
@@ -22,7 +21,7 @@ inline constexpr const char *kClockHelp =
 inline int clockMHz(const std::string &clock, const arch::ArchTarget &target) {
   if (clock.empty() || clock == "default")
     return 0;
-  const arch::Gpu *board = system::boardFor(target);
+  const arch::Gpu *board = target.board();
   if (clock == "base" || clock == "boost") {
     if (!board)
       throw std::invalid_argument(

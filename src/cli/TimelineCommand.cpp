@@ -110,7 +110,7 @@ int timelineCommand(const TimelineOptions &o) {
     std::cerr << "error: " << outcome.error << "\n";
     status = 1;
   }
-  const int smCount = system::boardFor(target)->smCount; // forTarget found the board
+  const int smCount = target.board()->smCount; // forTarget found the board
   system::Session session = system::sessionFromSpec(spec, perf.launches(), smCount);
   system::Timeline timeline = system::simulate(config, session);
   const std::vector<advisor::Finding> findings = advisor::adviseSession(timeline);

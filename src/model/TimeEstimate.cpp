@@ -17,25 +17,10 @@ std::string_view boundName(Bound b) {
   return "";
 }
 
-namespace {
-
-/// The board whose clocks and bandwidth stand for the target: the named GPU, else the first board
-/// of that compute capability in the database.
-const arch::Gpu *boardFor(const arch::ArchTarget &target) {
-  if (target.gpu)
-    return target.gpu;
-  for (const arch::Gpu &gpu : arch::gpus())
-    if (gpu.ccMajor == target.computeCapability->major && gpu.ccMinor == target.computeCapability->minor)
-      return &gpu;
-  return nullptr;
-}
-
-} // namespace
-
 TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in) {
   const arch::ComputeCapability &cc = *target.computeCapability;
   TimeEstimate t;
-  const arch::Gpu *gpu = boardFor(target);
+  const arch::Gpu *gpu = target.board();
   if (!gpu) {
     t.explanation = "no board of this compute capability in the database: no clocks or bandwidth to estimate with";
     return t;

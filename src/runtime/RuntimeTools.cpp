@@ -49,7 +49,7 @@ RuntimeTools::RuntimeTools(const RuntimeConfig &config, const arch::ArchTarget &
   if (leakcheck_)
     listeners_.add(leakcheck_.get());
   if (!config.timeline.empty())
-    session_ = std::make_unique<SessionRecorder>(system::boardFor(target) ? system::boardFor(target)->smCount : 0);
+    session_ = std::make_unique<SessionRecorder>(target.board() ? target.board()->smCount : 0);
   if (!config.metricsJson.empty() || !config.report.empty() || session_) {
     model_ = std::make_unique<model::PerformanceModel>(target, model::ModelOptions{});
     listeners_.add(model_.get());

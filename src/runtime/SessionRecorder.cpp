@@ -2,6 +2,7 @@
 
 #include "advisor/SessionRules.h"
 #include "report/TimelineView.h"
+#include "system/SessionFromSpec.h"
 #include "system/Timeline.h"
 
 #include <fmt/format.h>
@@ -39,17 +40,7 @@ void SessionRecorder::memset(uint64_t bytes, unsigned stream) {
 }
 
 void SessionRecorder::launch(const model::LaunchProfile &p, unsigned stream) {
-  SessionOp op;
-  op.kind = OpKind::Kernel;
-  op.stream = stream;
-  op.kernelSeconds = p.time.seconds;
-  const double resident = static_cast<double>(std::max(1, p.occupancy.activeBlocksPerSm)) * std::max(1, smCount_);
-  op.gpuShare = std::min(1.0, static_cast<double>(std::max<uint64_t>(p.ctas, 1)) / resident);
-  std::string name = p.demangled.empty() ? p.kernel : p.demangled;
-  if (auto paren = name.find('('); paren != std::string::npos && paren > 0)
-    name.resize(paren);
-  op.label = fmt::format("{}<<<{}, {}>>>", name, p.grid.count(), p.block.count());
-  session_.ops.push_back(std::move(op));
+  session_.ops.push_back(system::kernelOperation(p, stream, smCount_));
 }
 
 void SessionRecorder::eventRecord(const void *event, unsigned stream) {

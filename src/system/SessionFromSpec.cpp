@@ -24,6 +24,20 @@ std::string dimText(const vm::Dim3 &d) {
 
 } // namespace
 
+SessionOp kernelOperation(const model::LaunchProfile &p, unsigned stream, int smCount) {
+  SessionOp op;
+  op.kind = OpKind::Kernel;
+  op.stream = stream;
+  op.kernelSeconds = p.time.seconds;
+  const double resident = static_cast<double>(std::max(1, p.occupancy.activeBlocksPerSm)) * std::max(1, smCount);
+  op.gpuShare = std::min(1.0, static_cast<double>(std::max<uint64_t>(p.ctas, 1)) / resident);
+  std::string name = p.demangled.empty() ? p.kernel : p.demangled;
+  if (auto paren = name.find('('); paren != std::string::npos && paren > 0)
+    name.resize(paren); // the parameter list is in the source
+  op.label = fmt::format("{}<<<{}, {}>>>", name, dimText(p.grid), dimText(p.block));
+  return op;
+}
+
 Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchProfile> profiles, int smCount) {
   using SK = vm::SpecOperation::Kind;
   Session session;
@@ -76,15 +90,9 @@ Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchPr
     case SK::Launch: {
       if (s.launch >= profiles.size())
         return session; // the run stopped before this launch
-      const model::LaunchProfile &p = profiles[s.launch];
-      op.kind = OpKind::Kernel;
-      op.kernelSeconds = p.time.seconds;
-      const double resident = static_cast<double>(std::max(1, p.occupancy.activeBlocksPerSm)) * std::max(1, smCount);
-      op.gpuShare = std::min(1.0, static_cast<double>(std::max<uint64_t>(p.ctas, 1)) / resident);
-      std::string name = p.demangled.empty() ? p.kernel : p.demangled;
-      if (auto paren = name.find('('); paren != std::string::npos && paren > 0)
-        name.resize(paren); // the parameter list is in the source
-      op.label = fmt::format("{}<<<{}, {}>>>", name, dimText(p.grid), dimText(p.block));
+      std::string where = op.where;
+      op = kernelOperation(profiles[s.launch], s.stream, smCount);
+      op.where = where;
       break;
     }
     case SK::EventRecord:

@@ -10,6 +10,10 @@
 
 namespace ptxray::system {
 
+/// A launch as a session operation: the model's time estimate, and its share of the GPU (blocks over
+/// what the GPU's `smCount` SMs hold at once at the launch's occupancy, at most 1).
+SessionOp kernelOperation(const model::LaunchProfile &profile, unsigned stream, int smCount);
+
 /// profiles[i] is the model's profile of spec.launches[i]. The session ends before the first launch
 /// without one (a run that stopped at a failed launch). `smCount` is the modeled GPU's.
 Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchProfile> profiles, int smCount);

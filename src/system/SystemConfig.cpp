@@ -7,15 +7,6 @@
 
 namespace ptxray::system {
 
-const arch::Gpu *boardFor(const arch::ArchTarget &target) {
-  if (target.gpu)
-    return target.gpu;
-  for (const arch::Gpu &gpu : arch::gpus())
-    if (gpu.ccMajor == target.computeCapability->major && gpu.ccMinor == target.computeCapability->minor)
-      return &gpu;
-  return nullptr;
-}
-
 namespace {
 
 /// Staging in series with the DMA: the host copies each chunk into the pinned buffer, then the engine
@@ -27,7 +18,7 @@ double staged(double pinned, double staging) {
 } // namespace
 
 SystemConfig SystemConfig::forTarget(const arch::ArchTarget &target, const SystemOptions &options) {
-  const arch::Gpu *gpu = boardFor(target);
+  const arch::Gpu *gpu = target.board();
   if (!gpu)
     throw std::invalid_argument(
         fmt::format("no GPU of {} in the database: name a board (--arch K20X, H100, ...)", target.displayName()));

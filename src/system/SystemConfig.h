@@ -12,10 +12,6 @@
 
 namespace ptxray::system {
 
-/// The board that stands for a target: the named GPU, else the first of its compute capability in the
-/// database (nullptr when there is none).
-const arch::Gpu *boardFor(const arch::ArchTarget &target);
-
 struct SystemOptions {
   std::optional<int> pcieGeneration; ///< the host's; the link runs at the lower of host and GPU
   std::optional<int> pcieLanes;
