@@ -315,7 +315,10 @@ CUresult cuCtxGetApiVersion(void *, unsigned *version) {
 }
 
 CUresult cuCtxSynchronize() {
-  return driver("cuCtxSynchronize", [&](Runtime &rt) { return rt.synchronize(); });
+  return driver("cuCtxSynchronize", [&](Runtime &rt) {
+    rt.recordSynchronize();
+    return rt.synchronize();
+  });
 }
 CUresult cuCtxSynchronize_v2(void *) {
   return cuCtxSynchronize();
@@ -567,46 +570,54 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
-  return driver("cuMemcpyHtoD", [&](Runtime &rt) { return rt.memcpy(pointer(dst), src, bytes, cuda::HostToDevice); });
+  return driver("cuMemcpyHtoD", [&](Runtime &rt) {
+    return rt.streamCopy(pointer(dst), src, bytes, cuda::HostToDevice, nullptr, true);
+  });
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
-  return driver("cuMemcpyDtoH", [&](Runtime &rt) { return rt.memcpy(dst, pointer(src), bytes, cuda::DeviceToHost); });
+  return driver("cuMemcpyDtoH", [&](Runtime &rt) {
+    return rt.streamCopy(dst, pointer(src), bytes, cuda::DeviceToHost, nullptr, true);
+  });
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
-  return driver("cuMemcpyDtoD",
-                [&](Runtime &rt) { return rt.memcpy(pointer(dst), pointer(src), bytes, cuda::DeviceToDevice); });
+  return driver("cuMemcpyDtoD", [&](Runtime &rt) {
+    return rt.streamCopy(pointer(dst), pointer(src), bytes, cuda::DeviceToDevice, nullptr, true);
+  });
 }
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
-  return driver("cuMemcpy", [&](Runtime &rt) { return rt.memcpy(pointer(dst), pointer(src), bytes, cuda::Default); });
+  return driver("cuMemcpy", [&](Runtime &rt) {
+    return rt.streamCopy(pointer(dst), pointer(src), bytes, cuda::Default, nullptr, true);
+  });
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, void *stream) {
   return driver("cuMemcpyHtoDAsync", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memcpy(pointer(dst), src, bytes, cuda::HostToDevice)
-                                  : cuda::kErrorInvalidResourceHandle;
+    return rt.streamCopy(pointer(dst), src, bytes, cuda::HostToDevice, stream, false);
   });
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, void *stream) {
   return driver("cuMemcpyDtoHAsync", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memcpy(dst, pointer(src), bytes, cuda::DeviceToHost)
-                                  : cuda::kErrorInvalidResourceHandle;
+    return rt.streamCopy(dst, pointer(src), bytes, cuda::DeviceToHost, stream, false);
   });
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr address, unsigned char value, size_t count) {
-  return driver("cuMemsetD8", [&](Runtime &rt) { return rt.memset(pointer(address), value, count); });
+  return driver("cuMemsetD8",
+                [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 1, count, nullptr, true); });
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr address, unsigned value, size_t count) {
-  return driver("cuMemsetD32", [&](Runtime &rt) { return rt.memsetPattern(pointer(address), value, 4, count); });
+  return driver("cuMemsetD32",
+                [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 4, count, nullptr, true); });
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr address, unsigned short value, size_t count) {
-  return driver("cuMemsetD16", [&](Runtime &rt) { return rt.memsetPattern(pointer(address), value, 2, count); });
+  return driver("cuMemsetD16",
+                [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 2, count, nullptr, true); });
 }
 
 // ---- Streams and events ------------------------------------------------------------------------------
@@ -621,7 +632,10 @@ CUresult cuStreamDestroy_v2(void *stream) {
 
 CUresult cuStreamSynchronize(void *stream) {
   return driver("cuStreamSynchronize", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.synchronize() : cuda::kErrorInvalidResourceHandle;
+    if (!rt.validStream(stream))
+      return cuda::kErrorInvalidResourceHandle;
+    rt.recordStreamSynchronize(stream);
+    return rt.synchronize();
   });
 }
 
@@ -634,12 +648,19 @@ CUresult cuEventDestroy_v2(void *event) {
 }
 
 CUresult cuEventRecord(void *event, void *stream) {
-  return driver("cuEventRecord", [&](Runtime &rt) { return rt.eventRecord(event, stream); });
+  return driver("cuEventRecord", [&](Runtime &rt) {
+    Error e = rt.eventRecord(event, stream);
+    if (!e)
+      rt.recordEventRecord(event, stream);
+    return e;
+  });
 }
 
 CUresult cuEventSynchronize(void *event) {
   return driver("cuEventSynchronize", [&](Runtime &rt) {
     Error e = rt.eventQuery(event);
+    if (!e)
+      rt.recordEventSynchronize(event);
     return e ? e : rt.synchronize();
   });
 }
@@ -682,29 +703,23 @@ CUresult cuMemHostGetFlags(unsigned *flags, void *host) {
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *stream) {
   return driver("cuMemcpyAsync", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memcpy(pointer(dst), pointer(src), bytes, cuda::Default)
-                                  : cuda::kErrorInvalidResourceHandle;
+    return rt.streamCopy(pointer(dst), pointer(src), bytes, cuda::Default, stream, false);
   });
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr address, unsigned char value, size_t count, void *stream) {
-  return driver("cuMemsetD8Async", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memset(pointer(address), value, count) : cuda::kErrorInvalidResourceHandle;
-  });
+  return driver("cuMemsetD8Async",
+                [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 1, count, stream, false); });
 }
 
 CUresult cuMemsetD16Async(CUdeviceptr address, unsigned short value, size_t count, void *stream) {
-  return driver("cuMemsetD16Async", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memsetPattern(pointer(address), value, 2, count)
-                                  : cuda::kErrorInvalidResourceHandle;
-  });
+  return driver("cuMemsetD16Async",
+                [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 2, count, stream, false); });
 }
 
 CUresult cuMemsetD32Async(CUdeviceptr address, unsigned value, size_t count, void *stream) {
-  return driver("cuMemsetD32Async", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.memsetPattern(pointer(address), value, 4, count)
-                                  : cuda::kErrorInvalidResourceHandle;
-  });
+  return driver("cuMemsetD32Async",
+                [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 4, count, stream, false); });
 }
 
 /// CU_POINTER_ATTRIBUTE_*: 1 context, 2 memory type, 3 device pointer, 4 host pointer, 8 is managed,
@@ -792,7 +807,12 @@ CUresult cuStreamQuery(void *stream) {
 /// Work runs when it is issued, so an event is always complete by the time a stream could wait on it.
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned) {
   return driver("cuStreamWaitEvent", [&](Runtime &rt) {
-    return rt.validStream(stream) ? rt.eventQuery(event) : cuda::kErrorInvalidResourceHandle;
+    if (!rt.validStream(stream))
+      return cuda::kErrorInvalidResourceHandle;
+    Error e = rt.eventQuery(event);
+    if (!e)
+      rt.recordStreamWaitEvent(stream, event);
+    return e;
   });
 }
 

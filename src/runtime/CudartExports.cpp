@@ -359,23 +359,11 @@ Error cudaFreeHost(void *pointer) {
 }
 
 Error cudaMemcpy(void *dst, const void *src, size_t bytes, int kind) {
-  return api("cudaMemcpy", [&](Runtime &rt) {
-    Error e = rt.memcpy(dst, src, bytes, kind);
-    if (!e)
-      rt.recordCopy(dst, bytes, src, bytes, bytes, 1, nullptr, true);
-    return e;
-  });
+  return api("cudaMemcpy", [&](Runtime &rt) { return rt.streamCopy(dst, src, bytes, kind, nullptr, true); });
 }
 
 Error cudaMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *stream) {
-  return api("cudaMemcpyAsync", [&](Runtime &rt) {
-    if (!rt.validStream(stream))
-      return cuda::kErrorInvalidResourceHandle;
-    Error e = rt.memcpy(dst, src, bytes, kind);
-    if (!e)
-      rt.recordCopy(dst, bytes, src, bytes, bytes, 1, stream, false);
-    return e;
-  });
+  return api("cudaMemcpyAsync", [&](Runtime &rt) { return rt.streamCopy(dst, src, bytes, kind, stream, false); });
 }
 
 Error cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind) {
@@ -400,20 +388,24 @@ Error cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch
 }
 
 Error cudaMemcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind) {
-  return api("cudaMemcpyToSymbol", [&](Runtime &rt) { return rt.memcpyToSymbol(symbol, src, bytes, offset, kind); });
+  return api("cudaMemcpyToSymbol",
+             [&](Runtime &rt) { return rt.memcpyToSymbol(symbol, src, bytes, offset, kind, nullptr, true); });
 }
 
-Error cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t bytes, size_t offset, int kind, void *) {
-  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+Error cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t bytes, size_t offset, int kind,
+                              void *stream) {
+  return api("cudaMemcpyToSymbolAsync",
+             [&](Runtime &rt) { return rt.memcpyToSymbol(symbol, src, bytes, offset, kind, stream, false); });
 }
 
 Error cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind) {
   return api("cudaMemcpyFromSymbol",
-             [&](Runtime &rt) { return rt.memcpyFromSymbol(dst, symbol, bytes, offset, kind); });
+             [&](Runtime &rt) { return rt.memcpyFromSymbol(dst, symbol, bytes, offset, kind, nullptr, true); });
 }
 
-Error cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t bytes, size_t offset, int kind, void *) {
-  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+Error cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t bytes, size_t offset, int kind, void *stream) {
+  return api("cudaMemcpyFromSymbolAsync",
+             [&](Runtime &rt) { return rt.memcpyFromSymbol(dst, symbol, bytes, offset, kind, stream, false); });
 }
 
 Error cudaGetSymbolAddress(void **address, const void *symbol) {
@@ -426,21 +418,13 @@ Error cudaGetSymbolSize(size_t *size, const void *symbol) {
 
 Error cudaMemset(void *pointer, int value, size_t bytes) {
   return api("cudaMemset", [&](Runtime &rt) {
-    Error e = rt.memset(pointer, value, bytes);
-    if (!e)
-      rt.recordMemset(bytes, nullptr, true);
-    return e;
+    return rt.streamMemset(pointer, static_cast<uint32_t>(value), 1, bytes, nullptr, true);
   });
 }
 
 Error cudaMemsetAsync(void *pointer, int value, size_t bytes, void *stream) {
   return api("cudaMemsetAsync", [&](Runtime &rt) {
-    if (!rt.validStream(stream))
-      return cuda::kErrorInvalidResourceHandle;
-    Error e = rt.memset(pointer, value, bytes);
-    if (!e)
-      rt.recordMemset(bytes, stream, false);
-    return e;
+    return rt.streamMemset(pointer, static_cast<uint32_t>(value), 1, bytes, stream, false);
   });
 }
 

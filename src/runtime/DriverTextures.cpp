@@ -55,7 +55,12 @@ template <typename F> CUresult locked(F &&call) {
   return call(rt);
 }
 
-CUresult copy3D(Runtime &rt, const Endpoint &src, const Endpoint &dst, size_t width, size_t height, size_t depth) {
+/// cuMemcpy2D/3D: row by row, then recorded in the session as one copy of height x depth rows on
+/// `stream` (nullptr and `synchronous` for the calls without Async).
+CUresult copy3D(Runtime &rt, const Endpoint &src, const Endpoint &dst, size_t width, size_t height, size_t depth,
+                void *stream = nullptr, bool synchronous = true) {
+  if (!rt.validStream(stream))
+    return 400; // CUDA_ERROR_INVALID_HANDLE
   auto base = [&](const Endpoint &e, uint64_t &address, uint64_t &pitch, uint64_t &slice) -> Error {
     switch (e.type) {
     case kHost:
@@ -94,7 +99,36 @@ CUresult copy3D(Runtime &rt, const Endpoint &src, const Endpoint &dst, size_t wi
       if (Error e = rt.memcpy(reinterpret_cast<void *>(d), reinterpret_cast<const void *>(s), width, cuda::Default))
         return e;
     }
+  const uint64_t s = sAddress + src.z * sSlice + src.y * sPitch + src.x;
+  const uint64_t d = dAddress + dst.z * dSlice + dst.y * dPitch + dst.x;
+  rt.recordCopy(reinterpret_cast<void *>(d), dPitch, reinterpret_cast<const void *>(s), sPitch, width,
+                std::max<size_t>(height, 1) * std::max<size_t>(depth, 1), stream, synchronous);
   return 0;
+}
+
+CUresult copy3DOn(const Memcpy3D *c, void *stream, bool synchronous) {
+  if (!c)
+    return 1;
+  return locked([&](Runtime &rt) {
+    return copy3D(rt,
+                  {c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, c->srcZ,
+                   c->srcPitch, c->srcHeight},
+                  {c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstZ,
+                   c->dstPitch, c->dstHeight},
+                  c->WidthInBytes, c->Height, c->Depth, stream, synchronous);
+  });
+}
+
+CUresult copy2DOn(const Memcpy2D *c, void *stream, bool synchronous) {
+  if (!c)
+    return 1;
+  return locked([&](Runtime &rt) {
+    return copy3D(
+        rt,
+        {c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, 0, c->srcPitch, c->Height},
+        {c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, 0, c->dstPitch, c->Height},
+        c->WidthInBytes, c->Height, 1, stream, synchronous);
+  });
 }
 
 } // namespace
@@ -162,38 +196,19 @@ CUresult cuArrayDestroy(void *array) {
 }
 
 CUresult cuMemcpy3D_v2(const Memcpy3D *c) {
-  if (!c)
-    return 1;
-  return locked([&](Runtime &rt) {
-    return copy3D(rt,
-                  {c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, c->srcZ,
-                   c->srcPitch, c->srcHeight},
-                  {c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstZ,
-                   c->dstPitch, c->dstHeight},
-                  c->WidthInBytes, c->Height, c->Depth);
-  });
+  return copy3DOn(c, nullptr, true);
 }
-
 CUresult cuMemcpy2D_v2(const Memcpy2D *c) {
-  if (!c)
-    return 1;
-  return locked([&](Runtime &rt) {
-    return copy3D(
-        rt,
-        {c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, 0, c->srcPitch, c->Height},
-        {c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, 0, c->dstPitch, c->Height},
-        c->WidthInBytes, c->Height, 1);
-  });
+  return copy2DOn(c, nullptr, true);
 }
-
 CUresult cuMemcpy2DUnaligned_v2(const Memcpy2D *c) {
   return cuMemcpy2D_v2(c);
 }
-CUresult cuMemcpy2DAsync_v2(const Memcpy2D *c, void *) {
-  return cuMemcpy2D_v2(c);
+CUresult cuMemcpy2DAsync_v2(const Memcpy2D *c, void *stream) {
+  return copy2DOn(c, stream, false);
 }
-CUresult cuMemcpy3DAsync_v2(const Memcpy3D *c, void *) {
-  return cuMemcpy3D_v2(c);
+CUresult cuMemcpy3DAsync_v2(const Memcpy3D *c, void *stream) {
+  return copy3DOn(c, stream, false);
 }
 CUresult cuMemcpy2D_v2_ptds(const Memcpy2D *c) {
   return cuMemcpy2D_v2(c);
@@ -204,11 +219,11 @@ CUresult cuMemcpy2DUnaligned_v2_ptds(const Memcpy2D *c) {
 CUresult cuMemcpy3D_v2_ptds(const Memcpy3D *c) {
   return cuMemcpy3D_v2(c);
 }
-CUresult cuMemcpy2DAsync_v2_ptsz(const Memcpy2D *c, void *) {
-  return cuMemcpy2D_v2(c);
+CUresult cuMemcpy2DAsync_v2_ptsz(const Memcpy2D *c, void *stream) {
+  return cuMemcpy2DAsync_v2(c, stream);
 }
-CUresult cuMemcpy3DAsync_v2_ptsz(const Memcpy3D *c, void *) {
-  return cuMemcpy3D_v2(c);
+CUresult cuMemcpy3DAsync_v2_ptsz(const Memcpy3D *c, void *stream) {
+  return cuMemcpy3DAsync_v2(c, stream);
 }
 
 /// The runtime's resource descriptor for a driver one; false when the format is not one the VM reads.

@@ -545,7 +545,28 @@ cuda::Error Runtime::symbolSize(size_t *size, const void *symbol) {
   return cuda::kSuccess;
 }
 
-cuda::Error Runtime::memcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind) {
+cuda::Error Runtime::streamCopy(void *dst, const void *src, size_t bytes, int kind, void *stream, bool synchronous) {
+  if (!validStream(stream))
+    return cuda::kErrorInvalidResourceHandle;
+  cuda::Error e = memcpy(dst, src, bytes, kind);
+  if (!e)
+    recordCopy(dst, bytes, src, bytes, bytes, 1, stream, synchronous);
+  return e;
+}
+
+cuda::Error Runtime::streamMemset(void *pointer, uint32_t value, unsigned width, size_t count, void *stream,
+                                  bool synchronous) {
+  if (!validStream(stream))
+    return cuda::kErrorInvalidResourceHandle;
+  cuda::Error e =
+      width == 1 ? memset(pointer, static_cast<int>(value), count) : memsetPattern(pointer, value, width, count);
+  if (!e)
+    recordMemset(count * width, stream, synchronous);
+  return e;
+}
+
+cuda::Error Runtime::memcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind,
+                                    void *stream, bool synchronous) {
   void *address = nullptr;
   if (cuda::Error e = symbolAddress(&address, symbol))
     return e;
@@ -553,10 +574,11 @@ cuda::Error Runtime::memcpyToSymbol(const void *symbol, const void *src, size_t 
     return cuda::kErrorInvalidValue;
   if (kind != cuda::HostToDevice && kind != cuda::DeviceToDevice && kind != cuda::Default)
     return cuda::kErrorInvalidMemcpyDirection;
-  return copy(static_cast<std::byte *>(address) + offset, src, bytes, kind);
+  return streamCopy(static_cast<std::byte *>(address) + offset, src, bytes, kind, stream, synchronous);
 }
 
-cuda::Error Runtime::memcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind) {
+cuda::Error Runtime::memcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind,
+                                      void *stream, bool synchronous) {
   void *address = nullptr;
   if (cuda::Error e = symbolAddress(&address, symbol))
     return e;
@@ -564,7 +586,7 @@ cuda::Error Runtime::memcpyFromSymbol(void *dst, const void *symbol, size_t byte
     return cuda::kErrorInvalidValue;
   if (kind != cuda::DeviceToHost && kind != cuda::DeviceToDevice && kind != cuda::Default)
     return cuda::kErrorInvalidMemcpyDirection;
-  return copy(dst, static_cast<const std::byte *>(address) + offset, bytes, kind);
+  return streamCopy(dst, static_cast<const std::byte *>(address) + offset, bytes, kind, stream, synchronous);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -112,8 +112,14 @@ public:
   cuda::Error pointerAttributes(cuda::PointerAttributes *attributes, const void *pointer);
   cuda::Error symbolAddress(void **address, const void *symbol);
   cuda::Error symbolSize(size_t *size, const void *symbol);
-  cuda::Error memcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind);
-  cuda::Error memcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind);
+  // Copies and memsets as the API calls make them: on `stream` (checked), recorded in the session
+  // once done; `synchronous`: the call returns when the work is (cudaMemcpy, cuMemcpyHtoD).
+  cuda::Error streamCopy(void *dst, const void *src, size_t bytes, int kind, void *stream, bool synchronous);
+  cuda::Error streamMemset(void *pointer, uint32_t value, unsigned width, size_t count, void *stream, bool synchronous);
+  cuda::Error memcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset, int kind, void *stream,
+                             bool synchronous);
+  cuda::Error memcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset, int kind, void *stream,
+                               bool synchronous);
 
   // CUDA arrays, texture and surface objects (Textures.cpp). An array handle is its CudaArray.
   cuda::Error mallocArray(void **array, const cuda::ChannelFormatDesc *desc, size_t width, size_t height, size_t depth,

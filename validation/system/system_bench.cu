@@ -11,6 +11,10 @@
 // repeated after warm-up runs and reported as median and minimum.
 //
 // `./system_bench pitch2d` runs only the cudaMemcpy2DAsync pitch study (device info + "pitch2d").
+// `./system_bench pitch2d_near` runs only the near-width host pitch sweep ("pitch2d_near").
+// `./system_bench multigpu` runs only the two-GPU study ("multigpu": host copies to/from two GPUs
+// alone and at once, peer copies); with fewer than two GPUs it prints a note and exits 0.
+// With no argument the program runs sections (a)-(g); the two modes above run only when named.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -235,7 +240,7 @@ int attr(cudaDeviceAttr a, int dev) {
 }
 
 // ---------------------------------------------------------------- (f) device
-void report_device(Json& j, int dev) {
+void report_device(Json& j, int dev, const char* key = "device") {
   cudaDeviceProp p{};
   CK(cudaGetDeviceProperties(&p, dev));
   int drv = 0, rt = 0;
@@ -247,7 +252,8 @@ void report_device(Json& j, int dev) {
   for (char& ch : bus_id) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   std::string sys = "/sys/bus/pci/devices/" + bus_id + "/";
 
-  j.begin_object("device");
+  j.begin_object(key);
+  j.integer("ordinal", dev);
   j.str("name", p.name);
   j.str("compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor));
   j.integer("sm_count", p.multiProcessorCount);
@@ -270,6 +276,7 @@ void report_device(Json& j, int dev) {
   str_or_null(j, "pcie_current_link_width", read_first_line(sys + "current_link_width"));
   str_or_null(j, "pcie_max_link_speed", read_first_line(sys + "max_link_speed"));
   str_or_null(j, "pcie_max_link_width", read_first_line(sys + "max_link_width"));
+  str_or_null(j, "numa_node", read_first_line(sys + "numa_node"));
   j.integer("driver_version", drv);
   j.integer("runtime_version", rt);
   j.integer("cudart_header_version", CUDART_VERSION);
@@ -937,16 +944,324 @@ void report_pitch2d(Json& j) {
   CK(cudaStreamDestroy(p.s));
 }
 
+// Host pitches only a little wider than the row: where does the strided-row slowdown start? Same
+// copies as report_pitch2d (pinned host, device pitch = width, 16 MiB unless the host span would
+// pass kPitchCap), host pitch = width + {0, 4, 64, 256, 512, 4096, 16384}, 2 x width, 4 x width,
+// 64 KiB and 256 KiB (those >= width, ascending).
+std::vector<size_t> near_host_pitches(size_t width) {
+  std::vector<size_t> hp = {width,         width + 4,     width + 64,     width + 256,
+                            width + 512,   2 * width,     4 * width,      width + 4096,
+                            width + 16384, size_t{65536}, size_t{262144}};
+  hp.erase(std::remove_if(hp.begin(), hp.end(), [&](size_t v) { return v < width; }), hp.end());
+  std::sort(hp.begin(), hp.end());
+  hp.erase(std::unique(hp.begin(), hp.end()), hp.end());
+  return hp;
+}
+
+void report_pitch2d_near(Json& j) {
+  Pitch2D p;
+  CK(cudaStreamCreateWithFlags(&p.s, cudaStreamNonBlocking));
+  CK(cudaMallocHost(&p.host, kPitchCap));
+  std::memset(p.host, 1, kPitchCap);
+  CK(cudaMalloc(&p.dev, kPitchCap));
+  CK(cudaMemset(p.dev, 0, kPitchCap));
+  CK(cudaDeviceSynchronize());
+
+  std::map<std::pair<bool, size_t>, Stat> one_d;  // (direction, bytes) -> contiguous copy
+  auto ref_1d = [&](bool h2d, size_t bytes) -> const Stat& {
+    auto key = std::make_pair(h2d, bytes);
+    auto it = one_d.find(key);
+    if (it == one_d.end()) it = one_d.emplace(key, p.copy1d(h2d, bytes)).first;
+    return it->second;
+  };
+
+  j.begin_object("pitch2d_near");
+  j.str("scenario", "cudaMemcpy2DAsync of height rows x width bytes, pinned host memory, device "
+                    "pitch = width, host pitch from width up; events around each copy; 2 warm-ups, "
+                    "median/min of 9 reps (5 if a copy > 50 ms)");
+  j.integer("total_bytes_nominal", static_cast<long long>(kPitchTotal));
+  j.integer("alloc_cap_bytes", static_cast<long long>(kPitchCap));
+  j.str("height_rule", "height = min(total/width, cap/host_pitch)");
+  j.str("host_pitch_rule", "width + {0, 4, 64, 256, 512, 4096, 16384}, 2*width, 4*width, 65536, "
+                           "262144; those >= width, ascending, duplicates dropped");
+  j.str("references", "ref_1d: one cudaMemcpyAsync of the same bytes; the host_gap = 0 case is the "
+                      "tight 2D copy");
+  j.begin_array("cases");
+  const size_t widths[] = {256, 1024, 4096, 65536};
+  for (size_t width : widths) {
+    for (int dir = 0; dir < 2; ++dir) {
+      bool h2d = dir == 0;
+      for (size_t hp : near_host_pitches(width)) {
+        size_t height = std::min(kPitchTotal / width, kPitchCap / hp);
+        size_t bytes = width * height;
+        std::fprintf(stderr, "pitch2d_near %s width %zu host_pitch %zu height %zu\n",
+                     h2d ? "h2d" : "d2h", width, hp, height);
+        Stat t = p.copy2d(h2d, width, height, hp, width);
+        const Stat& r = ref_1d(h2d, bytes);
+        j.begin_object();
+        j.str("direction", h2d ? "h2d" : "d2h");
+        j.integer("width", static_cast<long long>(width));
+        j.integer("height", static_cast<long long>(height));
+        j.integer("host_pitch", static_cast<long long>(hp));
+        j.integer("host_gap", static_cast<long long>(hp - width));
+        j.integer("device_pitch", static_cast<long long>(width));
+        j.integer("bytes", static_cast<long long>(bytes));
+        j.boolean("height_capped", height < kPitchTotal / width);
+        j.num("s_median", t.median);
+        j.num("s_min", t.min);
+        j.num("gbps", bytes / t.median / 1e9);
+        j.num("gbps_best", bytes / t.min / 1e9);
+        j.integer("reps", t.n);
+        emit_ref(j, "ref_1d", bytes, r);
+        j.num("extra_s_per_row_vs_1d", (t.median - r.median) / double(height));
+        j.end_object();
+      }
+    }
+  }
+  j.end_array();
+  j.end_object();
+
+  CK(cudaFree(p.dev));
+  CK(cudaFreeHost(p.host));
+  CK(cudaStreamDestroy(p.s));
+}
+
+// ---------------------------------------------------------------- (h) two GPUs
+// Pinned (portable) host buffers of kMultiBytes each; one non-blocking stream per device. A case
+// issues copies on one or both devices back to back, then waits for all of them: host time
+// (steady_clock from the first issue until every stop event completed) and each copy's own events.
+constexpr size_t kMultiBytes = 256 * MiB;
+constexpr int kMultiWarm = 2, kMultiReps = 9;
+
+struct MultiCopy {
+  int dev;        // device whose stream issues the copy
+  int kind;       // 0 H2D, 1 D2H, 2 peer (src_dev -> dev_dst)
+  int peer_dst;   // for kind 2: destination device
+  const char* what;
+};
+
+struct MultiGpu {
+  int n = 0;
+  cudaStream_t s[2]{};
+  cudaStream_t s2[2]{};  // a second stream per device, for H2D + D2H on one device
+  char* host_src[2]{};   // H2D sources
+  char* host_dst[2]{};   // D2H destinations
+  char* dev_a[2]{};      // H2D destination, D2H source, peer source
+  char* dev_b[2]{};      // peer destination
+
+  struct Result {
+    Stat host;
+    std::vector<Stat> ev;
+  };
+
+  // Issues copies `cs` (at most one per (device, stream slot)), times them.
+  Result run(const std::vector<MultiCopy>& cs) {
+    std::vector<std::unique_ptr<EventPair>> evs;
+    std::vector<cudaStream_t> streams;
+    int used[2] = {0, 0};
+    for (const MultiCopy& c : cs) {
+      CK(cudaSetDevice(c.dev));
+      evs.push_back(std::make_unique<EventPair>());
+      streams.push_back(used[c.dev]++ == 0 ? s[c.dev] : s2[c.dev]);
+    }
+    std::vector<std::vector<double>> dev_t(cs.size());
+    std::vector<double> host_t;
+    for (int r = 0; r < kMultiWarm + kMultiReps; ++r) {
+      for (int d = 0; d < n; ++d) {
+        CK(cudaSetDevice(d));
+        CK(cudaDeviceSynchronize());
+      }
+      auto t0 = Clock::now();
+      for (size_t i = 0; i < cs.size(); ++i) {
+        const MultiCopy& c = cs[i];
+        cudaStream_t st = streams[i];
+        CK(cudaSetDevice(c.dev));
+        CK(cudaEventRecord(evs[i]->a, st));
+        if (c.kind == 0)
+          CK(cudaMemcpyAsync(dev_a[c.dev], host_src[c.dev], kMultiBytes, cudaMemcpyHostToDevice,
+                             st));
+        else if (c.kind == 1)
+          CK(cudaMemcpyAsync(host_dst[c.dev], dev_a[c.dev], kMultiBytes, cudaMemcpyDeviceToHost,
+                             st));
+        else
+          CK(cudaMemcpyPeerAsync(dev_b[c.peer_dst], c.peer_dst, dev_a[c.dev], c.dev, kMultiBytes,
+                                 st));
+        CK(cudaEventRecord(evs[i]->b, st));
+      }
+      for (size_t i = 0; i < cs.size(); ++i) CK(cudaEventSynchronize(evs[i]->b));
+      double h = seconds_since(t0);
+      for (size_t i = 0; i < cs.size(); ++i) {
+        CK(cudaSetDevice(cs[i].dev));
+        double d = evs[i]->elapsed();
+        if (r >= kMultiWarm) dev_t[i].push_back(d);
+      }
+      if (r >= kMultiWarm) host_t.push_back(h);
+    }
+    Result res;
+    res.host = stat_of(host_t);
+    for (size_t i = 0; i < cs.size(); ++i) {
+      res.ev.push_back(stat_of(dev_t[i]));
+      CK(cudaSetDevice(cs[i].dev));
+      evs[i].reset();  // destroy the events with their own device current
+    }
+    return res;
+  }
+};
+
+void emit_multi(Json& j, const char* name, const std::vector<MultiCopy>& cs,
+                const MultiGpu::Result& r) {
+  j.begin_object(name);
+  j.integer("copies", static_cast<long long>(cs.size()));
+  j.integer("bytes_per_copy", static_cast<long long>(kMultiBytes));
+  j.stat("host_s", r.host);
+  j.num("aggregate_gbps", double(cs.size()) * kMultiBytes / r.host.median / 1e9);
+  j.num("aggregate_gbps_best", double(cs.size()) * kMultiBytes / r.host.min / 1e9);
+  j.begin_array("per_copy");
+  for (size_t i = 0; i < cs.size(); ++i) {
+    j.begin_object();
+    j.str("copy", cs[i].what);
+    j.integer("stream_device", cs[i].dev);
+    j.stat("events_s", r.ev[i]);
+    j.num("gbps", kMultiBytes / r.ev[i].median / 1e9);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+}
+
+void report_multigpu(Json& j) {
+  int count = 0;
+  CK(cudaGetDeviceCount(&count));
+  j.begin_object("multigpu");
+  j.integer("device_count", count);
+  if (count < 2) {
+    j.str("note", "fewer than two CUDA devices visible: nothing measured");
+    j.end_object();
+    return;
+  }
+  if (count > 2) j.str("note", "more than two devices: devices 0 and 1 measured");
+  j.begin_array("devices");
+  for (int d = 0; d < 2; ++d) report_device(j, d, nullptr);
+  j.end_array();
+
+  MultiGpu m;
+  m.n = 2;
+  for (int d = 0; d < 2; ++d) {
+    CK(cudaSetDevice(d));
+    CK(cudaFree(nullptr));
+    CK(cudaStreamCreateWithFlags(&m.s[d], cudaStreamNonBlocking));
+    CK(cudaStreamCreateWithFlags(&m.s2[d], cudaStreamNonBlocking));
+    CK(cudaHostAlloc(&m.host_src[d], kMultiBytes, cudaHostAllocPortable));
+    CK(cudaHostAlloc(&m.host_dst[d], kMultiBytes, cudaHostAllocPortable));
+    std::memset(m.host_src[d], 1 + d, kMultiBytes);
+    std::memset(m.host_dst[d], 0, kMultiBytes);
+    CK(cudaMalloc(&m.dev_a[d], kMultiBytes));
+    CK(cudaMalloc(&m.dev_b[d], kMultiBytes));
+    CK(cudaMemset(m.dev_a[d], 3 + d, kMultiBytes));
+    CK(cudaMemset(m.dev_b[d], 0, kMultiBytes));
+    CK(cudaDeviceSynchronize());
+  }
+
+  j.str("scenario", "256 MiB copies between pinned portable host buffers (cudaHostAllocPortable, one "
+                    "per device and direction) and each GPU, one non-blocking stream per device "
+                    "(a second one where one device does H2D and D2H at once); all copies of a case "
+                    "issued back to back, then waited for; host_s: steady_clock from the first issue "
+                    "until every stop event completed; events_s per copy; 2 warm-ups, median/min of "
+                    "9 reps; aggregate_gbps = copies x bytes / host_s median");
+  const MultiCopy h2d0{0, 0, -1, "h2d gpu0"}, h2d1{1, 0, -1, "h2d gpu1"};
+  const MultiCopy d2h0{0, 1, -1, "d2h gpu0"}, d2h1{1, 1, -1, "d2h gpu1"};
+  struct Case {
+    const char* name;
+    std::vector<MultiCopy> cs;
+  };
+  const Case host_cases[] = {
+      {"h2d_gpu0_alone", {h2d0}},
+      {"h2d_gpu1_alone", {h2d1}},
+      {"h2d_both", {h2d0, h2d1}},
+      {"d2h_gpu0_alone", {d2h0}},
+      {"d2h_gpu1_alone", {d2h1}},
+      {"d2h_both", {d2h0, d2h1}},
+      {"h2d_gpu0_with_d2h_gpu1", {h2d0, d2h1}},
+      {"d2h_gpu0_with_h2d_gpu1", {d2h0, h2d1}},
+      {"h2d_and_d2h_gpu0", {h2d0, d2h0}},
+      {"h2d_and_d2h_gpu1", {h2d1, d2h1}},
+      {"h2d_and_d2h_both", {h2d0, d2h0, h2d1, d2h1}},
+  };
+  j.begin_object("host_copies");
+  for (const Case& c : host_cases) {
+    std::fprintf(stderr, "multigpu %s\n", c.name);
+    emit_multi(j, c.name, c.cs, m.run(c.cs));
+  }
+  j.end_object();
+
+  // Peer copies: first with peer access not enabled, then enabled both ways.
+  int can01 = 0, can10 = 0;
+  CK(cudaDeviceCanAccessPeer(&can01, 0, 1));
+  CK(cudaDeviceCanAccessPeer(&can10, 1, 0));
+  const MultiCopy p01{0, 2, 1, "peer gpu0 -> gpu1 (stream on gpu0)"};
+  const MultiCopy p10{1, 2, 0, "peer gpu1 -> gpu0 (stream on gpu1)"};
+  const Case peer_cases[] = {
+      {"gpu0_to_gpu1", {p01}},
+      {"gpu1_to_gpu0", {p10}},
+      {"both_directions", {p01, p10}},
+  };
+  j.begin_object("peer");
+  j.integer("can_access_peer_0_to_1", can01);
+  j.integer("can_access_peer_1_to_0", can10);
+  j.str("api", "cudaMemcpyPeerAsync of 256 MiB, device buffer to device buffer, stream on the "
+               "source device; gbps counts bytes copied once");
+  for (int enabled = 0; enabled < 2; ++enabled) {
+    if (enabled) {
+      bool ok = true;
+      for (int d = 0; d < 2; ++d) {
+        CK(cudaSetDevice(d));
+        cudaError_t e = cudaDeviceEnablePeerAccess(1 - d, 0);
+        std::string key = "enable_peer_access_" + std::to_string(d) + "_to_" + std::to_string(1 - d);
+        j.str(key.c_str(), cudaGetErrorName(e));
+        if (e != cudaSuccess) {
+          ok = false;
+          cudaGetLastError();  // clear the (non-sticky) error so later checks do not see it
+        }
+      }
+      if (!ok) {
+        j.str("peer_access_enabled_note", "enabling failed: the with-peer-access runs are skipped");
+        break;
+      }
+    }
+    j.begin_object(enabled ? "peer_access_enabled" : "peer_access_not_enabled");
+    for (const Case& c : peer_cases) {
+      std::fprintf(stderr, "multigpu peer %s %s\n", enabled ? "enabled" : "not_enabled", c.name);
+      emit_multi(j, c.name, c.cs, m.run(c.cs));
+    }
+    j.end_object();
+  }
+  j.end_object();
+  j.end_object();
+
+  for (int d = 0; d < 2; ++d) {
+    CK(cudaSetDevice(d));
+    CK(cudaDeviceSynchronize());
+    CK(cudaStreamDestroy(m.s[d]));
+    CK(cudaStreamDestroy(m.s2[d]));
+    CK(cudaFreeHost(m.host_src[d]));
+    CK(cudaFreeHost(m.host_dst[d]));
+    CK(cudaFree(m.dev_a[d]));
+    CK(cudaFree(m.dev_b[d]));
+  }
+  CK(cudaSetDevice(0));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   auto t_start = Clock::now();
-  bool pitch2d_only = false;
+  std::string mode;  // empty: everything but the named-only modes
   if (argc > 1) {
-    if (argc == 2 && std::strcmp(argv[1], "pitch2d") == 0) {
-      pitch2d_only = true;
+    std::string a = argv[1];
+    if (argc == 2 && (a == "pitch2d" || a == "pitch2d_near" || a == "multigpu")) {
+      mode = argv[1];
     } else {
-      std::fprintf(stderr, "usage: %s [pitch2d]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [pitch2d|pitch2d_near|multigpu]\n", argv[0]);
       return 2;
     }
   }
@@ -963,9 +1278,12 @@ int main(int argc, char** argv) {
 
   report_device(j, dev);
 
-  if (pitch2d_only) {
-    std::fprintf(stderr, "pitch2d\n");
-    report_pitch2d(j);
+  if (!mode.empty()) {
+    j.str("mode", mode);
+    std::fprintf(stderr, "%s\n", mode.c_str());
+    if (mode == "pitch2d") report_pitch2d(j);
+    else if (mode == "pitch2d_near") report_pitch2d_near(j);
+    else report_multigpu(j);
     CK(cudaDeviceSynchronize());
     j.num("wall_s", seconds_since(t_start));
     j.end_object();
