@@ -68,12 +68,18 @@ Session pinned(const Session &s) {
   return out;
 }
 
+/// A stream of one device: streams are numbered per device, and each device has its own stream 0.
+using StreamKey = std::pair<unsigned, unsigned>; // (device, stream)
+StreamKey streamOf(const SessionOp &op) {
+  return {op.device, op.stream};
+}
+
 /// Runs of at least `count` small copies of one kind made in a row on one stream (nothing else on
 /// that stream between them), merged into one copy each. Event indices are remapped.
 Session batched(const Session &s, uint64_t smallBytes, size_t count, size_t &runs, size_t &merged) {
   std::vector<std::vector<size_t>> groups; // op indices merged into the first
-  std::map<unsigned, std::vector<size_t>> open;
-  auto close = [&](unsigned stream) {
+  std::map<StreamKey, std::vector<size_t>> open;
+  auto close = [&](StreamKey stream) {
     auto it = open.find(stream);
     if (it != open.end() && it->second.size() >= count)
       groups.push_back(it->second);
@@ -88,15 +94,16 @@ Session batched(const Session &s, uint64_t smallBytes, size_t count, size_t &run
         close(stream); // the host waits here: nothing merges across
       continue;
     }
-    // Stream-0 work orders everything: it ends every run, and other streams' work ends stream 0's.
+    // Stream-0 work orders everything on its device: it ends every run there, and other streams' work
+    // ends stream 0's.
     if (op.stream == 0) {
       for (auto &[stream, run] : std::map(open))
-        if (stream != 0)
+        if (stream.first == op.device && stream.second != 0)
           close(stream);
     } else {
-      close(0);
+      close({op.device, 0});
     }
-    auto it = open.find(op.stream);
+    auto it = open.find(streamOf(op));
     if (small && it != open.end() && !it->second.empty()) {
       const SessionOp &first = s.ops[it->second.front()];
       if (first.kind == op.kind && first.hostMemory == op.hostMemory) {
@@ -104,9 +111,9 @@ Session batched(const Session &s, uint64_t smallBytes, size_t count, size_t &run
         continue;
       }
     }
-    close(op.stream);
+    close(streamOf(op));
     if (small)
-      open[op.stream] = {i};
+      open[streamOf(op)] = {i};
   }
   for (auto &[stream, run] : std::map(open))
     close(stream);
@@ -142,10 +149,10 @@ std::optional<Session> breadthFirst(const Session &s) {
   std::vector<size_t> segment;
   bool ok = true;
   auto flush = [&] {
-    std::map<unsigned, size_t> rankOnStream;
+    std::map<StreamKey, size_t> rankOnStream;
     std::vector<std::pair<size_t, size_t>> order; // (rank, index)
     for (size_t i : segment)
-      order.emplace_back(rankOnStream[s.ops[i].stream]++, i);
+      order.emplace_back(rankOnStream[streamOf(s.ops[i])]++, i);
     std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     for (auto [rank, i] : order)
       out.ops.push_back(s.ops[i]);
@@ -168,11 +175,11 @@ std::optional<Session> breadthFirst(const Session &s) {
   return out;
 }
 
-std::set<unsigned> gpuStreams(const Session &s) {
-  std::set<unsigned> streams;
+std::set<StreamKey> gpuStreams(const Session &s) {
+  std::set<StreamKey> streams;
   for (const SessionOp &op : s.ops)
     if (op.isGpuWork())
-      streams.insert(op.stream);
+      streams.insert(streamOf(op));
   return streams;
 }
 
@@ -242,10 +249,8 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
   size_t gapped = 0;
   Session packed = s;
   for (SessionOp &op : packed.ops) {
-    const uint64_t rowBytes = op.rows > 1 ? op.bytes / op.rows : op.bytes;
-    if (op.isCopy() && op.rows > 1 && op.hostPitch > rowBytes &&
-        rowBytes < tl.config.costs.gappedHostRowFullSpeedBytes) {
-      op.hostPitch = rowBytes;
+    if (op.isCopy() && op.rows > 1 && tl.config.costs.gappedHostRowPenalty(op.bytes / op.rows, op.hostPitch) > 0) {
+      op.hostPitch = op.bytes / op.rows;
       ++gapped;
     }
   }
@@ -253,10 +258,12 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
     Finding f = finding("gapped-host-rows", tl, rerun(tl, packed));
     f.title = fmt::format("{} 2D cop{} of short rows spread over host memory", gapped, gapped == 1 ? "y" : "ies");
     f.evidence =
-        fmt::format("host rows shorter than {} KiB with gaps between them move at {:.0f}% of the link's rate "
-                    "plus {:.1f} ns a row (measured: the host pitch decides it, not the device pitch)",
-                    tl.config.costs.gappedHostRowFullSpeedBytes >> 10,
-                    100 * tl.config.costs.gappedHostRowBandwidthFraction, tl.config.costs.gappedHostRowSeconds * 1e9);
+        fmt::format("host rows shorter than {} KiB more than {:.0f} times their width apart slow down, down to {:.0f}% "
+                    "of the link's rate plus {:.1f} ns a row from a {} KiB pitch on (measured: the host pitch decides "
+                    "it, not the device pitch)",
+                    tl.config.costs.gappedHostRowFullSpeedBytes >> 10, tl.config.costs.gappedHostRowOnsetRatio,
+                    100 * tl.config.costs.gappedHostRowBandwidthFraction, tl.config.costs.gappedHostRowSeconds * 1e9,
+                    tl.config.costs.gappedHostRowFullPitchBytes >> 10);
     f.fix = "pack the rows into a contiguous host buffer (host pitch = width) before copying, or copy rows of at "
             "least 64 KiB";
     out.push_back(std::move(f));
@@ -282,9 +289,14 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
   }
 
   // Serialized streams: more streams than hardware queues.
-  const std::set<unsigned> streams = gpuStreams(s);
-  // Connections go to the streams round-robin in first-use order (SystemModel.cpp).
-  const int independentStreams = static_cast<int>(streams.size());
+  const std::set<StreamKey> streams = gpuStreams(s);
+  // Connections go to a device's streams round-robin in first-use order (SystemModel.cpp).
+  std::map<unsigned, int> streamsOnDevice;
+  for (const StreamKey &k : streams)
+    ++streamsOnDevice[k.first];
+  int independentStreams = 0;
+  for (const auto &[device, count] : streamsOnDevice)
+    independentStreams = std::max(independentStreams, count);
   if (independentStreams > tl.config.computeQueues) {
     std::optional<Session> breadth = breadthFirst(s);
     double best = total;

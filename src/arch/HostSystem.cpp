@@ -1,6 +1,7 @@
 #include "arch/HostSystem.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ptxray::arch {
 
@@ -59,9 +60,38 @@ constexpr HostCosts kHostCosts{
     .gappedHostRowBandwidthFraction = 0.64,
     .gappedHostRowSeconds = 7.4e-9,
     .gappedHostRowFullSpeedBytes = 64 << 10,
+    // Where the slowdown starts and where it is complete (results/pitch2d-near.json, two H200s):
+    // rows of 256 B to 4 KiB run at the contiguous rate up to a host pitch of 8 x the width (any
+    // 256 B-aligned gap), are 4-11% slower at 10 x, and pay the whole cost above from a 64 KiB
+    // pitch on. In between, the extra time per row grows as the 1.5th power of the pitch's place
+    // between the two on a log scale: 256 B rows 1 ns at 16 x (model 0.8), 4 ns at 65 x (4.2);
+    // 1 KiB rows 2 ns at 12 x (1.6), 4 ns at 16 x (3.5); 4 KiB rows 27 ns at 14 x (34).
+    .gappedHostRowOnsetRatio = 8,
+    .gappedHostRowFullPitchBytes = 64 << 10,
+    .gappedHostRowPenaltyExponent = 1.5,
+    // One H200 copying 256 MiB each way at once: 101.1 GB/s together against 55.2 GB/s one way
+    // (results/multigpu.json), 0.916 of each direction.
+    .duplexBandwidthFraction = 0.916,
+    // Two H200s on their own Gen5 x16 links, cudaMemcpyPeerAsync of 256 MiB with peer access off:
+    // 38.4 GB/s either way, 0.69 of the 55.46 GB/s pinned rate (results/multigpu.json). (With peer
+    // access on, that pair's NVLink ran at 388 GB/s: a path the model has no entry for.)
+    .stagedPeerBandwidthFraction = 0.69,
 };
 
 } // namespace
+
+double HostCosts::gappedHostRowPenalty(uint64_t rowBytes, uint64_t hostPitch) const {
+  if (rowBytes == 0 || rowBytes >= gappedHostRowFullSpeedBytes)
+    return 0;
+  const double onset = gappedHostRowOnsetRatio * static_cast<double>(rowBytes);
+  const double full = static_cast<double>(gappedHostRowFullPitchBytes);
+  const double pitch = static_cast<double>(hostPitch);
+  if (pitch <= onset)
+    return 0;
+  if (pitch >= full || onset >= full)
+    return 1;
+  return std::pow(std::log(pitch / onset) / std::log(full / onset), gappedHostRowPenaltyExponent);
+}
 
 double PcieLink::rawBytesPerSecond() const {
   const PcieGeneration &g = generationData(generation);

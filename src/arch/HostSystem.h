@@ -37,12 +37,26 @@ struct HostCosts {
   /// Connections (hardware work queues) the driver opens per device unless CUDA_DEVICE_MAX_CONNECTIONS
   /// says otherwise.
   int defaultConnections = 0;
-  /// 2D copies whose host rows are apart (host pitch over the row width) and shorter than
-  /// `gappedHostRowFullSpeedBytes` move at this fraction of the link's rate and cost this much per
-  /// row besides ([KTG] §1.4.4.5 names large host pitches; the measurement pins it on the host side).
+  /// 2D copies of host rows shorter than `gappedHostRowFullSpeedBytes` that lie far apart: from a host
+  /// pitch of `gappedHostRowOnsetRatio` x the width they slow down, and from a pitch of
+  /// `gappedHostRowFullPitchBytes` on they move at `gappedHostRowBandwidthFraction` of the link's
+  /// rate plus `gappedHostRowSeconds` a row ([KTG] §1.4.4.5 names large host pitches; the
+  /// measurement pins it on the host side). gappedHostRowPenalty() gives the share in between.
   double gappedHostRowBandwidthFraction = 0;
   double gappedHostRowSeconds = 0;
   uint64_t gappedHostRowFullSpeedBytes = 0;
+  double gappedHostRowOnsetRatio = 0;
+  uint64_t gappedHostRowFullPitchBytes = 0;
+  double gappedHostRowPenaltyExponent = 0;
+  /// Both directions of one PCIe link busy at once: each direction's share of its one-way rate.
+  double duplexBandwidthFraction = 0;
+  /// A peer copy between GPUs of different boards (no direct path between them): the fraction of the
+  /// host link's pinned rate it reaches, staged through host memory by the driver.
+  double stagedPeerBandwidthFraction = 0;
+
+  /// How much of the full gapped-row cost a 2D copy of `rowBytes`-byte host rows `hostPitch` apart
+  /// pays: 0 (full speed) to 1.
+  double gappedHostRowPenalty(uint64_t rowBytes, uint64_t hostPitch) const;
 };
 
 const HostCosts &hostCosts();

@@ -273,12 +273,13 @@ Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const
     p->module = nullptr;
   // A session (operations beyond launches): the transfers and streams too ([BPG] 3.1 comes first).
   const bool session = std::any_of(spec.operations.begin(), spec.operations.end(), [](const vm::SpecOperation &op) {
-    return op.kind != vm::SpecOperation::Kind::Launch || op.stream != 0;
+    return op.kind != vm::SpecOperation::Kind::Launch || op.stream != 0 || op.device != 0;
   });
   if (session) {
     system::SystemOptions so;
     so.pcieGeneration = spec.host.pcieGeneration;
     so.pcieLanes = spec.host.pcieLanes;
+    so.boards = spec.host.boards;
     const system::SystemConfig config = system::SystemConfig::forTarget(target, so);
     std::vector<model::LaunchProfile> profiles;
     for (const std::unique_ptr<model::LaunchProfile> &p : out.profiles)

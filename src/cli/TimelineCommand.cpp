@@ -28,6 +28,7 @@ struct TimelineOptions {
   std::optional<int> pcieGeneration;
   std::optional<int> pcieLanes;
   std::optional<int> connections;
+  std::optional<int> boards;
   std::string json;
   std::string html;
   int width = 72;
@@ -44,8 +45,8 @@ int timelineCommand(const TimelineOptions &o) {
     throw std::invalid_argument(lookup.error);
   if (!o.input.ends_with(".json") || !o.program.empty()) {
     // A CUDA program: it runs on ptxray's runtime, which records its calls (PTXRAY_TIMELINE).
-    if (o.pcieGeneration || o.pcieLanes || o.sample || !o.clock.empty()) {
-      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --sample and --clock apply to spec files\n";
+    if (o.pcieGeneration || o.pcieLanes || o.boards || o.sample || !o.clock.empty()) {
+      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --boards, --sample and --clock apply to spec files\n";
       return 2;
     }
     if (o.connections)
@@ -70,6 +71,7 @@ int timelineCommand(const TimelineOptions &o) {
   system::SystemOptions systemOptions;
   systemOptions.pcieGeneration = o.pcieGeneration ? o.pcieGeneration : spec.host.pcieGeneration;
   systemOptions.pcieLanes = o.pcieLanes ? o.pcieLanes : spec.host.pcieLanes;
+  systemOptions.boards = o.boards ? o.boards : spec.host.boards;
   if (o.connections)
     systemOptions.connections = o.connections;
   else if (const char *env = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"); env && *env)
@@ -154,6 +156,8 @@ CommandRunner addTimelineCommand(CLI::App &app) {
   cmd->add_option("--connections", o->connections,
                   "Hyper-Q connections, as CUDA_DEVICE_MAX_CONNECTIONS (default: that variable, else 8)")
       ->check(CLI::Range(1, 32));
+  cmd->add_option("--boards", o->boards, "Boards of the GPU in the host (default 1; a K10 or K80 board is two devices)")
+      ->check(CLI::Range(1, system::kMaxBoards));
   cmd->add_option("--json", o->json, "FILE: the timeline as JSON (schema ptxray-timeline)");
   cmd->add_option("--html", o->html, "FILE: one self-contained HTML page with the timeline as SVG");
   cmd->add_option("--width", o->width, "Columns of the chart (default 72)")->check(CLI::Range(10, 1000));
@@ -166,8 +170,9 @@ CommandRunner addTimelineCommand(CLI::App &app) {
   cmd->footer(R"(
 The spec's "operations" are the host's calls in order, each on a stream (0 is the legacy default
 stream): memcpy_h2d, memcpy_d2h, memcpy_d2d, memcpy2d, memset, launch, event_record,
-stream_wait_event, stream_synchronize, synchronize; host buffers are "pinned" or "pageable"
-(README.md, "Sessions"). Device memory is computed for real; times are modeled.
+stream_wait_event, stream_synchronize, synchronize; host buffers are "pinned" or "pageable"; on a
+system of several GPUs, buffers and operations name their "device" (README.md, "Sessions").
+Device memory is computed for real; times are modeled.
 
   ptxray timeline examples/guide/overlap.json --arch k20x
   ptxray timeline --arch k40 -- ./app args     (a CUDA program on ptxray's runtime: its calls' session)

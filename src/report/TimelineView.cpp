@@ -48,25 +48,79 @@ char glyph(size_t op) {
   return digits[op % digits.size()];
 }
 
+struct ChartLane {
+  std::string name;
+  std::vector<size_t> entries; ///< indices into Timeline::entries
+};
+
+/// The chart's lanes: each device's engines that ran something, the host's waits, then each device's
+/// streams. With several devices the names say which ("gpu1 copy H2D", "gpu1 stream 2").
+std::vector<ChartLane> chartLanes(const Timeline &tl) {
+  const bool several = tl.config.devices() > 1;
+  auto named = [&](unsigned device, std::string name) {
+    return several ? fmt::format("gpu{} {}", device, name) : name;
+  };
+  auto ran = [&](size_t i) { return tl.entries[i].end > tl.entries[i].start; };
+  std::vector<ChartLane> lanes;
+  std::map<std::pair<unsigned, Engine>, ChartLane> engines;
+  ChartLane host{"host", {}};
+  std::map<std::pair<unsigned, unsigned>, ChartLane> streams;
+  for (size_t i = 0; i < tl.entries.size(); ++i) {
+    const system::TimelineEntry &e = tl.entries[i];
+    const system::SessionOp &op = tl.session.ops[e.op];
+    if (!ran(i) || e.engine == Engine::None)
+      continue;
+    if (e.engine == Engine::Host) {
+      host.entries.push_back(i);
+      continue;
+    }
+    ChartLane &lane = engines[{op.device, e.engine}];
+    lane.name = named(op.device, system::engineName(e.engine));
+    lane.entries.push_back(i);
+    if (op.isGpuWork()) {
+      ChartLane &stream = streams[{op.device, op.stream}];
+      stream.name = named(op.device, fmt::format("stream {}", op.stream));
+      stream.entries.push_back(i);
+    }
+  }
+  // Engines in the order data flows: in, both ways, out, the SMs (Engine's order).
+  for (auto &[key, lane] : engines)
+    lanes.push_back(std::move(lane));
+  if (!host.entries.empty())
+    lanes.push_back(std::move(host));
+  for (auto &[key, lane] : streams)
+    lanes.push_back(std::move(lane));
+  return lanes;
+}
+
 double bandwidth(const system::SessionOp &op, const system::TimelineEntry &e) {
   const double d = e.end - e.start;
   return op.bytes && d > 0 ? static_cast<double>(op.bytes) / d : 0;
 }
 
 std::string operationTable(const Timeline &tl) {
-  std::string out = fmt::format("\n  {:>3}  {:<18} {:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", "#", "operation", "stream",
-                                "engine", "issued", "start", "end", "what");
+  const bool several = tl.config.devices() > 1;
+  std::string out = fmt::format("\n  {:>3}  {:<18} {}{:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", "#", "operation",
+                                several ? "gpu " : "", "stream", "engine", "issued", "start", "end", "what");
   for (const system::TimelineEntry &e : tl.entries) {
     const system::SessionOp &op = tl.session.ops[e.op];
     std::string what = op.label;
-    if (double bw = bandwidth(op, e); bw > 0 && op.isCopy())
-      what +=
-          fmt::format(", {:.2f} GB/s{}", bw / 1e9, op.hostMemory == system::HostMemory::Pageable ? " pageable" : "");
-    out += fmt::format("  {:>3}  {:<18} {:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", e.op, system::opKindName(op.kind),
+    if (double bw = bandwidth(op, e); bw > 0 && op.usesCopyEngine())
+      what += fmt::format(", {:.2f} GB/s{}", bw / 1e9,
+                          op.isCopy() && op.hostMemory == system::HostMemory::Pageable ? " pageable" : "");
+    out += fmt::format("  {:>3}  {:<18} {}{:>6}  {:<8} {:>11} {:>11} {:>11}  {}\n", e.op, system::opKindName(op.kind),
+                       several ? fmt::format("{:>3} ", op.device) : "",
                        op.kind == OpKind::Synchronize ? std::string("-") : std::to_string(op.stream),
                        system::engineName(e.engine), timeText(e.issue), timeText(e.start), timeText(e.end), what);
   }
   return out;
+}
+
+std::string devicesText(const system::SystemConfig &c) {
+  if (c.devices() == 1)
+    return "";
+  return fmt::format("; {} devices: {} board{} of {} GPU{}", c.devices(), c.boards, c.boards == 1 ? "" : "s",
+                     c.gpusPerBoard, c.gpusPerBoard == 1 ? "" : "s");
 }
 
 } // namespace
@@ -75,9 +129,9 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
                          const TimelineTextOptions &options) {
   const system::SystemConfig &c = tl.config;
   std::string out;
-  out += fmt::format("== session on {} ({}; {} copy engine{}, {} concurrent kernels, {} hardware queue{})\n", c.gpu,
+  out += fmt::format("== session on {} ({}; {} copy engine{}, {} concurrent kernels, {} hardware queue{}{})\n", c.gpu,
                      linkText(c), c.copyEngines, c.copyEngines == 1 ? "" : "s", c.maxConcurrentKernels, c.computeQueues,
-                     c.computeQueues == 1 ? "" : "s");
+                     c.computeQueues == 1 ? "" : "s", devicesText(c));
   out += fmt::format("  total {}   one stream {}   overlap {:.1f}%   peak concurrent kernels {}\n",
                      timeText(tl.totalSeconds), timeText(tl.serialSeconds), 100 * tl.overlapFraction,
                      tl.peakConcurrentKernels);
@@ -93,6 +147,7 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
   };
   engineLine("H2D", tl.h2d);
   engineLine("D2H", tl.d2h);
+  engineLine("peer", tl.peer);
   engineLine("compute", tl.compute);
   engineLine("host", tl.host);
   if (tl.kernelSeconds > 0)
@@ -117,48 +172,27 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
   // The chart: engines first, then streams.
   const int width = std::max(10, options.width);
   const double span = tl.totalSeconds > 0 ? tl.totalSeconds : 1;
-  struct Lane {
-    std::string name;
-    std::string cells;
-  };
-  std::vector<Lane> lanes;
-  auto paint = [&](Lane &lane, size_t op, double start, double end) {
-    // Rounded, so that back-to-back operations meet without sharing a cell.
-    int a = static_cast<int>(std::lround(start / span * width));
-    int b = static_cast<int>(std::lround(end / span * width));
-    a = std::clamp(a, 0, width - 1);
-    b = std::clamp(std::max(b, a + 1), 1, width);
-    for (int x = a; x < b; ++x)
-      lane.cells[x] = lane.cells[x] == ' ' || lane.cells[x] == glyph(op) ? glyph(op) : '#';
-  };
-  std::map<Engine, size_t> engineLane;
-  for (Engine e : {Engine::CopyH2D, Engine::Copy, Engine::CopyD2H, Engine::Compute, Engine::Host})
-    for (const system::TimelineEntry &entry : tl.entries)
-      if (entry.engine == e) {
-        engineLane[e] = lanes.size();
-        lanes.push_back({system::engineName(e), std::string(width, ' ')});
-        break;
-      }
-  std::set<unsigned> streams;
-  for (const system::SessionOp &op : tl.session.ops)
-    if (op.isGpuWork())
-      streams.insert(op.stream);
-  std::map<unsigned, size_t> streamLane;
-  for (unsigned s : streams) {
-    streamLane[s] = lanes.size();
-    lanes.push_back({fmt::format("stream {}", s), std::string(width, ' ')});
+  size_t nameWidth = 10;
+  std::vector<std::string> cells;
+  const std::vector<ChartLane> lanes = chartLanes(tl);
+  for (const ChartLane &lane : lanes) {
+    nameWidth = std::max(nameWidth, lane.name.size());
+    std::string row(static_cast<size_t>(width), ' ');
+    for (size_t i : lane.entries) {
+      const system::TimelineEntry &e = tl.entries[i];
+      // Rounded, so that back-to-back operations meet without sharing a cell.
+      int a = static_cast<int>(std::lround(e.start / span * width));
+      int b = static_cast<int>(std::lround(e.end / span * width));
+      a = std::clamp(a, 0, width - 1);
+      b = std::clamp(std::max(b, a + 1), 1, width);
+      for (int x = a; x < b; ++x)
+        row[x] = row[x] == ' ' || row[x] == glyph(e.op) ? glyph(e.op) : '#';
+    }
+    cells.push_back(std::move(row));
   }
-  for (const system::TimelineEntry &e : tl.entries) {
-    const system::SessionOp &op = tl.session.ops[e.op];
-    if (e.engine == Engine::None || e.end <= e.start)
-      continue;
-    paint(lanes[engineLane[e.engine]], e.op, e.start, e.end);
-    if (op.isGpuWork())
-      paint(lanes[streamLane[op.stream]], e.op, e.start, e.end);
-  }
-  out += fmt::format("\n  {:<10} 0{:>{}}\n", "", timeText(tl.totalSeconds), width);
-  for (const Lane &lane : lanes)
-    out += fmt::format("  {:<10}|{}|\n", lane.name, lane.cells);
+  out += fmt::format("\n  {:<{}} 0{:>{}}\n", "", nameWidth, timeText(tl.totalSeconds), width);
+  for (size_t l = 0; l < lanes.size(); ++l)
+    out += fmt::format("  {:<{}}|{}|\n", lanes[l].name, nameWidth, cells[l]);
   out += "  (each operation is drawn with the last digit of its number in base 36; # where several overlap)\n";
 
   if (options.operations)
@@ -168,36 +202,6 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
 
 namespace {
 
-struct SvgLane {
-  std::string name;
-  std::vector<size_t> entries; ///< indices into Timeline::entries
-};
-
-/// The chart's lanes: the engines that ran something, then the streams.
-std::vector<SvgLane> svgLanes(const Timeline &tl) {
-  std::vector<SvgLane> lanes;
-  for (Engine e : {Engine::CopyH2D, Engine::Copy, Engine::CopyD2H, Engine::Compute, Engine::Host}) {
-    SvgLane lane{system::engineName(e), {}};
-    for (size_t i = 0; i < tl.entries.size(); ++i)
-      if (tl.entries[i].engine == e && tl.entries[i].end > tl.entries[i].start)
-        lane.entries.push_back(i);
-    if (!lane.entries.empty())
-      lanes.push_back(std::move(lane));
-  }
-  std::map<unsigned, SvgLane> streams;
-  for (size_t i = 0; i < tl.entries.size(); ++i) {
-    const system::SessionOp &op = tl.session.ops[tl.entries[i].op];
-    if (op.isGpuWork() && tl.entries[i].end > tl.entries[i].start) {
-      SvgLane &lane = streams[op.stream];
-      lane.name = fmt::format("stream {}", op.stream);
-      lane.entries.push_back(i);
-    }
-  }
-  for (auto &[stream, lane] : streams)
-    lanes.push_back(std::move(lane));
-  return lanes;
-}
-
 /// Fill colour by kind: the copy directions, kernels, other device work, host waits.
 const char *kindColour(const system::SessionOp &op, Engine engine) {
   if (engine == Engine::Host)
@@ -205,6 +209,7 @@ const char *kindColour(const system::SessionOp &op, Engine engine) {
   switch (op.kind) {
   case OpKind::CopyH2D: return "#1f77b4";
   case OpKind::CopyD2H: return "#ff7f0e";
+  case OpKind::CopyPeer: return "#8c564b";
   case OpKind::Kernel: return "#2ca02c";
   default: return "#9467bd";
   }
@@ -213,7 +218,7 @@ const char *kindColour(const system::SessionOp &op, Engine engine) {
 } // namespace
 
 std::string timelineSvg(const Timeline &tl) {
-  const std::vector<SvgLane> lanes = svgLanes(tl);
+  const std::vector<ChartLane> lanes = chartLanes(tl);
   const double left = 110, right = 20, top = 20, laneHeight = 26, axis = 40, width = 1100;
   const double height = top + laneHeight * static_cast<double>(lanes.size()) + axis;
   const double plot = width - left - right;
@@ -236,9 +241,10 @@ std::string timelineSvg(const Timeline &tl) {
       const system::SessionOp &op = tl.session.ops[e.op];
       const double x0 = x(e.start), w = std::max(1.0, x(e.end) - x0);
       svg += fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}" stroke="#ffffff" )"
-                         R"(stroke-width="0.5"><title>#{} {} (stream {}): {}, {} to {}</title></rect>)",
+                         R"(stroke-width="0.5"><title>#{} {} ({}stream {}): {}, {} to {}</title></rect>)",
                          x0, y + 3, w, laneHeight - 6, kindColour(op, e.engine), e.op, system::opKindName(op.kind),
-                         op.stream, escapeXml(op.label), escapeXml(timeText(e.start)), escapeXml(timeText(e.end)));
+                         tl.config.devices() > 1 ? fmt::format("device {}, ", op.device) : "", op.stream,
+                         escapeXml(op.label), escapeXml(timeText(e.start)), escapeXml(timeText(e.end)));
       if (w > 24)
         svg += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" fill="#ffffff" font-size="10">{}</text>)", x0 + 3,
                            y + laneHeight / 2 + 4, e.op);
@@ -262,14 +268,15 @@ std::string timelineHtml(const Timeline &tl, const std::vector<advisor::Finding>
   HtmlPage page("ptxray timeline: " + c.gpu);
   page.addTable(
       {{"system", linkText(c)},
-       {"engines", fmt::format("{} copy engine{}, {} concurrent kernels, {} hardware queue{}", c.copyEngines,
+       {"engines", fmt::format("{} copy engine{}, {} concurrent kernels, {} hardware queue{}{}", c.copyEngines,
                                c.copyEngines == 1 ? "" : "s", c.maxConcurrentKernels, c.computeQueues,
-                               c.computeQueues == 1 ? "" : "s")},
+                               c.computeQueues == 1 ? "" : "s", devicesText(c))},
        {"total", timeText(tl.totalSeconds)},
        {"one stream", timeText(tl.serialSeconds)},
        {"overlap", fmt::format("{:.1f}%", 100 * tl.overlapFraction)},
        {"H2D busy", fmt::format("{} ({})", timeText(tl.h2d.busySeconds), bytesText(tl.h2d.bytes))},
        {"D2H busy", fmt::format("{} ({})", timeText(tl.d2h.busySeconds), bytesText(tl.d2h.bytes))},
+       {"peer busy", fmt::format("{} ({})", timeText(tl.peer.busySeconds), bytesText(tl.peer.bytes))},
        {"compute busy", timeText(tl.compute.busySeconds)},
        {"Amdahl bound", fmt::format("kernels {:.1f}% of the one-stream run: at most {:.2f}x from faster kernels",
                                     100 * tl.kernelShare, tl.amdahlBound)}},
@@ -284,16 +291,16 @@ std::string timelineHtml(const Timeline &tl, const std::vector<advisor::Finding>
           f.evidence, f.fix, f.guide));
   }
   page.addHeading("Timeline");
-  page.addSvg(timelineSvg(tl), "blue: host to device, orange: device to host, green: kernels, purple: device copies "
-                               "and memsets, grey: the host waiting");
+  page.addSvg(timelineSvg(tl), "blue: host to device, orange: device to host, brown: between devices, green: "
+                               "kernels, purple: device copies and memsets, grey: the host waiting");
   DataTable table;
   table.caption = "Operations in issue order";
-  table.headers = {"#", "operation", "stream", "engine", "issued", "start", "end", "what"};
+  table.headers = {"#", "operation", "device", "stream", "engine", "issued", "start", "end", "what"};
   for (const system::TimelineEntry &e : tl.entries) {
     const system::SessionOp &op = tl.session.ops[e.op];
-    table.rows.push_back({std::to_string(e.op), system::opKindName(op.kind), std::to_string(op.stream),
-                          system::engineName(e.engine), timeText(e.issue), timeText(e.start), timeText(e.end),
-                          op.label});
+    table.rows.push_back({std::to_string(e.op), system::opKindName(op.kind), std::to_string(op.device),
+                          std::to_string(op.stream), system::engineName(e.engine), timeText(e.issue), timeText(e.start),
+                          timeText(e.end), op.label});
   }
   page.addDataTable(std::move(table));
   return page.render();
@@ -317,6 +324,9 @@ nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Findi
   system["copy_engines"] = c.copyEngines;
   system["max_concurrent_kernels"] = c.maxConcurrentKernels;
   system["hardware_queues"] = c.computeQueues;
+  system["devices"] = c.devices();
+  system["boards"] = c.boards;
+  system["gpus_per_board"] = c.gpusPerBoard;
   j["system"] = system;
   auto totals = [](const system::EngineTotals &t) {
     return json{{"busy_us", t.busySeconds * 1e6}, {"bytes", t.bytes}, {"operations", t.operations}};
@@ -330,6 +340,7 @@ nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Findi
                  {"peak_concurrent_kernels", tl.peakConcurrentKernels},
                  {"h2d", totals(tl.h2d)},
                  {"d2h", totals(tl.d2h)},
+                 {"peer", totals(tl.peer)},
                  {"compute", totals(tl.compute)},
                  {"host", totals(tl.host)}};
   json ops = json::array();
@@ -337,6 +348,7 @@ nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Findi
     const system::SessionOp &op = tl.session.ops[e.op];
     json o = {{"index", e.op},
               {"op", system::opKindName(op.kind)},
+              {"device", op.device},
               {"stream", op.stream},
               {"label", op.label},
               {"where", op.where},
@@ -347,10 +359,14 @@ nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Findi
               {"end_us", e.end * 1e6}};
     if (op.bytes)
       o["bytes"] = op.bytes;
-    if (op.isCopy()) {
+    if (op.isCopy())
       o["host_memory"] = op.hostMemory == system::HostMemory::Pinned ? "pinned" : "pageable";
-      o["gbps"] = bandwidth(op, e) / 1e9;
+    if (op.kind == OpKind::CopyPeer) {
+      o["from_device"] = op.fromDevice;
+      o["to_device"] = op.toDevice;
     }
+    if (op.usesCopyEngine())
+      o["gbps"] = bandwidth(op, e) / 1e9;
     if (op.kind == OpKind::Kernel) {
       o["kernel_us"] = op.kernelSeconds * 1e6;
       o["gpu_share"] = op.gpuShare;

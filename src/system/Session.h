@@ -1,5 +1,5 @@
-// A session: what a program's host thread asks of one GPU, in issue order (copies, memsets, kernel
-// launches, events, synchronizations), each on a CUDA stream. It comes from a run spec's "operations"
+// A session: what a program's host thread asks of its GPUs, in issue order (copies, memsets, kernel
+// launches, events, synchronizations), each on a CUDA stream of one device. It comes from a run spec's "operations"
 // (SessionFromSpec.h) or from a program running on ptxray's CUDA runtime. The kernels' durations are
 // the performance model's estimates: the system model (SystemModel.h) only places them in time.
 #pragma once
@@ -15,6 +15,7 @@ namespace ptxray::system {
 enum class OpKind : uint8_t {
   CopyH2D,           ///< host to device over PCIe (a copy engine)
   CopyD2H,           ///< device to host over PCIe
+  CopyPeer,          ///< from one GPU's memory to another's (cudaMemcpyPeer), over PCIe
   CopyD2D,           ///< device to device (DRAM to DRAM, on the GPU)
   Memset,            ///< device memory set (on the GPU)
   Kernel,            ///< a launch
@@ -32,8 +33,13 @@ inline constexpr size_t kNoOp = std::numeric_limits<size_t>::max();
 
 struct SessionOp {
   OpKind kind = OpKind::Kernel;
-  /// 0: the legacy default stream (it waits for all earlier work, and all later work waits for it).
+  /// The CUDA device whose stream the operation is on (0, 1, ...; a dual-GPU board is two devices).
+  unsigned device = 0;
+  /// A stream of `device`; 0: that device's legacy default stream (it waits for all earlier work on
+  /// the device, and all later work on the device waits for it).
   unsigned stream = 0;
+  /// CopyPeer: the devices the bytes leave and reach (one of them is `device`).
+  unsigned fromDevice = 0, toDevice = 0;
   std::string label; ///< "hA -> dA", "hypot<<<128, 256>>>"
   std::string where; ///< the spec path ("operations[3]") or call site it came from
   uint64_t bytes = 0;
@@ -46,8 +52,9 @@ struct SessionOp {
   /// together fill no more than the GPU run side by side at full speed.
   double kernelSeconds = 0;
   double gpuShare = 1;
-  size_t event = kNoOp; ///< StreamWaitEvent: the EventRecord operation it waits for
-  bool isCopy() const { return kind <= OpKind::CopyD2H; }
+  size_t event = kNoOp;                                   ///< StreamWaitEvent: the EventRecord operation it waits for
+  bool isCopy() const { return kind <= OpKind::CopyD2H; } ///< between host and device memory
+  bool usesCopyEngine() const { return kind <= OpKind::CopyPeer; }
   bool isGpuWork() const { return kind <= OpKind::Kernel; }
 };
 

@@ -46,6 +46,7 @@ Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchPr
   for (const vm::SpecOperation &s : spec.operations) {
     SessionOp op;
     op.stream = s.stream;
+    op.device = s.device;
     op.where = s.path;
     op.bytes = s.bytes;
     auto hostMemoryOf = [&](const std::string &name) {
@@ -55,6 +56,16 @@ Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchPr
     auto onHost = [&](const std::string &name) {
       const vm::SpecBuffer *b = spec.findBuffer(name);
       return b && b->onHost();
+    };
+    auto deviceOf = [&](const std::string &name) {
+      const vm::SpecBuffer *b = spec.findBuffer(name);
+      return b ? b->device : 0u;
+    };
+    // A copy between two devices' memory crosses PCIe (cudaMemcpyPeer); within one it is a D2D copy.
+    auto deviceToDevice = [&] {
+      op.fromDevice = deviceOf(s.src);
+      op.toDevice = deviceOf(s.dst);
+      op.kind = op.fromDevice == op.toDevice ? OpKind::CopyD2D : OpKind::CopyPeer;
     };
     switch (s.kind) {
     case SK::MemcpyH2D:
@@ -68,14 +79,16 @@ Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchPr
       op.label = fmt::format("{} -> {} ({})", s.src, s.dst, bytesText(s.bytes));
       break;
     case SK::MemcpyD2D:
-      op.kind = OpKind::CopyD2D;
+      deviceToDevice();
       op.label = fmt::format("{} -> {} ({})", s.src, s.dst, bytesText(s.bytes));
       break;
     case SK::Memcpy2D: {
       const bool fromHost = onHost(s.src), toHost = onHost(s.dst);
       if (fromHost && toHost)
         continue; // host to host: the runtime copies on the host, no GPU work
-      op.kind = fromHost ? OpKind::CopyH2D : toHost ? OpKind::CopyD2H : OpKind::CopyD2D;
+      op.kind = fromHost ? OpKind::CopyH2D : OpKind::CopyD2H;
+      if (!fromHost && !toHost)
+        deviceToDevice();
       op.hostMemory = hostMemoryOf(fromHost ? s.src : s.dst);
       op.rows = s.height;
       op.hostPitch = fromHost ? s.srcPitch : s.dstPitch;
@@ -93,6 +106,7 @@ Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchPr
       std::string where = op.where;
       op = kernelOperation(profiles[s.launch], s.stream, smCount);
       op.where = where;
+      op.device = s.device;
       break;
     }
     case SK::EventRecord:
@@ -111,11 +125,11 @@ Session sessionFromSpec(const vm::RunSpec &spec, std::span<const model::LaunchPr
       break;
     case SK::StreamSynchronize:
       op.kind = OpKind::StreamSynchronize;
-      op.label = fmt::format("stream {}", s.stream);
+      op.label = s.device ? fmt::format("device {} stream {}", s.device, s.stream) : fmt::format("stream {}", s.stream);
       break;
     case SK::Synchronize:
       op.kind = OpKind::Synchronize;
-      op.label = "device";
+      op.label = fmt::format("device {}", s.device);
       break;
     }
     session.ops.push_back(std::move(op));

@@ -38,6 +38,16 @@ SystemConfig SystemConfig::forTarget(const arch::ArchTarget &target, const Syste
     c.pageableH2DBytesPerSecond = staged(c.pinnedBytesPerSecond, c.costs.pageableStagingH2DBytesPerSecond);
     c.pageableD2HBytesPerSecond = staged(c.pinnedBytesPerSecond, c.costs.pageableStagingD2HBytesPerSecond);
   }
+  c.gpusPerBoard = std::max(1, gpu->gpusPerBoard);
+  c.boards = options.boards.value_or(1);
+  if (c.boards < 1 || c.boards > kMaxBoards)
+    throw std::invalid_argument(fmt::format("{} boards: expected 1 to {}", c.boards, kMaxBoards));
+  // Up one board's link and down the other's, staged through host memory.
+  c.hostPeerBytesPerSecond = c.pinnedBytesPerSecond * c.costs.stagedPeerBandwidthFraction;
+  if (c.gpusPerBoard > 1 && gpu->pcieGeneration) {
+    c.switchPortBytesPerSecond = arch::PcieLink{*gpu->pcieGeneration, 16}.pinnedBytesPerSecond();
+    c.boardPeerBytesPerSecond = c.switchPortBytesPerSecond;
+  }
   c.copyEngines = gpu->copyEngines;
   c.maxConcurrentKernels = std::max(1, cc.maxResidentGrids);
   const int queues = std::max(1, cc.hardwareWorkQueues);

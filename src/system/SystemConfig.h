@@ -17,7 +17,12 @@ struct SystemOptions {
   std::optional<int> pcieLanes;
   /// CUDA_DEVICE_MAX_CONNECTIONS: Hyper-Q connections (default 8, at most the GPU's queues).
   std::optional<int> connections;
+  /// Boards of the GPU in the host (default 1); a dual-GPU board (K10, K80) gives two devices each.
+  std::optional<int> boards;
 };
+
+/// The most boards a host is modeled with (a chassis of eight or sixteen GPUs).
+inline constexpr int kMaxBoards = 16;
 
 struct SystemConfig {
   std::string gpu;                    ///< "Tesla K20X"
@@ -34,6 +39,20 @@ struct SystemConfig {
   /// else the connections the driver opens.
   int computeQueues = 1;
   arch::HostCosts costs;
+  /// The devices: `boards` boards of `gpusPerBoard` GPUs, device d on board d / gpusPerBoard. [KTG]
+  /// §1.4.7: the GPUs of a dual-GPU board are separate CUDA devices with their own memory, engines
+  /// and queues; the board's one host link is shared through an on-board PCIe switch, on which each
+  /// GPU has a port of its own.
+  int gpusPerBoard = 1;
+  int boards = 1;
+  int devices() const { return gpusPerBoard * boards; }
+  /// Per direction: a GPU's port on its board's switch (boards of two or more GPUs; the board's own
+  /// generation, x16, whatever the host's), and a peer copy's rate alone: on one board across the
+  /// switch ([KTG] §1.4.8: PCIe 3.0 speeds between the GPUs of a K10 or K80 even in a PCIe 2.0
+  /// host), between boards staged through host memory (HostCosts::stagedPeerBandwidthFraction).
+  double switchPortBytesPerSecond = 0;
+  double boardPeerBytesPerSecond = 0;
+  double hostPeerBytesPerSecond = 0;
 
   /// Throws std::invalid_argument when the target has no board in the database (no clocks, no link).
   static SystemConfig forTarget(const arch::ArchTarget &target, const SystemOptions &options = {});

@@ -32,6 +32,7 @@ const char *opKindName(OpKind kind) {
   switch (kind) {
   case OpKind::CopyH2D: return "memcpy_h2d";
   case OpKind::CopyD2H: return "memcpy_d2h";
+  case OpKind::CopyPeer: return "memcpy_peer";
   case OpKind::CopyD2D: return "memcpy_d2d";
   case OpKind::Memset: return "memset";
   case OpKind::Kernel: return "launch";
@@ -62,17 +63,34 @@ constexpr double kNever = 1e300;
 struct OpState {
   Engine engine = Engine::None;
   int queue = -1;       ///< -1: not dispatched from a queue (events, host waits)
-  double duration = 0;  ///< copies, device copies, memsets
-  double remaining = 0; ///< kernels: alone-seconds still to run
+  double duration = 0;  ///< copies, device copies, memsets: alone
+  double remaining = 0; ///< alone-seconds still to run (kernels, and copies once started)
   double share = 1;     ///< of the SMs
+  /// Copies: the PCIe links (directions) the bytes cross, and the rate they move at alone.
+  std::vector<int> links;
+  double demand = 0;
   std::vector<size_t> deps;
   bool issued = false, started = false, done = false;
   double issue = 0, start = 0, end = 0;
 };
 
+/// What one device keeps apart from the others: its streams and their connections, its legacy stream,
+/// the compute operations running on its SMs.
+struct DeviceState {
+  std::map<unsigned, size_t> lastOnStream;
+  std::map<unsigned, unsigned> slots; ///< stream -> connection order
+  size_t lastLegacy = kNoOp;
+  std::vector<size_t> running;
+  bool exclusiveRunning = false;
+  int peakKernels = 0;
+};
+
 class Simulation {
 public:
-  Simulation(const SystemConfig &config, const Session &session) : c_(config), ops_(session.ops), s_(ops_.size()) {}
+  /// `serial`: every operation also waits for the one issued before it, whatever its device (the
+  /// one-queue baseline of a session over several devices).
+  Simulation(const SystemConfig &config, const Session &session, bool serial = false)
+      : c_(config), ops_(session.ops), s_(ops_.size()), dev_(static_cast<size_t>(config.devices())), serial_(serial) {}
 
   Timeline run() {
     for (size_t i = 0; i < ops_.size(); ++i)
@@ -99,6 +117,48 @@ public:
 
 private:
   // ---- static properties
+  unsigned boardOf(unsigned device) const { return device / static_cast<unsigned>(c_.gpusPerBoard); }
+  // Link directions: each board's host link down (to the GPUs) and up, then each GPU's switch port in
+  // and out (boards of several GPUs only).
+  int hostDown(unsigned device) const { return static_cast<int>(2 * boardOf(device)); }
+  int hostUp(unsigned device) const { return hostDown(device) + 1; }
+  int portIn(unsigned device) const { return 2 * c_.boards + static_cast<int>(2 * device); }
+  int portOut(unsigned device) const { return portIn(device) + 1; }
+  bool switched() const { return c_.gpusPerBoard > 1 && c_.switchPortBytesPerSecond > 0; }
+  double capacity(int link) const {
+    return link < 2 * c_.boards ? c_.pinnedBytesPerSecond : c_.switchPortBytesPerSecond;
+  }
+
+  std::vector<int> linksOf(const SessionOp &op) const {
+    if (!c_.link)
+      return {}; // an integrated GPU: copies stay in the host's DRAM
+    std::vector<int> l;
+    switch (op.kind) {
+    case OpKind::CopyH2D:
+      l.push_back(hostDown(op.device));
+      if (switched())
+        l.push_back(portIn(op.device));
+      break;
+    case OpKind::CopyD2H:
+      l.push_back(hostUp(op.device));
+      if (switched())
+        l.push_back(portOut(op.device));
+      break;
+    case OpKind::CopyPeer:
+      if (boardOf(op.fromDevice) != boardOf(op.toDevice)) {
+        l.push_back(hostUp(op.fromDevice));
+        l.push_back(hostDown(op.toDevice));
+      }
+      if (switched()) {
+        l.push_back(portOut(op.fromDevice));
+        l.push_back(portIn(op.toDevice));
+      }
+      break;
+    default: break;
+    }
+    return l;
+  }
+
   void classify(size_t i) {
     const SessionOp &op = ops_[i];
     OpState &st = s_[i];
@@ -106,30 +166,43 @@ private:
     const unsigned conn = static_cast<unsigned>(c_.computeQueues);
     switch (op.kind) {
     case OpKind::CopyH2D:
-    case OpKind::CopyD2H: {
-      const bool h2d = op.kind == OpKind::CopyH2D;
-      double rate = op.hostMemory == HostMemory::Pinned ? c_.pinnedBytesPerSecond
-                    : h2d                               ? c_.pageableH2DBytesPerSecond
-                                                        : c_.pageableD2HBytesPerSecond;
+    case OpKind::CopyD2H:
+    case OpKind::CopyPeer: {
+      // The direction on the stream's device: a peer copy leaving it is an outgoing copy.
+      const bool in = op.kind == OpKind::CopyH2D || (op.kind == OpKind::CopyPeer && op.device == op.toDevice);
+      double rate = 0;
+      if (op.kind == OpKind::CopyPeer)
+        rate = boardOf(op.fromDevice) == boardOf(op.toDevice) && switched() ? c_.boardPeerBytesPerSecond
+                                                                            : c_.hostPeerBytesPerSecond;
+      else
+        rate = op.hostMemory == HostMemory::Pinned ? c_.pinnedBytesPerSecond
+               : in                                ? c_.pageableH2DBytesPerSecond
+                                                   : c_.pageableD2HBytesPerSecond;
       st.duration = k.copyEngineSetupSeconds + static_cast<double>(op.bytes) / rate;
-      const uint64_t rowBytes = op.rows > 1 ? op.bytes / op.rows : op.bytes;
-      if (op.rows > 1 && op.hostPitch > rowBytes && rowBytes < k.gappedHostRowFullSpeedBytes)
-        st.duration = k.copyEngineSetupSeconds + static_cast<double>(op.rows) * k.gappedHostRowSeconds +
-                      static_cast<double>(op.bytes) / (rate * k.gappedHostRowBandwidthFraction);
+      if (op.isCopy() && op.rows > 1) {
+        // Short host rows far apart: part or all of the measured gapped-row cost.
+        const double penalty = k.gappedHostRowPenalty(op.bytes / op.rows, op.hostPitch);
+        st.duration += penalty * (static_cast<double>(op.rows) * k.gappedHostRowSeconds +
+                                  static_cast<double>(op.bytes) / rate * (1 / k.gappedHostRowBandwidthFraction - 1));
+      }
       int engineIndex = 0;
       if (c_.copyEngines >= 2) {
-        st.engine = h2d ? Engine::CopyH2D : Engine::CopyD2H;
-        engineIndex = h2d ? 0 : 1;
+        st.engine = in ? Engine::CopyH2D : Engine::CopyD2H;
+        engineIndex = in ? 0 : 1;
       } else if (c_.copyEngines == 1) {
         st.engine = Engine::Copy;
       } else {
         st.engine = Engine::Compute;
         st.share = kExclusive;
       }
+      if (st.engine != Engine::Compute) {
+        st.links = linksOf(op);
+        st.demand = st.duration > 0 ? static_cast<double>(op.bytes) / st.duration : 0;
+      }
       // Copy queues follow the compute queues: numbered after them, one per engine (per connection).
       st.queue = st.engine == Engine::Compute
-                     ? static_cast<int>(slot(op.stream) % conn)
-                     : static_cast<int>(conn + static_cast<unsigned>(engineIndex) * conn + slot(op.stream) % conn);
+                     ? static_cast<int>(slot(op) % conn)
+                     : static_cast<int>(conn + static_cast<unsigned>(engineIndex) * conn + slot(op) % conn);
       break;
     }
     case OpKind::CopyD2D:
@@ -137,14 +210,14 @@ private:
       const double traffic = static_cast<double>(op.bytes) * (op.kind == OpKind::CopyD2D ? 2.0 : 1.0);
       st.duration = k.copyEngineSetupSeconds + traffic / c_.deviceCopyBytesPerSecond;
       st.engine = Engine::Compute;
-      st.queue = static_cast<int>(slot(op.stream) % conn);
+      st.queue = static_cast<int>(slot(op) % conn);
       break;
     }
     case OpKind::Kernel:
       st.remaining = op.kernelSeconds;
       st.share = std::clamp(op.gpuShare, 1e-9, 1.0);
       st.engine = Engine::Compute;
-      st.queue = static_cast<int>(slot(op.stream) % conn);
+      st.queue = static_cast<int>(slot(op) % conn);
       break;
     case OpKind::EventRecord:
     case OpKind::StreamWaitEvent: break;
@@ -153,9 +226,10 @@ private:
     }
   }
 
-  /// Streams get connections round-robin in the order they are first used.
-  unsigned slot(unsigned stream) {
-    auto [it, added] = slots_.try_emplace(stream, static_cast<unsigned>(slots_.size()));
+  /// A device's streams get its connections round-robin in the order they are first used.
+  unsigned slot(const SessionOp &op) {
+    auto &slots = dev_[op.device].slots;
+    auto [it, added] = slots.try_emplace(op.stream, static_cast<unsigned>(slots.size()));
     return it->second;
   }
 
@@ -164,6 +238,7 @@ private:
     case OpKind::Kernel: return c_.costs.launchIssueSeconds;
     case OpKind::CopyH2D:
     case OpKind::CopyD2H:
+    case OpKind::CopyPeer:
     case OpKind::CopyD2D:
     case OpKind::Memset: return c_.costs.copyIssueSeconds;
     default: return 0; // events and synchronizations: no GPU work is queued
@@ -176,24 +251,25 @@ private:
       const size_t i = next_++;
       const SessionOp &op = ops_[i];
       OpState &st = s_[i];
+      DeviceState &d = dev_[op.device];
       st.issued = true;
       st.issue = hostReady_;
       hostReady_ += issueCost(op);
       switch (op.kind) {
       case OpKind::StreamSynchronize:
         // The stream's own earlier work (which already waits for any earlier stream-0 work); the
-        // legacy stream's means everything issued before, as its work waits for all of it.
+        // legacy stream's means everything issued before on the device, as its work waits for all.
         if (op.stream == 0) {
-          for (const auto &[stream, last] : lastOnStream_)
+          for (const auto &[stream, last] : d.lastOnStream)
             st.deps.push_back(last);
-        } else if (auto it = lastOnStream_.find(op.stream); it != lastOnStream_.end()) {
+        } else if (auto it = d.lastOnStream.find(op.stream); it != d.lastOnStream.end()) {
           st.deps.push_back(it->second);
         }
         hostWaiting_ = true;
         waitingOp_ = i;
         continue;
-      case OpKind::Synchronize:
-        for (const auto &[stream, last] : lastOnStream_)
+      case OpKind::Synchronize: // cudaDeviceSynchronize: the device's work
+        for (const auto &[stream, last] : d.lastOnStream)
           st.deps.push_back(last);
         hostWaiting_ = true;
         waitingOp_ = i;
@@ -202,21 +278,24 @@ private:
       }
       // Stream order.
       if (op.stream == 0) {
-        for (const auto &[stream, last] : lastOnStream_)
+        for (const auto &[stream, last] : d.lastOnStream)
           st.deps.push_back(last);
       } else {
-        if (auto it = lastOnStream_.find(op.stream); it != lastOnStream_.end())
+        if (auto it = d.lastOnStream.find(op.stream); it != d.lastOnStream.end())
           st.deps.push_back(it->second);
-        if (lastLegacy_ != kNoOp)
-          st.deps.push_back(lastLegacy_);
+        if (d.lastLegacy != kNoOp)
+          st.deps.push_back(d.lastLegacy);
       }
       if (op.kind == OpKind::StreamWaitEvent && op.event != kNoOp)
         st.deps.push_back(op.event);
-      lastOnStream_[op.stream] = i;
+      if (serial_ && lastIssued_ != kNoOp)
+        st.deps.push_back(lastIssued_);
+      lastIssued_ = i;
+      d.lastOnStream[op.stream] = i;
       if (op.stream == 0)
-        lastLegacy_ = i;
+        d.lastLegacy = i;
       if (st.queue >= 0)
-        queues_[st.queue].push_back(i);
+        queues_[{op.device, st.queue}].push_back(i);
       else
         markers_.push_back(i);
       if (op.isCopy() && op.hostMemory == HostMemory::Pageable) {
@@ -246,7 +325,7 @@ private:
     return true;
   }
 
-  // ---- the GPU
+  // ---- the GPUs
   bool depsDone(const OpState &st) const {
     return std::all_of(st.deps.begin(), st.deps.end(), [&](size_t d) { return s_[d].done; });
   }
@@ -272,17 +351,18 @@ private:
     return any;
   }
 
-  bool engineFree(const OpState &st) const {
+  bool engineFree(unsigned device, const OpState &st) const {
+    const DeviceState &d = dev_[device];
     switch (st.engine) {
     case Engine::CopyH2D:
     case Engine::CopyD2H:
-    case Engine::Copy: return !copyBusy_.contains(st.engine);
+    case Engine::Copy: return !copyBusy_.contains({device, st.engine});
     case Engine::Compute:
-      if (exclusiveRunning_)
+      if (d.exclusiveRunning)
         return false;
       if (st.share >= kExclusive)
-        return running_.empty();
-      return static_cast<int>(running_.size()) < c_.maxConcurrentKernels;
+        return d.running.empty();
+      return static_cast<int>(d.running.size()) < c_.maxConcurrentKernels;
     default: return true;
     }
   }
@@ -292,7 +372,7 @@ private:
     for (auto &[queue, fifo] : queues_) {
       while (!fifo.empty()) {
         OpState &st = s_[fifo.front()];
-        if (!depsDone(st) || !engineFree(st))
+        if (!depsDone(st) || !engineFree(queue.first, st))
           break; // in-order dispatch: the head holds back the rest of its queue
         start(fifo.front());
         fifo.pop_front();
@@ -308,28 +388,29 @@ private:
     st.start = now_;
     const SessionOp &op = ops_[i];
     if (st.engine == Engine::Compute) {
+      DeviceState &d = dev_[op.device];
       if (op.kind != OpKind::Kernel)
         st.remaining = st.duration; // device copies, memsets and engine-less copies: the whole GPU
-      exclusiveRunning_ = exclusiveRunning_ || st.share >= kExclusive;
-      running_.push_back(i);
-      peakKernels_ =
-          std::max(peakKernels_, static_cast<int>(std::count_if(running_.begin(), running_.end(), [&](size_t r) {
+      d.exclusiveRunning = d.exclusiveRunning || st.share >= kExclusive;
+      d.running.push_back(i);
+      d.peakKernels =
+          std::max(d.peakKernels, static_cast<int>(std::count_if(d.running.begin(), d.running.end(), [&](size_t r) {
                      return ops_[r].kind == OpKind::Kernel;
                    })));
     } else {
-      st.end = now_ + st.duration;
-      copyBusy_[st.engine] = i;
+      st.remaining = st.duration;
+      copyBusy_[{op.device, st.engine}] = i;
     }
   }
 
-  /// Each running compute operation's progress per second, in running_'s order. The SMs go to the
-  /// kernels in the order they started, as the block scheduler dispatches them: a kernel keeps the
-  /// SMs its blocks hold, and a later one runs on what is left (at full speed while the running
+  /// Each running compute operation's progress per second, in the device's running order. The SMs go
+  /// to the kernels in the order they started, as the block scheduler dispatches them: a kernel keeps
+  /// the SMs its blocks hold, and a later one runs on what is left (at full speed while the running
   /// kernels fill no more than the GPU, slowed in proportion to the SMs it gets when they do).
-  std::vector<double> computeRates() const {
+  std::vector<double> computeRates(const DeviceState &d) const {
     std::vector<double> rates;
     double free = 1;
-    for (size_t r : running_) {
+    for (size_t r : d.running) {
       const double want = std::min(s_[r].share, 1.0);
       const double got = std::min(want, free);
       free -= got;
@@ -338,45 +419,112 @@ private:
     return rates;
   }
 
+  /// Each running copy's progress per second, in copyBusy_'s order: the links' bandwidth shared
+  /// max-min fairly (progressive filling) among the copies crossing them, none faster than alone.
+  /// One copy per engine and direction means a single GPU's copies never share a link direction; the
+  /// GPUs of a board share its host link.
+  std::vector<double> copyRates() const {
+    std::vector<const OpState *> flows;
+    for (const auto &[engine, i] : copyBusy_)
+      flows.push_back(&s_[i]);
+    std::vector<double> alloc(flows.size(), 0);
+    std::vector<bool> frozen(flows.size(), false);
+    std::map<int, double> left;
+    for (const OpState *f : flows)
+      for (int l : f->links)
+        left.try_emplace(l, capacity(l));
+    // A link carrying both directions at once gives each a little less (links pair as 2k, 2k + 1).
+    for (auto &[link, cap] : left)
+      if (left.contains(link ^ 1))
+        cap *= c_.costs.duplexBandwidthFraction;
+    for (size_t f = 0; f < flows.size(); ++f)
+      frozen[f] = flows[f]->demand <= 0;
+    while (std::find(frozen.begin(), frozen.end(), false) != frozen.end()) {
+      double step = kNever;
+      for (const auto &[link, cap] : left) {
+        size_t users = 0;
+        for (size_t f = 0; f < flows.size(); ++f)
+          users += !frozen[f] && std::count(flows[f]->links.begin(), flows[f]->links.end(), link);
+        if (users)
+          step = std::min(step, cap / static_cast<double>(users));
+      }
+      for (size_t f = 0; f < flows.size(); ++f)
+        if (!frozen[f])
+          step = std::min(step, flows[f]->demand - alloc[f]);
+      for (size_t f = 0; f < flows.size(); ++f) {
+        if (frozen[f])
+          continue;
+        alloc[f] += step;
+        for (int l : flows[f]->links)
+          left[l] -= step;
+      }
+      for (size_t f = 0; f < flows.size(); ++f) {
+        if (frozen[f])
+          continue;
+        const bool saturated = std::any_of(flows[f]->links.begin(), flows[f]->links.end(),
+                                           [&](int l) { return left[l] <= 1e-9 * capacity(l); });
+        frozen[f] = saturated || alloc[f] >= flows[f]->demand * (1 - 1e-12);
+      }
+    }
+    std::vector<double> rates;
+    for (size_t f = 0; f < flows.size(); ++f)
+      rates.push_back(flows[f]->demand > 0 ? std::min(1.0, alloc[f] / flows[f]->demand) : 1.0);
+    return rates;
+  }
+
   double nextEvent() const {
     double t = kNever;
     if (!hostWaiting_ && next_ < ops_.size())
       t = std::max(hostReady_, now_);
-    for (const auto &[engine, i] : copyBusy_)
-      t = std::min(t, s_[i].end);
-    const std::vector<double> rates = computeRates();
-    for (size_t k = 0; k < running_.size(); ++k)
-      if (rates[k] > 0)
-        t = std::min(t, now_ + s_[running_[k]].remaining / rates[k]);
+    const std::vector<double> copies = copyRates();
+    size_t k = 0;
+    for (const auto &[engine, i] : copyBusy_) {
+      if (copies[k] > 0)
+        t = std::min(t, now_ + s_[i].remaining / copies[k]);
+      ++k;
+    }
+    for (const DeviceState &d : dev_) {
+      const std::vector<double> rates = computeRates(d);
+      for (size_t r = 0; r < d.running.size(); ++r)
+        if (rates[r] > 0)
+          t = std::min(t, now_ + s_[d.running[r]].remaining / rates[r]);
+    }
     return t;
+  }
+
+  static bool finishes(OpState &st, double progress, double t) {
+    st.remaining -= progress;
+    if (st.remaining > 1e-12 * std::max(1.0, t))
+      return false;
+    st.done = true;
+    st.end = t;
+    return true;
   }
 
   void advanceTo(double t) {
     const double dt = t - now_;
-    if (!running_.empty()) {
-      const std::vector<double> rates = computeRates();
+    for (DeviceState &d : dev_) {
+      if (d.running.empty())
+        continue;
+      const std::vector<double> rates = computeRates(d);
       std::vector<size_t> still;
       bool exclusiveLeft = false;
-      for (size_t k = 0; k < running_.size(); ++k) {
-        OpState &st = s_[running_[k]];
-        st.remaining -= dt * rates[k];
-        if (rates[k] > 0 && st.remaining <= 1e-12 * std::max(1.0, t)) {
-          st.done = true;
-          st.end = t;
-        } else {
-          exclusiveLeft = exclusiveLeft || st.share >= kExclusive;
-          still.push_back(running_[k]);
-        }
+      for (size_t k = 0; k < d.running.size(); ++k) {
+        OpState &st = s_[d.running[k]];
+        if (rates[k] > 0 && finishes(st, dt * rates[k], t))
+          continue;
+        exclusiveLeft = exclusiveLeft || st.share >= kExclusive;
+        still.push_back(d.running[k]);
       }
-      running_ = std::move(still);
-      exclusiveRunning_ = exclusiveLeft;
+      d.running = std::move(still);
+      d.exclusiveRunning = exclusiveLeft;
     }
-    for (auto it = copyBusy_.begin(); it != copyBusy_.end();) {
-      OpState &st = s_[it->second];
-      if (st.end <= t) {
-        st.done = true;
+    const std::vector<double> copies = copyRates();
+    size_t k = 0;
+    for (auto it = copyBusy_.begin(); it != copyBusy_.end(); ++k) {
+      if (copies[k] > 0 && finishes(s_[it->second], dt * copies[k], t))
         it = copyBusy_.erase(it);
-      } else
+      else
         ++it;
     }
     now_ = t;
@@ -386,8 +534,9 @@ private:
     Timeline tl;
     tl.config = c_;
     tl.session.ops = ops_;
-    tl.peakConcurrentKernels = peakKernels_;
-    std::vector<std::pair<double, double>> h2d, d2h, compute, host;
+    for (const DeviceState &d : dev_)
+      tl.peakConcurrentKernels = std::max(tl.peakConcurrentKernels, d.peakKernels);
+    std::vector<std::pair<double, double>> h2d, d2h, peer, compute, host;
     for (size_t i = 0; i < ops_.size(); ++i) {
       const OpState &st = s_[i];
       const SessionOp &op = ops_[i];
@@ -409,6 +558,8 @@ private:
         count(tl.h2d, h2d);
       else if (op.kind == OpKind::CopyD2H)
         count(tl.d2h, d2h);
+      else if (op.kind == OpKind::CopyPeer)
+        count(tl.peer, peer);
       if (st.engine == Engine::Compute)
         count(tl.compute, compute);
       if (st.engine == Engine::Host)
@@ -419,6 +570,7 @@ private:
     tl.totalSeconds = std::max(tl.totalSeconds, hostReady_);
     tl.h2d.busySeconds = unionLength(h2d);
     tl.d2h.busySeconds = unionLength(d2h);
+    tl.peer.busySeconds = unionLength(peer);
     tl.compute.busySeconds = unionLength(compute);
     tl.host.busySeconds = unionLength(host);
     return tl;
@@ -445,39 +597,49 @@ private:
   const SystemConfig &c_;
   std::vector<SessionOp> ops_;
   std::vector<OpState> s_;
+  std::vector<DeviceState> dev_;
+  bool serial_ = false;
   double now_ = 0, hostReady_ = 0;
   size_t next_ = 0;
   bool hostWaiting_ = false;
   size_t waitingOp_ = kNoOp;
-  std::map<unsigned, size_t> lastOnStream_;
-  std::map<unsigned, unsigned> slots_; ///< stream -> connection order
-  size_t lastLegacy_ = kNoOp;
-  std::map<int, std::deque<size_t>> queues_;
+  size_t lastIssued_ = kNoOp;
+  std::map<std::pair<unsigned, int>, std::deque<size_t>> queues_; ///< (device, queue)
   std::vector<size_t> markers_;
-  std::map<Engine, size_t> copyBusy_;
-  std::vector<size_t> running_;
-  bool exclusiveRunning_ = false;
-  int peakKernels_ = 0;
+  std::map<std::pair<unsigned, Engine>, size_t> copyBusy_; ///< (device, engine) -> its copy
 };
 
 } // namespace
 
 Timeline simulate(const SystemConfig &config, const Session &session) {
+  const auto devices = static_cast<unsigned>(config.devices());
   for (size_t i = 0; i < session.ops.size(); ++i) {
     const SessionOp &op = session.ops[i];
+    const std::string name = op.where.empty() ? fmt::format("operation {}", i) : op.where;
     if (op.kind == OpKind::StreamWaitEvent && (op.event >= i || session.ops[op.event].kind != OpKind::EventRecord))
       throw std::invalid_argument(
           fmt::format("operation {} waits for operation {}, which is not an earlier event record", i, op.event));
+    const bool peer = op.kind == OpKind::CopyPeer;
+    if (op.device >= devices || (peer && (op.fromDevice >= devices || op.toDevice >= devices)))
+      throw std::invalid_argument(fmt::format(
+          "{}: device {} of a system of {} ({} board{} of {} GPU{}; more boards: --boards, or \"boards\" in the "
+          "spec's \"host\")",
+          name, std::max(op.device, peer ? std::max(op.fromDevice, op.toDevice) : 0u),
+          devices == 1 ? "one GPU" : fmt::format("{} GPUs", devices), config.boards, config.boards == 1 ? "" : "s",
+          config.gpusPerBoard, config.gpusPerBoard == 1 ? "" : "s"));
+    if (peer && (op.fromDevice == op.toDevice || (op.device != op.fromDevice && op.device != op.toDevice)))
+      throw std::invalid_argument(fmt::format("{}: a peer copy from device {} to device {} on a stream of device {}",
+                                              name, op.fromDevice, op.toDevice, op.device));
     if (!std::isfinite(op.kernelSeconds) || op.kernelSeconds < 0 || !std::isfinite(op.gpuShare) || op.gpuShare <= 0)
       throw std::invalid_argument(
           fmt::format("operation {}: a kernel time of {} s and a GPU share of {}", i, op.kernelSeconds, op.gpuShare));
   }
   Timeline tl = Simulation(config, session).run();
-  // The guide's baseline: the same calls on one stream, nothing overlapping.
+  // The guide's baseline: the same calls on one stream, nothing overlapping (across devices too).
   Session serial = session;
   for (SessionOp &op : serial.ops)
     op.stream = 1;
-  tl.serialSeconds = Simulation(config, serial).run().totalSeconds;
+  tl.serialSeconds = Simulation(config, serial, true).run().totalSeconds;
   tl.overlapFraction = tl.serialSeconds > 0 ? 1 - tl.totalSeconds / tl.serialSeconds : 0;
   tl.kernelShare = tl.serialSeconds > 0 ? std::min(1.0, tl.kernelSeconds / tl.serialSeconds) : 0;
   tl.amdahlBound = tl.kernelShare < 1 ? 1 / (1 - tl.kernelShare) : 0;

@@ -25,11 +25,11 @@ const char *engineName(Engine engine);
 
 struct TimelineEntry {
   size_t op = 0;
-  Engine engine = Engine::None;
-  unsigned queue = 0; ///< hardware queue it was dispatched from
-  double issue = 0;   ///< when the host made the call
-  double start = 0;   ///< when its engine began it (for host waits: the call)
-  double end = 0;     ///< when it completed (for host waits: when the host went on)
+  Engine engine = Engine::None; ///< of the operation's device (SessionOp::device)
+  unsigned queue = 0;           ///< hardware queue it was dispatched from
+  double issue = 0;             ///< when the host made the call
+  double start = 0;             ///< when its engine began it (for host waits: the call)
+  double end = 0;               ///< when it completed (for host waits: when the host went on)
 };
 
 struct EngineTotals {
@@ -48,17 +48,19 @@ struct Timeline {
   double serialSeconds = 0;
   double overlapFraction = 0;
   EngineTotals h2d, d2h, compute, host; ///< copy directions counted apart even on a shared engine
+  EngineTotals peer;                    ///< copies between devices
   double kernelSeconds = 0;             ///< the kernels' own durations, summed
   /// [KTG] §1.3 (Amdahl): the kernels' share of the serial run, and the most that making every kernel
   /// faster could speed the session up: 1 / (1 - share).
   double kernelShare = 0;
   double amdahlBound = 0;
-  int peakConcurrentKernels = 0;
+  int peakConcurrentKernels = 0; ///< on one device
 };
 
 /// Places every operation of `session` in time on the system `config` describes. Throws
 /// std::invalid_argument for a session that cannot run: a stream waiting for an event recorded later
-/// (or not an event record), a kernel time or GPU share that is negative, zero or not finite.
+/// (or not an event record), a kernel time or GPU share that is negative, zero or not finite, a
+/// device the system does not have, a peer copy within one device or on a third device's stream.
 Timeline simulate(const SystemConfig &config, const Session &session);
 
 } // namespace ptxray::system

@@ -27,3 +27,17 @@ add_test(NAME cli.timeline_html_renders COMMAND bash -c
   "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k20x --quiet --threads 2 --html timeline.html >/dev/null && \
    bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh timeline.html timeline.png 1f77b4 2ca02c")
 set_tests_properties(cli.timeline_html_renders PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+# Several devices ([KTG] §1.4.7): the hypotenuse split over the two GPUs of a K80. Their copies share
+# the board's one link (each about half of 13.86 GB/s while both run); on two K40 boards each copy has
+# a link of its own; a single K40 has no device 1.
+set(MULTIGPU_SPEC ${PROJECT_SOURCE_DIR}/examples/guide/multigpu.json)
+add_test(NAME cli.timeline_multigpu_k80 COMMAND ${PTXRAY_BIN} timeline ${MULTIGPU_SPEC} --arch k80 --threads 2)
+set_tests_properties(cli.timeline_multigpu_k80 PROPERTIES PASS_REGULAR_EXPRESSION
+  "session on Tesla K80 .*2 devices: 1 board of 2 GPUs\\).*gpu0 copy H2D\\|0+1+ +\\|.*gpu1 copy H2D\\|.*gpu1 stream 1.*memcpy_h2d +1 +1 +copy H2D.*hA -> dA1 \\(512 KiB\\), [67]\\.[0-9][0-9] GB/s")
+add_test(NAME cli.timeline_multigpu_two_boards COMMAND ${PTXRAY_BIN} timeline ${MULTIGPU_SPEC} --arch k40 --boards 2 --threads 2)
+set_tests_properties(cli.timeline_multigpu_two_boards PROPERTIES PASS_REGULAR_EXPRESSION
+  "2 devices: 2 boards of 1 GPU\\).*memcpy_h2d +1 +1 +copy H2D.*hA -> dA1 \\(512 KiB\\), 13\\.[0-9][0-9] GB/s")
+add_test(NAME cli.timeline_multigpu_one_device COMMAND bash -c "${PTXRAY_BIN} timeline ${MULTIGPU_SPEC} --arch k40 --threads 2 2>&1; echo exit=$?")
+set_tests_properties(cli.timeline_multigpu_one_device PROPERTIES PASS_REGULAR_EXPRESSION
+  "operations\\[4\\]: device 1 of a system of one GPU.*--boards.*exit=2")

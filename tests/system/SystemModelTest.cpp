@@ -324,5 +324,171 @@ TEST(SystemModel, MeasuredCopyComputeOverlapOnTheH200) {
   }
 }
 
+/// validation/system/results/pitch2d-near.json (H200, 16 MiB H2D, pinned): where 2D copies of short
+/// host rows slow down. A pitch up to 8 x the width is free; the cost grows from there and is whole
+/// from a 64 KiB pitch on.
+TEST(SystemModel, GappedHostRowsSlowDownFromEightTimesTheirWidth) {
+  const system::SystemConfig c = configFor("H200");
+  auto rate = [&](uint64_t width, uint64_t pitch, uint64_t rows) {
+    Session s;
+    SessionOp op = copy(OpKind::CopyH2D, width * rows, 1);
+    op.rows = rows;
+    op.hostPitch = pitch;
+    op.devicePitch = width;
+    s.ops = {op};
+    const system::Timeline tl = system::simulate(c, s);
+    return static_cast<double>(width * rows) / (tl.entries[0].end - tl.entries[0].start) / 1e9;
+  };
+  // (width, host pitch, rows, measured GB/s): the "cases" and "ratio_sweep" H2D rows of the file.
+  const std::tuple<uint64_t, uint64_t, uint64_t, double> measured[] = {
+      {256, 512, 65536, 54.6},    {256, 2048, 65536, 54.4},   {256, 3072, 65536, 49.3},   {256, 4096, 65536, 45.6},
+      {256, 4352, 65536, 42.9},   {256, 16640, 64527, 29.4},  {256, 65536, 16384, 18.5},  {1024, 8192, 16384, 54.5},
+      {1024, 12288, 16384, 49.4}, {1024, 16384, 16384, 45.6}, {1024, 17408, 16384, 42.6}, {1024, 65536, 16384, 27.7},
+      {4096, 32768, 4096, 54.5},  {4096, 40960, 4096, 48.5},  {4096, 57344, 4096, 40.1},  {4096, 65536, 4096, 33.8},
+      {4096, 262144, 4096, 33.4}, {65536, 262144, 256, 54.5},
+  };
+  for (auto [width, pitch, rows, gbps] : measured)
+    EXPECT_NEAR(rate(width, pitch, rows), gbps, gbps * 0.1) << width << " B rows, " << pitch << " B apart";
+}
+
+// ---- Several devices ([KTG] §1.4.7, §1.4.8)
+
+SessionOp on(unsigned device, SessionOp op) {
+  op.device = device;
+  return op;
+}
+SessionOp peer(unsigned from, unsigned to, uint64_t bytes, unsigned stream) {
+  SessionOp op = copy(OpKind::CopyPeer, bytes, stream);
+  op.device = from;
+  op.fromDevice = from;
+  op.toDevice = to;
+  return op;
+}
+system::SystemOptions boards(int count) {
+  system::SystemOptions o;
+  o.boards = count;
+  return o;
+}
+/// The time of one operation in `tl`.
+double span(const system::Timeline &tl, size_t op) {
+  return tl.entries[op].end - tl.entries[op].start;
+}
+
+TEST(SystemModel, DualGpuBoardsAreTwoDevicesOnOneLink) {
+  const system::SystemConfig k80 = configFor("K80");
+  EXPECT_EQ(k80.devices(), 2);
+  EXPECT_EQ(k80.gpusPerBoard, 2);
+  EXPECT_EQ(configFor("K10").devices(), 2);
+  EXPECT_EQ(configFor("K40").devices(), 1);
+  EXPECT_EQ(configFor("K40", boards(4)).devices(), 4);
+  EXPECT_EQ(configFor("K80", boards(2)).devices(), 4);
+  EXPECT_THROW(configFor("K40", boards(0)), std::invalid_argument);
+  EXPECT_THROW(configFor("K40", boards(system::kMaxBoards + 1)), std::invalid_argument);
+}
+
+TEST(SystemModel, TheGpusOfOneBoardShareItsHostLink) {
+  // 64 MiB to each GPU at once: on a K80 the two copies share the board's x16 link and take twice as
+  // long as one; on two K40 boards each has its own link (measured on two H200s: 55 GB/s each at once).
+  // To one GPU and from the other at once: the two directions of the K80's one link, each at the
+  // measured duplex share (one H200 both ways: 101 GB/s against 55 one way); two links, full speed.
+  const double duplex = arch::hostCosts().duplexBandwidthFraction;
+  for (auto [arch, options, slowdown, opposite] :
+       {std::tuple{"K80", system::SystemOptions{}, 2.0, 1 / duplex}, std::tuple{"K40", boards(2), 1.0, 1.0}}) {
+    const system::SystemConfig c = configFor(arch, options);
+    Session alone, both;
+    alone.ops = {on(0, copy(OpKind::CopyH2D, 64 << 20, 1)), marker(OpKind::Synchronize, 0)};
+    both.ops = {on(0, copy(OpKind::CopyH2D, 64 << 20, 1)), on(1, copy(OpKind::CopyH2D, 64 << 20, 1)),
+                on(0, marker(OpKind::Synchronize, 0)), on(1, marker(OpKind::Synchronize, 0))};
+    const system::Timeline one = system::simulate(c, alone), two = system::simulate(c, both);
+    EXPECT_NEAR(span(two, 0), span(one, 0) * slowdown, span(one, 0) * 0.02) << arch;
+    EXPECT_NEAR(span(two, 1), span(one, 0) * slowdown, span(one, 0) * 0.02) << arch;
+    Session ways;
+    ways.ops = {on(0, copy(OpKind::CopyH2D, 64 << 20, 1)), on(1, copy(OpKind::CopyD2H, 64 << 20, 1)),
+                on(0, marker(OpKind::Synchronize, 0)), on(1, marker(OpKind::Synchronize, 0))};
+    const system::Timeline o = system::simulate(c, ways);
+    EXPECT_NEAR(span(o, 0), span(one, 0) * opposite, span(one, 0) * 0.02) << arch;
+    EXPECT_NEAR(span(o, 1), span(one, 0) * opposite, span(one, 0) * 0.02) << arch;
+  }
+}
+
+TEST(SystemModel, PeerCopiesOnABoardRunAtItsSwitchSpeedWhateverTheHost) {
+  // [KTG] §1.4.8 note: the GPUs of a K80 exchange data at PCIe 3.0 speed even in a PCIe 2.0 host.
+  const system::SystemConfig gen2 = configFor("K80", pcieGeneration(2));
+  EXPECT_EQ(gen2.link->generation, 2);
+  const uint64_t bytes = 64 << 20;
+  Session s;
+  s.ops = {peer(0, 1, bytes, 1), marker(OpKind::Synchronize, 0), copy(OpKind::CopyH2D, bytes, 2),
+           marker(OpKind::Synchronize, 0)};
+  const system::Timeline tl = system::simulate(gen2, s);
+  const double setup = gen2.costs.copyEngineSetupSeconds;
+  const double gen3 = arch::PcieLink{3, 16}.pinnedBytesPerSecond();
+  EXPECT_NEAR(static_cast<double>(bytes) / (span(tl, 0) - setup) / 1e9, gen3 / 1e9, 0.05);
+  EXPECT_NEAR(static_cast<double>(bytes) / (span(tl, 2) - setup) / 1e9, 6.4, 0.05); // the host's Gen2 link
+  EXPECT_EQ(tl.peer.operations, 1u);
+  EXPECT_EQ(tl.peer.bytes, bytes);
+  // Between two single-GPU boards the bytes cross the host: its link's rate, up one and down the other.
+  const system::SystemConfig two = configFor("K40", boards(2));
+  Session across;
+  across.ops = {peer(0, 1, bytes, 1), marker(OpKind::Synchronize, 0)};
+  const system::Timeline x = system::simulate(two, across);
+  EXPECT_NEAR(static_cast<double>(bytes) / (span(x, 0) - setup), two.hostPeerBytesPerSecond,
+              two.hostPeerBytesPerSecond * 0.01);
+}
+
+TEST(SystemModel, APeerCopySharesTheReceivingGpusSwitchPort) {
+  // On a K80 in a Gen3 host: H2D to GPU 1 and a peer copy GPU 0 -> 1 both enter GPU 1's port.
+  const system::SystemConfig c = configFor("K80");
+  const uint64_t bytes = 64 << 20;
+  Session alone, shared;
+  alone.ops = {on(1, copy(OpKind::CopyH2D, bytes, 1)), on(1, marker(OpKind::Synchronize, 0))};
+  shared.ops = {on(1, copy(OpKind::CopyH2D, bytes, 1)), peer(0, 1, bytes, 1), on(1, marker(OpKind::Synchronize, 0)),
+                marker(OpKind::Synchronize, 0)};
+  const double one = span(system::simulate(c, alone), 0);
+  const system::Timeline tl = system::simulate(c, shared);
+  EXPECT_NEAR(span(tl, 0), 2 * one, one * 0.03);
+  EXPECT_NEAR(span(tl, 1), 2 * one, one * 0.03);
+}
+
+TEST(SystemModel, DevicesRunKernelsAndStreamsApart) {
+  // Two GK104s of a K10: each has its own single hardware queue and SMs, so a kernel on each runs at
+  // once, and device 0's synchronize does not wait for device 1's work.
+  const system::SystemConfig k10 = configFor("K10");
+  Session s;
+  s.ops = {on(0, kernel(1e-3, 0)), on(1, kernel(3e-3, 0)), on(0, marker(OpKind::Synchronize, 0)),
+           on(1, marker(OpKind::Synchronize, 0))};
+  const system::Timeline tl = system::simulate(k10, s);
+  EXPECT_LT(tl.entries[1].start, tl.entries[0].end); // side by side
+  EXPECT_NEAR(span(tl, 1), 3e-3, 1e-9);              // no sharing of SMs across devices
+  EXPECT_LT(tl.entries[2].end, tl.entries[1].end);   // device 0's wait ends first
+  EXPECT_GE(tl.entries[3].end, tl.entries[1].end);   // device 1's after its kernel
+  EXPECT_EQ(tl.peakConcurrentKernels, 1);            // per device
+  // Split over both GPUs, the work takes about half the one-queue run: the overlap counts devices.
+  EXPECT_NEAR(tl.overlapFraction,
+              1 - tl.totalSeconds / (4e-3 + 2 * k10.costs.syncSeconds + 2 * k10.costs.launchIssueSeconds), 0.05);
+  EXPECT_GT(tl.overlapFraction, 0.2);
+}
+
+TEST(SystemModel, SessionsOutsideTheSystemAreRefused) {
+  const system::SystemConfig k40 = configFor("K40"), k80 = configFor("K80");
+  Session s;
+  s.ops = {on(1, kernel(1e-3, 0))};
+  s.ops[0].where = "operations[0]";
+  try {
+    system::simulate(k40, s);
+    FAIL() << "device 1 of one GPU";
+  } catch (const std::invalid_argument &e) {
+    EXPECT_STREQ(e.what(), "operations[0]: device 1 of a system of one GPU (1 board of 1 GPU; more boards: "
+                           "--boards, or \"boards\" in the spec's \"host\")");
+  }
+  EXPECT_NO_THROW(system::simulate(k80, s));
+  Session self;
+  self.ops = {peer(1, 1, 1024, 1)};
+  EXPECT_THROW(system::simulate(k80, self), std::invalid_argument);
+  Session third;
+  third.ops = {peer(0, 1, 1024, 1)};
+  third.ops[0].device = 2;
+  EXPECT_THROW(system::simulate(configFor("K80", boards(2)), third), std::invalid_argument);
+}
+
 } // namespace
 } // namespace ptxray::test

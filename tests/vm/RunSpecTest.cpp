@@ -420,7 +420,7 @@ TEST(RunSpec, SessionErrorsNameTheJsonPath) {
             "spec.json: operations[0].args[0].buffer: \"h\" is host memory, which kernels cannot reach: copy it to "
             "a device buffer first (\"memcpy_h2d\")");
   EXPECT_EQ(parseError(session(R"({"op": "synchronize", "stream": 1})")),
-            R"(spec.json: operations[0].stream: unknown key (expected "op"))");
+            R"(spec.json: operations[0].stream: unknown key (expected "op", "device"))");
   EXPECT_EQ(parseError(R"({"module": "affine.ptx", "buffers": [{"name": "h", "bytes": 4, "host": "mapped"}],
                           "launches": []})"),
             R"(spec.json: buffers[0].host: expected "pinned" or "pageable", found "mapped")");
@@ -431,6 +431,49 @@ TEST(RunSpec, SessionErrorsNameTheJsonPath) {
                          {"name": "h", "bytes": 64, "host": "pageable"}],
                          "operations": [{"op": "memcpy_h2d", "dst": "t", "src": "h", "bytes": 20}]})"),
             R"(spec.json: operations[0]: 20 bytes at offset 0 run past the end of buffer "t" (16 bytes))");
+}
+
+TEST(RunSpec, BuffersAndOperationsNameTheirDevice) {
+  const std::string buffers = R"("buffers": [{"name": "h", "bytes": 16, "host": "pinned"}, {"name": "d0", "bytes": 16},
+                                             {"name": "d1", "bytes": 16, "device": 1}])";
+  auto spec = [&](const std::string &ops) {
+    return vm::parseRunSpecText(R"({"module": "affine.ptx", "host": {"boards": 2}, )" + buffers +
+                                    R"(, "operations": [)" + ops + "]}",
+                                "spec.json", ".");
+  };
+  vm::RunSpec s = spec(R"({"op": "memcpy_h2d", "dst": "d1", "src": "h"}, {"op": "memcpy_d2d", "dst": "d1", "src": "d0"},
+                          {"op": "memcpy_d2d", "dst": "d1", "src": "d0", "device": 1}, {"op": "memset", "dst": "d1"},
+                          {"op": "synchronize", "device": 1}, {"op": "event_record", "event": "e", "device": 1},
+                          {"op": "stream_wait_event", "stream": 2, "event": "e"})");
+  EXPECT_EQ(s.host.boards, 2);
+  EXPECT_EQ(s.findBuffer("d1")->device, 1u);
+  ASSERT_EQ(s.operations.size(), 7u);
+  // A copy is on its device buffer's device; between two devices, on the source's unless named.
+  const unsigned expected[] = {1, 0, 1, 1, 1, 1, 0};
+  for (size_t i = 0; i < 7; ++i)
+    EXPECT_EQ(s.operations[i].device, expected[i]) << i;
+  auto error = [&](const std::string &ops) {
+    try {
+      spec(ops);
+    } catch (const vm::SpecError &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(R"({"op": "memcpy_h2d", "dst": "d1", "src": "h", "device": 0})"),
+            "spec.json: operations[0].device: device 0: this operation's device memory is on device 1");
+  EXPECT_EQ(error(R"({"op": "memcpy_d2d", "dst": "d1", "src": "d0", "device": 2})"),
+            "spec.json: operations[0].device: device 2: this operation's device memory is on device 0 and 1");
+  EXPECT_EQ(error(R"({"op": "launch", "grid": [1], "block": [1], "args": [{"buffer": "d1"}]})"),
+            "spec.json: operations[0].args[0]: buffer \"d1\" is on device 1, the kernel runs on device 0: copy it "
+            "over (memcpy_d2d) or launch on its device");
+  EXPECT_EQ(error(R"({"op": "synchronize", "device": 32})"),
+            "spec.json: operations[0].device: 32 is too large (at most 31)");
+  EXPECT_EQ(parseError(R"({"module": "affine.ptx", "buffers": [{"name": "h", "bytes": 4, "host": "pinned",
+                          "device": 1}], "launches": []})"),
+            "spec.json: buffers[0].device: a host buffer is on no device");
+  EXPECT_EQ(parseError(R"({"module": "affine.ptx", "host": {"boards": 0}, "launches": []})"),
+            "spec.json: host.boards: must be 1 to 16");
 }
 
 TEST(RunSpec, ShortFilesZeroTheRestOfAModuleVariable) {

@@ -60,6 +60,12 @@ for name in ("pitch2d-near", "pitch2d-near-rep2"):
         rows.setdefault((c["width"], c["host_pitch"]), {})[c["direction"]] = c["gbps"]
     for (w, hp), v in sorted(rows.items()):
         print(f"  w {w:6d} hp {hp:7d}  h2d {v['h2d']:6.1f}  d2h {v['d2h']:6.1f}")
+    for part in ("ratio_sweep", "rows_sweep"):
+        print(" ", part, "(GB/s, extra ns per row over 1D)")
+        for c in d["pitch2d_near"][part]:
+            print(f"    {c['direction']} w {c['width']:5d} hp {c['host_pitch']:6d} rows {c['height']:6d} "
+                  f"span {c['host_span_bytes'] / 2**20:7.1f} MiB  {c['gbps']:5.1f}  "
+                  f"{c['extra_s_per_row_vs_1d'] * 1e9:6.2f}")
 for name in ("multigpu", "multigpu-rep2"):
     m = json.load(open(f"{out}/{name}.json"))["multigpu"]
     print(name, "devices", m["device_count"], m.get("note", ""))

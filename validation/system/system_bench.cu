@@ -946,8 +946,10 @@ void report_pitch2d(Json& j) {
 
 // Host pitches only a little wider than the row: where does the strided-row slowdown start? Same
 // copies as report_pitch2d (pinned host, device pitch = width, 16 MiB unless the host span would
-// pass kPitchCap), host pitch = width + {0, 4, 64, 256, 512, 4096, 16384}, 2 x width, 4 x width,
-// 64 KiB and 256 KiB (those >= width, ascending).
+// pass kPitchCap). "cases": host pitch = width + {0, 4, 64, 256, 512, 4096, 16384}, 2 x width,
+// 4 x width, 64 KiB and 256 KiB (those >= width, ascending). "ratio_sweep": host pitch = k x width
+// for k = 5..16 (full 16 MiB, so the host span rows x pitch grows with k). "rows_sweep": a fixed
+// wide pitch with fewer rows, so that the span runs from 8 MiB to 1 GiB at the same pitch.
 std::vector<size_t> near_host_pitches(size_t width) {
   std::vector<size_t> hp = {width,         width + 4,     width + 64,     width + 256,
                             width + 512,   2 * width,     4 * width,      width + 4096,
@@ -974,6 +976,32 @@ void report_pitch2d_near(Json& j) {
     if (it == one_d.end()) it = one_d.emplace(key, p.copy1d(h2d, bytes)).first;
     return it->second;
   };
+  // Times one case (device pitch = width) and emits it as an array element.
+  auto run_case = [&](const char* part, bool h2d, size_t width, size_t height, size_t hp) {
+    size_t bytes = width * height;
+    std::fprintf(stderr, "pitch2d_near %s %s width %zu host_pitch %zu height %zu\n", part,
+                 h2d ? "h2d" : "d2h", width, hp, height);
+    Stat t = p.copy2d(h2d, width, height, hp, width);
+    const Stat& r = ref_1d(h2d, bytes);
+    j.begin_object();
+    j.str("direction", h2d ? "h2d" : "d2h");
+    j.integer("width", static_cast<long long>(width));
+    j.integer("height", static_cast<long long>(height));
+    j.integer("host_pitch", static_cast<long long>(hp));
+    j.integer("host_gap", static_cast<long long>(hp - width));
+    j.integer("device_pitch", static_cast<long long>(width));
+    j.integer("bytes", static_cast<long long>(bytes));
+    j.integer("host_span_bytes", static_cast<long long>(hp * height));
+    j.boolean("height_capped", height < kPitchTotal / width);
+    j.num("s_median", t.median);
+    j.num("s_min", t.min);
+    j.num("gbps", bytes / t.median / 1e9);
+    j.num("gbps_best", bytes / t.min / 1e9);
+    j.integer("reps", t.n);
+    emit_ref(j, "ref_1d", bytes, r);
+    j.num("extra_s_per_row_vs_1d", (t.median - r.median) / double(height));
+    j.end_object();
+  };
 
   j.begin_object("pitch2d_near");
   j.str("scenario", "cudaMemcpy2DAsync of height rows x width bytes, pinned host memory, device "
@@ -981,43 +1009,38 @@ void report_pitch2d_near(Json& j) {
                     "median/min of 9 reps (5 if a copy > 50 ms)");
   j.integer("total_bytes_nominal", static_cast<long long>(kPitchTotal));
   j.integer("alloc_cap_bytes", static_cast<long long>(kPitchCap));
-  j.str("height_rule", "height = min(total/width, cap/host_pitch)");
-  j.str("host_pitch_rule", "width + {0, 4, 64, 256, 512, 4096, 16384}, 2*width, 4*width, 65536, "
-                           "262144; those >= width, ascending, duplicates dropped");
+  j.str("height_rule", "cases, ratio_sweep: height = min(total/width, cap/host_pitch); rows_sweep: "
+                       "height = host_span/host_pitch");
+  j.str("host_pitch_rule", "cases: width + {0, 4, 64, 256, 512, 4096, 16384}, 2*width, 4*width, "
+                           "65536, 262144; those >= width, ascending, duplicates dropped; "
+                           "ratio_sweep: k*width, k = 5, 6, 7, 8, 10, 12, 14, 16");
   j.str("references", "ref_1d: one cudaMemcpyAsync of the same bytes; the host_gap = 0 case is the "
-                      "tight 2D copy");
-  j.begin_array("cases");
+                      "tight 2D copy; extra_s_per_row_vs_1d = (s_median - ref_1d) / height");
   const size_t widths[] = {256, 1024, 4096, 65536};
-  for (size_t width : widths) {
-    for (int dir = 0; dir < 2; ++dir) {
-      bool h2d = dir == 0;
-      for (size_t hp : near_host_pitches(width)) {
-        size_t height = std::min(kPitchTotal / width, kPitchCap / hp);
-        size_t bytes = width * height;
-        std::fprintf(stderr, "pitch2d_near %s width %zu host_pitch %zu height %zu\n",
-                     h2d ? "h2d" : "d2h", width, hp, height);
-        Stat t = p.copy2d(h2d, width, height, hp, width);
-        const Stat& r = ref_1d(h2d, bytes);
-        j.begin_object();
-        j.str("direction", h2d ? "h2d" : "d2h");
-        j.integer("width", static_cast<long long>(width));
-        j.integer("height", static_cast<long long>(height));
-        j.integer("host_pitch", static_cast<long long>(hp));
-        j.integer("host_gap", static_cast<long long>(hp - width));
-        j.integer("device_pitch", static_cast<long long>(width));
-        j.integer("bytes", static_cast<long long>(bytes));
-        j.boolean("height_capped", height < kPitchTotal / width);
-        j.num("s_median", t.median);
-        j.num("s_min", t.min);
-        j.num("gbps", bytes / t.median / 1e9);
-        j.num("gbps_best", bytes / t.min / 1e9);
-        j.integer("reps", t.n);
-        emit_ref(j, "ref_1d", bytes, r);
-        j.num("extra_s_per_row_vs_1d", (t.median - r.median) / double(height));
-        j.end_object();
+  j.begin_array("cases");
+  for (size_t width : widths)
+    for (int dir = 0; dir < 2; ++dir)
+      for (size_t hp : near_host_pitches(width))
+        run_case("cases", dir == 0, width, std::min(kPitchTotal / width, kPitchCap / hp), hp);
+  j.end_array();
+
+  j.begin_array("ratio_sweep");
+  for (size_t width : {size_t{256}, size_t{1024}, size_t{4096}})
+    for (int dir = 0; dir < 2; ++dir)
+      for (size_t k : {5, 6, 7, 8, 10, 12, 14, 16})
+        run_case("ratio", dir == 0, width, std::min(kPitchTotal / width, kPitchCap / (k * width)),
+                 k * width);
+  j.end_array();
+
+  j.begin_array("rows_sweep");
+  const std::pair<size_t, size_t> fixed[] = {{256, 16640}, {1024, 65536}, {4096, 262144}};
+  const size_t spans_mib[] = {8, 16, 32, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
+  for (auto [width, hp] : fixed)
+    for (int dir = 0; dir < 2; ++dir)
+      for (size_t span : spans_mib) {
+        size_t height = std::min({span * MiB / hp, kPitchTotal / width, kPitchCap / hp});
+        run_case("rows", dir == 0, width, height, hp);
       }
-    }
-  }
   j.end_array();
   j.end_object();
 

@@ -237,9 +237,12 @@ BufferInit parseInit(const Checker &c, const RunSpec &spec, const json &j, const
   return init;
 }
 
+/// The largest device number a spec may use (16 boards of two GPUs: system::kMaxBoards).
+constexpr uint64_t kMaxDevice = 31;
+
 SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, const std::string &path) {
   c.requireObject(j, path);
-  c.checkKeys(j, path, {"name", "bytes", "symbol", "init", "host"});
+  c.checkKeys(j, path, {"name", "bytes", "symbol", "init", "host", "device"});
   SpecBuffer b;
   b.path = path;
   if (j.contains("host")) {
@@ -252,6 +255,12 @@ SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, con
       c.fail(member(path, "host"), fmt::format("expected \"pinned\" or \"pageable\", found \"{}\"", where));
     if (j.contains("symbol"))
       c.fail(member(path, "host"), "a module variable is device memory; host buffers take \"bytes\"");
+  }
+  if (j.contains("device")) {
+    b.device = static_cast<unsigned>(c.unsignedInt(j["device"], member(path, "device"), kMaxDevice));
+    if (j.contains("host") || j.contains("symbol"))
+      c.fail(member(path, "device"),
+             j.contains("host") ? "a host buffer is on no device" : "module variables are device 0's in a run spec");
   }
   b.name = c.string(c.required(j, path, "name"), member(path, "name"));
   if (const SpecBuffer *other = spec.findBuffer(b.name))
@@ -364,6 +373,15 @@ void checkExtent(const Checker &c, const SpecBuffer &b, uint64_t offset, uint64_
                              b.name, b.bytes));
 }
 
+/// A kernel reads and writes its own device's memory: every buffer argument must be on `device`.
+void checkKernelDevice(const Checker &c, const RunSpec &spec, const SpecLaunch &launch, unsigned device) {
+  for (const SpecArg &arg : launch.args)
+    if (const SpecBuffer *b = arg.isBuffer ? spec.findBuffer(arg.buffer) : nullptr; b && b->device != device)
+      c.fail(arg.path, fmt::format("buffer \"{}\" is on device {}, the kernel runs on device {}: copy it over "
+                                   "(memcpy_d2d) or launch on its device",
+                                   b->name, b->device, device));
+}
+
 SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, const std::string &path,
                              std::vector<std::string> &recordedEvents) {
   using Kind = SpecOperation::Kind;
@@ -385,6 +403,25 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
   auto stream = [&] {
     if (j.contains("stream"))
       op.stream = static_cast<unsigned>(c.unsignedInt(j["stream"], member(path, "stream"), kMaxStream));
+    if (j.contains("device"))
+      op.device = static_cast<unsigned>(c.unsignedInt(j["device"], member(path, "device"), kMaxDevice));
+  };
+  // A copy or memset is on its device buffers' device: one named "device" must be one of them.
+  auto onDeviceOf = [&](std::initializer_list<const SpecBuffer *> buffers) {
+    std::vector<unsigned> devices;
+    for (const SpecBuffer *b : buffers)
+      if (!b->onHost())
+        devices.push_back(b->device);
+    if (devices.empty())
+      return;
+    if (!j.contains("device")) {
+      op.device = devices.front();
+    } else if (std::find(devices.begin(), devices.end(), op.device) == devices.end()) {
+      c.fail(member(path, "device"), fmt::format("device {}: this operation's device memory is on device {}", op.device,
+                                                 devices.size() == 2 && devices[0] != devices[1]
+                                                     ? fmt::format("{} and {}", devices[0], devices[1])
+                                                     : fmt::format("{}", devices[0])));
+    }
   };
   auto offset = [&](const char *key) -> uint64_t {
     return j.contains(key) ? c.unsignedInt(j[key], member(path, key), std::numeric_limits<uint64_t>::max()) : 0;
@@ -393,10 +430,11 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
   case Kind::MemcpyH2D:
   case Kind::MemcpyD2H:
   case Kind::MemcpyD2D: {
-    c.checkKeys(j, path, {"op", "stream", "dst", "src", "bytes", "dst_offset", "src_offset"});
+    c.checkKeys(j, path, {"op", "stream", "device", "dst", "src", "bytes", "dst_offset", "src_offset"});
     stream();
     const SpecBuffer &dst = operandBuffer(c, spec, j, path, "dst", op.kind == Kind::MemcpyD2H);
     const SpecBuffer &src = operandBuffer(c, spec, j, path, "src", op.kind == Kind::MemcpyH2D);
+    onDeviceOf({&src, &dst});
     op.dst = dst.name;
     op.src = src.name;
     op.dstOffset = offset("dst_offset");
@@ -412,12 +450,13 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
     break;
   }
   case Kind::Memcpy2D: {
-    c.checkKeys(
-        j, path,
-        {"op", "stream", "dst", "src", "dst_offset", "src_offset", "dst_pitch", "src_pitch", "width", "height"});
+    c.checkKeys(j, path,
+                {"op", "stream", "device", "dst", "src", "dst_offset", "src_offset", "dst_pitch", "src_pitch", "width",
+                 "height"});
     stream();
     const SpecBuffer &dst = operandBuffer(c, spec, j, path, "dst", std::nullopt);
     const SpecBuffer &src = operandBuffer(c, spec, j, path, "src", std::nullopt);
+    onDeviceOf({&src, &dst});
     op.dst = dst.name;
     op.src = src.name;
     op.dstOffset = offset("dst_offset");
@@ -441,9 +480,10 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
     break;
   }
   case Kind::Memset: {
-    c.checkKeys(j, path, {"op", "stream", "dst", "value", "bytes", "dst_offset"});
+    c.checkKeys(j, path, {"op", "stream", "device", "dst", "value", "bytes", "dst_offset"});
     stream();
     const SpecBuffer &dst = operandBuffer(c, spec, j, path, "dst", false);
+    onDeviceOf({&dst});
     op.dst = dst.name;
     op.dstOffset = offset("dst_offset");
     if (j.contains("value"))
@@ -461,14 +501,16 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
     json launch = j;
     launch.erase("op");
     launch.erase("stream");
+    launch.erase("device");
     stream();
     op.launch = spec.launches.size();
     spec.launches.push_back(parseLaunch(c, spec, launch, path));
+    checkKernelDevice(c, spec, spec.launches.back(), op.device);
     break;
   }
   case Kind::EventRecord:
   case Kind::StreamWaitEvent: {
-    c.checkKeys(j, path, {"op", "stream", "event"});
+    c.checkKeys(j, path, {"op", "stream", "device", "event"});
     stream();
     op.event = c.string(c.required(j, path, "event"), member(path, "event"));
     bool recorded = std::find(recordedEvents.begin(), recordedEvents.end(), op.event) != recordedEvents.end();
@@ -479,10 +521,13 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
     break;
   }
   case Kind::StreamSynchronize:
-    c.checkKeys(j, path, {"op", "stream"});
+    c.checkKeys(j, path, {"op", "stream", "device"});
     stream();
     break;
-  case Kind::Synchronize: c.checkKeys(j, path, {"op"}); break;
+  case Kind::Synchronize:
+    c.checkKeys(j, path, {"op", "device"});
+    stream();
+    break;
   }
   return op;
 }
@@ -490,7 +535,7 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
 SpecHost parseHost(const Checker &c, const json &j) {
   const std::string path = "host";
   c.requireObject(j, path);
-  c.checkKeys(j, path, {"pcie_generation", "pcie_lanes"});
+  c.checkKeys(j, path, {"pcie_generation", "pcie_lanes", "boards"});
   SpecHost host;
   if (j.contains("pcie_generation")) {
     uint64_t g = c.unsignedInt(j["pcie_generation"], member(path, "pcie_generation"), 5);
@@ -503,6 +548,12 @@ SpecHost parseHost(const Checker &c, const json &j) {
     if (lanes == 0 || (lanes & (lanes - 1)))
       c.fail(member(path, "pcie_lanes"), fmt::format("{} lanes: expected 1, 2, 4, 8 or 16", lanes));
     host.pcieLanes = static_cast<int>(lanes);
+  }
+  if (j.contains("boards")) {
+    uint64_t boards = c.unsignedInt(j["boards"], member(path, "boards"), 16);
+    if (boards == 0)
+      c.fail(member(path, "boards"), "must be 1 to 16");
+    host.boards = static_cast<int>(boards);
   }
   return host;
 }
@@ -542,6 +593,7 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
       op.launch = spec.launches.size();
       op.path = element("launches", i);
       spec.launches.push_back(parseLaunch(c, spec, launches[i], op.path));
+      checkKernelDevice(c, spec, spec.launches.back(), op.device);
       spec.operations.push_back(std::move(op));
     }
   } else {

@@ -5,10 +5,11 @@
 //   {"module": "PATH.ptx" | "PATH.cu",
 //    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}
 //                | {"name": N, "bytes": B, "host": "pinned" | "pageable", "init": INIT}],
+//                (a plain device buffer may name its "device": 0, 1, ... on a system of several GPUs)
 //    "launches": [{"kernel": K, "grid": [x,y,z], "block": [x,y,z], "dynamic_shared_bytes": D,
 //                  "cooperative": false, "args": [ARG...]}],
 //    "operations": [{"op": OP, "stream": S, ...}],   (instead of "launches"; SpecOperation below)
-//    "host": {"pcie_generation": G, "pcie_lanes": L},
+//    "host": {"pcie_generation": G, "pcie_lanes": L, "boards": B},
 //    "outputs": [{"buffer": N, "file": "PATH"}]}
 //
 //   INIT  "zero" | "none" | "PATH" (raw bytes; a shorter file is zero-padded, a longer one is an
@@ -83,7 +84,11 @@ struct SpecBuffer {
   uint64_t bytes = 0; ///< plain buffers
   BufferInit init;
   BufferMemory memory = BufferMemory::Device; ///< "host": "pinned" | "pageable"
-  std::string path;                           ///< "buffers[3]"
+  /// "device": the CUDA device a plain device buffer is on (a dual-GPU board is two devices). The VM
+  /// runs every device's work in one address space, so results are exact; the session places the
+  /// work on its device. Module variables are device 0's.
+  unsigned device = 0;
+  std::string path; ///< "buffers[3]"
   bool onHost() const { return memory != BufferMemory::Device; }
 };
 
@@ -122,8 +127,12 @@ struct SpecOperation {
   };
   Kind kind = Kind::Launch;
   /// CUDA stream: 0 is the legacy default stream (it waits for, and is waited for by, every other
-  /// stream); 1, 2, ... are streams created by the program (cudaStreamCreate).
+  /// stream of its device); 1, 2, ... are streams created by the program (cudaStreamCreate).
   unsigned stream = 0;
+  /// "device": the device whose stream this is (cudaSetDevice before the call). Copies and memsets
+  /// default to their device buffer's device (a copy between two devices' buffers, a peer copy, to
+  /// the source's); the rest to 0. A kernel takes buffers of its own device only.
+  unsigned device = 0;
   std::string dst, src; ///< buffer names (copies, memset)
   uint64_t dstOffset = 0, srcOffset = 0;
   uint64_t bytes = 0;             ///< copies and memset; Memcpy2D: width * height
@@ -141,6 +150,7 @@ struct SpecOperation {
 struct SpecHost {
   std::optional<int> pcieGeneration; ///< "pcie_generation": 1..5; the link runs at min(host, GPU)
   std::optional<int> pcieLanes;      ///< "pcie_lanes": 1, 2, 4, 8, 16
+  std::optional<int> boards;         ///< "boards": boards of the GPU in the host, 1..16
 };
 
 struct SpecOutput {
