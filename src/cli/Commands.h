@@ -25,9 +25,10 @@ CommandRunner addExecCommand(CLI::App &app);
 CommandRunner addFatbinCommand(CLI::App &app);
 CommandRunner addTimelineCommand(CLI::App &app);
 
-/// `ptxray exec` of `program` with the session's timeline written to `timeline` (FILEs, "-": stderr);
+/// `ptxray exec` of `program` on `boards` boards (0: PTXRAY_BOARDS or 1) with the session's timeline
+/// written to `timeline` (FILEs, "-": stderr);
 /// replaces this process, so it returns only on failure.
-int execWithTimeline(const std::vector<std::string> &program, const std::string &arch, unsigned threads,
+int execWithTimeline(const std::vector<std::string> &program, const std::string &arch, unsigned threads, int boards,
                      const std::vector<std::string> &timeline);
 
 } // namespace ptxray::cli

@@ -3,6 +3,7 @@
 // library reads, and the program replaces this process (execvp: an argument vector, no shell).
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
+#include "system/SystemConfig.h"
 
 #include <fmt/format.h>
 
@@ -22,6 +23,7 @@ namespace fs = std::filesystem;
 struct ExecOptions {
   std::string arch;
   unsigned threads = 0;
+  int boards = 0; ///< 0: PTXRAY_BOARDS or 1
   std::vector<std::string> tools;
   std::string metricsJson;
   std::string report;
@@ -96,6 +98,8 @@ int execCommand(const ExecOptions &o) {
   prependPath("LD_LIBRARY_PATH", libraries->string());
   if (o.threads)
     setenv("PTXRAY_THREADS", std::to_string(o.threads).c_str(), 1);
+  if (o.boards)
+    setenv("PTXRAY_BOARDS", std::to_string(o.boards).c_str(), 1);
   if (!o.tools.empty())
     setenv("PTXRAY_TOOL", fmt::format("{}", fmt::join(o.tools, ",")).c_str(), 1);
   if (!o.metricsJson.empty())
@@ -129,12 +133,13 @@ int execCommand(const ExecOptions &o) {
 
 } // namespace
 
-int execWithTimeline(const std::vector<std::string> &program, const std::string &arch, unsigned threads,
+int execWithTimeline(const std::vector<std::string> &program, const std::string &arch, unsigned threads, int boards,
                      const std::vector<std::string> &timeline) {
   ExecOptions o;
   o.program = program;
   o.arch = arch;
   o.threads = threads;
+  o.boards = boards;
   o.timeline = timeline;
   return execCommand(o);
 }
@@ -146,6 +151,9 @@ CommandRunner addExecCommand(CLI::App &app) {
   cmd->add_option("--arch", o->arch, "GPU or compute capability the program sees (default: H100)");
   cmd->add_option("--threads", o->threads, "Worker threads running CTAs (default: all cores)")
       ->check(CLI::Range(0LL, 4096LL, "WORKERS"));
+  cmd->add_option("--boards", o->boards,
+                  "Boards of the GPU the program sees (default 1; a K10 or K80 board is two devices)")
+      ->check(CLI::Range(1, system::kMaxBoards));
   cmd->add_option("--tool", o->tools,
                   "Sanitizer tools, repeatable or comma-separated: memcheck, racecheck, synccheck, initcheck, "
                   "leakcheck")
@@ -169,7 +177,7 @@ CommandRunner addExecCommand(CLI::App &app) {
   ptxray exec --arch k40 --tool memcheck,racecheck -- ./app input.dat
 The same settings as environment variables, with LD_LIBRARY_PATH=<build>/lib/ptxray-cuda:
   PTXRAY_ARCH, PTXRAY_THREADS, PTXRAY_TOOL, PTXRAY_METRICS_JSON, PTXRAY_REPORT, PTXRAY_LOG=api,
-  PTXRAY_PTX=strict, PTXRAY_MAX_INSTRUCTIONS, PTXRAY_TIMELINE=FILE[,FILE...].
+  PTXRAY_PTX=strict, PTXRAY_MAX_INSTRUCTIONS, PTXRAY_TIMELINE=FILE[,FILE...], PTXRAY_BOARDS.
 The program must embed PTX (nvcc -arch=sm_XX does); ptxray's libcuda.so.1 and libcudart.so.13 replace
 NVIDIA's for it.)");
   return [cmd, o]() -> int {

@@ -45,8 +45,8 @@ int timelineCommand(const TimelineOptions &o) {
     throw std::invalid_argument(lookup.error);
   if (!o.input.ends_with(".json") || !o.program.empty()) {
     // A CUDA program: it runs on ptxray's runtime, which records its calls (PTXRAY_TIMELINE).
-    if (o.pcieGeneration || o.pcieLanes || o.boards || o.sample || !o.clock.empty()) {
-      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --boards, --sample and --clock apply to spec files\n";
+    if (o.pcieGeneration || o.pcieLanes || o.sample || !o.clock.empty()) {
+      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --sample and --clock apply to spec files\n";
       return 2;
     }
     if (o.connections)
@@ -58,7 +58,7 @@ int timelineCommand(const TimelineOptions &o) {
       outputs.push_back(o.json);
     if (!o.html.empty())
       outputs.push_back(o.html);
-    return execWithTimeline(program, o.arch, o.threads, outputs);
+    return execWithTimeline(program, o.arch, o.threads, o.boards.value_or(0), outputs);
   }
   const arch::ArchTarget target = *lookup.target;
   vm::RunSpec spec;

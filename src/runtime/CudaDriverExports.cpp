@@ -57,9 +57,7 @@ template <typename F> CUresult driver(const char *name, F &&call) {
   return r;
 }
 
-void *contextHandle() {
-  return primaryContext();
-}
+thread_local std::vector<int> tContextStack; ///< cuCtxPushCurrent's saved devices
 
 struct DriverErrorText {
   CUresult code;
@@ -151,21 +149,21 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
 // ---- Devices and contexts ----------------------------------------------------------------------------
 
 CUresult cuDeviceGetCount(int *count) {
-  return driver("cuDeviceGetCount", [&](Runtime &) {
+  return driver("cuDeviceGetCount", [&](Runtime &rt) {
     if (!count)
       return cuda::kErrorInvalidValue;
-    *count = 1;
+    *count = rt.deviceCount();
     return cuda::kSuccess;
   });
 }
 
 CUresult cuDeviceGet(int *device, int ordinal) {
-  return driver("cuDeviceGet", [&](Runtime &) {
+  return driver("cuDeviceGet", [&](Runtime &rt) {
     if (!device)
       return cuda::kErrorInvalidValue;
-    if (ordinal != 0)
+    if (!rt.validDevice(ordinal))
       return cuda::kErrorInvalidDevice;
-    *device = 0;
+    *device = ordinal;
     return cuda::kSuccess;
   });
 }
@@ -208,9 +206,10 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
 CUresult cuDeviceGetUuid(unsigned char *uuid, int device) {
   if (!uuid)
     return kCudaErrorInvalidValue;
-  if (device != 0)
+  if (!Runtime::instance().validDevice(device))
     return kCudaErrorInvalidDevice;
-  std::memcpy(uuid, kDeviceUuid, 16);
+  const std::array<unsigned char, 16> id = deviceUuid(device);
+  std::memcpy(uuid, id.data(), 16);
   return kCudaSuccess;
 }
 
@@ -228,19 +227,23 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, int device) {
   });
 }
 
+CUresult cuDeviceCanAccessPeer(int *can, int device, int peer) {
+  return driver("cuDeviceCanAccessPeer", [&](Runtime &rt) { return rt.canAccessPeer(can, device, peer); });
+}
+
 CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
-  return driver("cuDevicePrimaryCtxRetain", [&](Runtime &) {
+  return driver("cuDevicePrimaryCtxRetain", [&](Runtime &rt) {
     if (!context)
       return cuda::kErrorInvalidValue;
-    if (device != 0)
+    if (!rt.validDevice(device))
       return cuda::kErrorInvalidDevice;
-    *context = contextHandle();
+    *context = primaryContext(device);
     return cuda::kSuccess;
   });
 }
 
 CUresult cuDevicePrimaryCtxRelease_v2(int device) {
-  return device == 0 ? kCudaSuccess : kCudaErrorInvalidDevice;
+  return Runtime::instance().validDevice(device) ? kCudaSuccess : kCudaErrorInvalidDevice;
 }
 CUresult cuDevicePrimaryCtxRelease(int device) {
   return cuDevicePrimaryCtxRelease_v2(device);
@@ -248,9 +251,9 @@ CUresult cuDevicePrimaryCtxRelease(int device) {
 
 /// A fresh context: the runtime's context-local state is destroyed, the sticky error goes.
 CUresult cuDevicePrimaryCtxReset_v2(int device) {
-  if (device != 0)
+  if (!Runtime::instance().validDevice(device))
     return kCudaErrorInvalidDevice;
-  resetContextLocalStorage();
+  resetContextLocalStorage(device);
   Runtime &rt = Runtime::instance();
   std::lock_guard lock(rt.mutex());
   rt.reset();
@@ -261,7 +264,7 @@ CUresult cuDevicePrimaryCtxReset(int device) {
 }
 
 CUresult cuDevicePrimaryCtxGetState(int device, unsigned *flags, int *active) {
-  if (device != 0)
+  if (!Runtime::instance().validDevice(device))
     return kCudaErrorInvalidDevice;
   if (flags)
     *flags = 0;
@@ -270,41 +273,98 @@ CUresult cuDevicePrimaryCtxGetState(int device, unsigned *flags, int *active) {
   return kCudaSuccess;
 }
 
+// Contexts: each device has its primary context, and making a context current selects its device for
+// the calling thread (as cudaSetDevice does).
+CUresult cuCtxSetCurrent(void *context) {
+  if (!context)
+    return kCudaSuccess; // no context current: the device stays as it was
+  const int device = contextDevice(context);
+  if (device < 0 || !Runtime::instance().validDevice(device))
+    return kCudaErrorInvalidHandle;
+  Runtime::instance().setDevice(device);
+  return kCudaSuccess;
+}
 CUresult cuCtxCreate_v4(void **context, void * /*params*/, unsigned /*flags*/, int device) {
-  return cuDevicePrimaryCtxRetain(context, device);
+  CUresult r = cuDevicePrimaryCtxRetain(context, device);
+  return r ? r : cuCtxSetCurrent(*context);
 }
 CUresult cuCtxCreate_v2(void **context, unsigned /*flags*/, int device) {
-  return cuDevicePrimaryCtxRetain(context, device);
+  CUresult r = cuDevicePrimaryCtxRetain(context, device);
+  return r ? r : cuCtxSetCurrent(*context);
 }
 CUresult cuCtxDestroy_v2(void *context) {
-  return context == contextHandle() ? kCudaSuccess : kCudaErrorInvalidHandle;
+  return contextDevice(context) >= 0 ? kCudaSuccess : kCudaErrorInvalidHandle;
 }
-CUresult cuCtxSetCurrent(void *) {
-  return kCudaSuccess;
-}
-CUresult cuCtxPushCurrent_v2(void *) {
-  return kCudaSuccess;
+CUresult cuCtxPushCurrent_v2(void *context) {
+  const int previous = Runtime::threadDevice();
+  CUresult r = cuCtxSetCurrent(context);
+  if (r == kCudaSuccess)
+    tContextStack.push_back(previous);
+  return r;
 }
 CUresult cuCtxPopCurrent_v2(void **context) {
   if (context)
-    *context = contextHandle();
+    *context = primaryContext(Runtime::threadDevice());
+  if (!tContextStack.empty()) {
+    Runtime::instance().setDevice(tContextStack.back());
+    tContextStack.pop_back();
+  }
   return kCudaSuccess;
 }
 CUresult cuCtxGetCurrent(void **context) {
   if (!context)
     return kCudaErrorInvalidValue;
-  *context = gInitialized ? contextHandle() : nullptr;
+  *context = gInitialized ? primaryContext(Runtime::threadDevice()) : nullptr;
   return kCudaSuccess;
 }
 CUresult cuCtxGetDevice(int *device) {
   if (!device)
     return kCudaErrorInvalidValue;
-  *device = 0;
+  *device = Runtime::threadDevice();
   return kCudaSuccess;
 }
 
-CUresult cuCtxGetDevice_v2(int *device, void *) {
-  return cuCtxGetDevice(device);
+CUresult cuCtxGetDevice_v2(int *device, void *context) {
+  if (!context)
+    return cuCtxGetDevice(device);
+  if (!device)
+    return kCudaErrorInvalidValue;
+  const int d = contextDevice(context);
+  if (d < 0)
+    return kCudaErrorInvalidHandle;
+  *device = d;
+  return kCudaSuccess;
+}
+
+CUresult cuCtxEnablePeerAccess(void *peerContext, unsigned flags) {
+  return driver("cuCtxEnablePeerAccess", [&](Runtime &rt) {
+    const int peer = contextDevice(peerContext);
+    if (peer < 0)
+      return cuda::kErrorInvalidResourceHandle;
+    return flags ? cuda::kErrorInvalidValue : rt.enablePeerAccess(peer);
+  });
+}
+
+CUresult cuCtxDisablePeerAccess(void *peerContext) {
+  return driver("cuCtxDisablePeerAccess", [&](Runtime &rt) {
+    const int peer = contextDevice(peerContext);
+    return peer < 0 ? cuda::kErrorInvalidResourceHandle : rt.disablePeerAccess(peer);
+  });
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr dst, void *dstContext, CUdeviceptr src, void *srcContext, size_t bytes) {
+  return driver("cuMemcpyPeer", [&](Runtime &rt) {
+    return rt.memcpyPeer(pointer(dst), contextDevice(dstContext), pointer(src), contextDevice(srcContext), bytes,
+                         nullptr, true);
+  });
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dstContext, CUdeviceptr src, void *srcContext, size_t bytes,
+                           void *stream) {
+  return driver("cuMemcpyPeerAsync", [&](Runtime &rt) {
+    return rt.memcpyPeer(pointer(dst), contextDevice(dstContext), pointer(src), contextDevice(srcContext), bytes,
+                         stream, false);
+  });
 }
 
 CUresult cuCtxGetApiVersion(void *, unsigned *version) {
@@ -446,16 +506,18 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
 // CUDA 12's kernel-handle forms (what NVIDIA's static runtime calls for cudaFuncGetAttributes and
 // cudaFuncSetAttribute): a CUkernel is a CUfunction here, on the one device.
 CUresult cuKernelGetAttribute(int *value, int attribute, void *kernel, int device) {
-  return device == 0 ? cuFuncGetAttribute(value, attribute, kernel) : kCudaErrorInvalidDevice;
+  return Runtime::instance().validDevice(device) ? cuFuncGetAttribute(value, attribute, kernel)
+                                                 : kCudaErrorInvalidDevice;
 }
 
 CUresult cuKernelSetAttribute(int attribute, int value, void *kernel, int device) {
-  return device == 0 ? cuFuncSetAttribute(kernel, attribute, value) : kCudaErrorInvalidDevice;
+  return Runtime::instance().validDevice(device) ? cuFuncSetAttribute(kernel, attribute, value)
+                                                 : kCudaErrorInvalidDevice;
 }
 
 CUresult cuKernelSetCacheConfig(void *kernel, int /*config*/, int device) {
   int unused = 0;
-  return device == 0 ? cuFuncGetAttribute(&unused, 0, kernel) : kCudaErrorInvalidDevice;
+  return Runtime::instance().validDevice(device) ? cuFuncGetAttribute(&unused, 0, kernel) : kCudaErrorInvalidDevice;
 }
 
 CUresult cuFuncGetName(const char **name, void *function) {
@@ -729,7 +791,7 @@ CUresult pointerAttribute(Runtime &rt, void *data, int attribute, CUdeviceptr ad
   rt.pointerAttributes(&a, pointer(address));
   registered = a.type != cuda::Unregistered;
   switch (attribute) {
-  case 1: *static_cast<void **>(data) = registered ? contextHandle() : nullptr; break;
+  case 1: *static_cast<void **>(data) = registered ? primaryContext(a.device) : nullptr; break;
   case 2: // CU_MEMORYTYPE_HOST 1, DEVICE 2, UNIFIED 4
     *static_cast<unsigned *>(data) = a.type == cuda::Host           ? 1
                                      : a.type == cuda::DeviceMemory ? 2
@@ -739,7 +801,7 @@ CUresult pointerAttribute(Runtime &rt, void *data, int attribute, CUdeviceptr ad
   case 3: *static_cast<CUdeviceptr *>(data) = registered ? address : 0; break;
   case 4: *static_cast<void **>(data) = a.hostPointer; break;
   case 8: *static_cast<int *>(data) = a.type == cuda::Managed; break;
-  case 9: *static_cast<int *>(data) = registered ? 0 : -1; break;
+  case 9: *static_cast<int *>(data) = registered ? a.device : -1; break;
   default: return kCudaErrorInvalidValue;
   }
   return kCudaSuccess;
@@ -1002,6 +1064,11 @@ const ProcVariant kProcs[] = {
     PTXRAY_PROC("cuDriverGetVersion", 2020, cuDriverGetVersion),
     PTXRAY_PROC("cuDeviceGet", 2000, cuDeviceGet),
     PTXRAY_PROC("cuDeviceGetCount", 2000, cuDeviceGetCount),
+    PTXRAY_PROC("cuDeviceCanAccessPeer", 4000, cuDeviceCanAccessPeer),
+    PTXRAY_PROC("cuCtxEnablePeerAccess", 4000, cuCtxEnablePeerAccess),
+    PTXRAY_PROC("cuCtxDisablePeerAccess", 4000, cuCtxDisablePeerAccess),
+    PTXRAY_PROC("cuMemcpyPeer", 4000, cuMemcpyPeer),
+    PTXRAY_PROC("cuMemcpyPeerAsync", 4000, cuMemcpyPeerAsync),
     PTXRAY_PROC("cuDeviceGetName", 2000, cuDeviceGetName),
     PTXRAY_PROC("cuDeviceGetUuid", 9020, cuDeviceGetUuid),
     PTXRAY_PROC("cuDeviceGetUuid", 11040, cuDeviceGetUuid_v2),

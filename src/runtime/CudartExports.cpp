@@ -213,21 +213,48 @@ cuda::ChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
 // ---- Device ------------------------------------------------------------------------------------------
 
 Error cudaGetDeviceCount(int *count) {
-  if (!count)
-    return cuda::kErrorInvalidValue;
-  *count = 1;
-  return cuda::kSuccess;
+  return api("cudaGetDeviceCount", [&](Runtime &rt) {
+    if (!count)
+      return cuda::kErrorInvalidValue;
+    *count = rt.deviceCount();
+    return cuda::kSuccess;
+  });
 }
 
 Error cudaGetDevice(int *device) {
-  if (!device)
-    return cuda::kErrorInvalidValue;
-  *device = 0;
-  return cuda::kSuccess;
+  return api("cudaGetDevice", [&](Runtime &rt) {
+    if (!device)
+      return cuda::kErrorInvalidValue;
+    *device = rt.currentDevice();
+    return cuda::kSuccess;
+  });
 }
 
 Error cudaSetDevice(int device) {
-  return api("cudaSetDevice", [&](Runtime &) { return device == 0 ? cuda::kSuccess : cuda::kErrorInvalidDevice; });
+  return api("cudaSetDevice", [&](Runtime &rt) { return rt.setDevice(device); });
+}
+
+Error cudaDeviceCanAccessPeer(int *can, int device, int peer) {
+  return api("cudaDeviceCanAccessPeer", [&](Runtime &rt) { return rt.canAccessPeer(can, device, peer); });
+}
+
+Error cudaDeviceEnablePeerAccess(int peer, unsigned flags) {
+  return api("cudaDeviceEnablePeerAccess",
+             [&](Runtime &rt) { return flags ? cuda::kErrorInvalidValue : rt.enablePeerAccess(peer); });
+}
+
+Error cudaDeviceDisablePeerAccess(int peer) {
+  return api("cudaDeviceDisablePeerAccess", [&](Runtime &rt) { return rt.disablePeerAccess(peer); });
+}
+
+Error cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t bytes) {
+  return api("cudaMemcpyPeer",
+             [&](Runtime &rt) { return rt.memcpyPeer(dst, dstDevice, src, srcDevice, bytes, nullptr, true); });
+}
+
+Error cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t bytes, void *stream) {
+  return api("cudaMemcpyPeerAsync",
+             [&](Runtime &rt) { return rt.memcpyPeer(dst, dstDevice, src, srcDevice, bytes, stream, false); });
 }
 
 Error cudaInitDevice(int device, unsigned, unsigned) {

@@ -12,7 +12,7 @@ namespace ptxray::runtime {
 cuda::Error Runtime::properties(cuda::DeviceProp *p, int device) const {
   if (!p)
     return cuda::kErrorInvalidValue;
-  if (device != 0)
+  if (!validDevice(device))
     return cuda::kErrorInvalidDevice;
   const arch::ComputeCapability &cc = *target_.computeCapability;
   const arch::Gpu *gpu = target_.gpu;
@@ -52,6 +52,9 @@ cuda::Error Runtime::properties(cuda::DeviceProp *p, int device) const {
   p->regsPerMultiprocessor = cc.registersPerSm;
   p->managedMemory = 1;
   p->isMultiGpuBoard = gpu && gpu->gpusPerBoard > 1 ? 1 : 0;
+  // The GPUs of one board share a group ID; each device its own bus (as separate PCIe devices).
+  p->multiGpuBoardGroupID = gpu ? device / std::max(1, gpu->gpusPerBoard) : 0;
+  p->pciBusID = device;
   p->concurrentManagedAccess = 1;
   p->computePreemptionSupported = 1;
   p->cooperativeLaunch = 1;
@@ -94,7 +97,7 @@ cuda::Error Runtime::attribute(int *value, int attribute, int device) const {
   case cuda::AttrComputeMode: *value = 0; break;
   case cuda::AttrConcurrentKernels: *value = p.concurrentKernels; break;
   case cuda::AttrEccEnabled: *value = p.ECCEnabled; break;
-  case cuda::AttrPciBusId:
+  case cuda::AttrPciBusId: *value = p.pciBusID; break;
   case cuda::AttrPciDeviceId:
   case cuda::AttrTccDriver: *value = 0; break;
   case cuda::AttrMemoryClockRate: *value = gpu ? gpu->memoryClockMHz * 1000 : 0; break;

@@ -1,6 +1,7 @@
 #include "runtime/DriverExportTables.h"
 
 #include "runtime/Md2.h"
+#include "runtime/Runtime.h"
 
 #include <cstring>
 #include <ctime>
@@ -21,7 +22,9 @@ constexpr CUresult kSuccess = 0;
 constexpr CUresult kNotFound = 500;
 constexpr CUresult kInvalidContext = 201;
 
-int gContext = 0;
+/// The devices' primary contexts (a context handle is the address of its device's entry).
+constexpr int kMaxContexts = 64;
+int gContexts[kMaxContexts];
 
 // ---- Context-local storage: per (context, key) a value and its destructor ---------------------------
 
@@ -31,29 +34,35 @@ struct StoredValue {
   Destructor destructor;
 };
 std::mutex gStorageMutex;
-/// By key (there is one context). Never destroyed: NVIDIA's runtime deletes its entries from an
-/// atexit handler that runs after this library's static destructors.
-std::map<void *, StoredValue> &gStorage = *new std::map<void *, StoredValue>;
+/// By (device, key). Never destroyed: NVIDIA's runtime deletes its entries from an atexit handler that
+/// runs after this library's static destructors.
+std::map<std::pair<int, void *>, StoredValue> &gStorage = *new std::map<std::pair<int, void *>, StoredValue>;
+
+/// The device of a context argument: null is the calling thread's current context.
+int storageDevice(void *context) {
+  const int device = context ? contextDevice(context) : Runtime::threadDevice();
+  return device < 0 ? 0 : device;
+}
 
 /// slot 0, put: (context or null for the current one, key, value, destructor).
-CUresult storagePut(void * /*context*/, void *key, void *value, Destructor destructor) {
+CUresult storagePut(void *context, void *key, void *value, Destructor destructor) {
   std::lock_guard lock(gStorageMutex);
-  gStorage[key] = {value, destructor};
+  gStorage[{storageDevice(context), key}] = {value, destructor};
   return kSuccess;
 }
 
 /// slot 1, delete: (context, key).
-CUresult storageDelete(void * /*context*/, void *key) {
+CUresult storageDelete(void *context, void *key) {
   std::lock_guard lock(gStorageMutex);
-  gStorage.erase(key);
+  gStorage.erase({storageDevice(context), key});
   return kSuccess;
 }
 
 /// slot 2, get: (value out, context or null, key); an error when absent. The runtime calls it at the
 /// start of almost every API call.
-CUresult storageGet(void **value, void * /*context*/, void *key) {
+CUresult storageGet(void **value, void *context, void *key) {
   std::lock_guard lock(gStorageMutex);
-  auto it = gStorage.find(key);
+  auto it = gStorage.find({storageDevice(context), key});
   if (it == gStorage.end())
     return kInvalidContext;
   *value = it->second.value;
@@ -64,9 +73,9 @@ CUresult storageGet(void **value, void * /*context*/, void *key) {
 
 /// CUDART_INTERFACE slot 2: the primary context of a device, not retained.
 CUresult primaryContextOf(void **context, int device) {
-  if (device != 0)
+  if (!Runtime::instance().validDevice(device))
     return 101; // CUDA_ERROR_INVALID_DEVICE
-  *context = &gContext;
+  *context = primaryContext(device);
   return kSuccess;
 }
 
@@ -145,14 +154,19 @@ CUresult integrityCheck(uint32_t version, uint64_t unixSeconds, uint64_t result[
   struct DeviceRecord {
     uint8_t uuid[16];
     int32_t pciDomain, pciBus, pciDevice;
-  } device{};
+  };
   static_assert(sizeof(DeviceRecord) == 28);
-  std::memcpy(device.uuid, kDeviceUuid, 16);
-  device.pciDomain = kPciDomain;
-  device.pciBus = kPciBus;
-  device.pciDevice = kPciDevice;
-  const std::span<const uint8_t> parts[] = {{reinterpret_cast<const uint8_t *>(&identity), sizeof identity},
-                                            {reinterpret_cast<const uint8_t *>(&device), sizeof device}};
+  std::vector<DeviceRecord> devices(static_cast<size_t>(Runtime::instance().deviceCount()));
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const std::array<unsigned char, 16> uuid = deviceUuid(static_cast<int>(d));
+    std::memcpy(devices[d].uuid, uuid.data(), 16);
+    devices[d].pciDomain = kPciDomain;
+    devices[d].pciBus = kPciBus + static_cast<int32_t>(d);
+    devices[d].pciDevice = kPciDevice;
+  }
+  std::vector<std::span<const uint8_t>> parts{{reinterpret_cast<const uint8_t *>(&identity), sizeof identity}};
+  for (const DeviceRecord &record : devices)
+    parts.emplace_back(reinterpret_cast<const uint8_t *>(&record), sizeof record);
   const std::array<uint8_t, 16> digest = hmacMd2(kKey, parts);
   std::memcpy(result, digest.data(), 16);
   return kSuccess;
@@ -197,20 +211,39 @@ int driverExportTable(const void **table, const unsigned char uuid[16]) {
   return kNotFound;
 }
 
-void *primaryContext() {
-  return &gContext;
+void *primaryContext(int device) {
+  return &gContexts[std::clamp(device, 0, kMaxContexts - 1)];
 }
 
-void resetContextLocalStorage() {
+int contextDevice(const void *context) {
+  for (int d = 0; d < kMaxContexts; ++d)
+    if (context == &gContexts[d])
+      return d;
+  return -1;
+}
+
+std::array<unsigned char, 16> deviceUuid(int device) {
+  std::array<unsigned char, 16> uuid;
+  std::memcpy(uuid.data(), kDeviceUuid, 16);
+  uuid[15] = static_cast<unsigned char>(uuid[15] + device); // device 0 keeps the original
+  return uuid;
+}
+
+void resetContextLocalStorage(int device) {
   std::vector<std::pair<void *, StoredValue>> entries;
   {
     std::lock_guard lock(gStorageMutex);
-    entries.assign(gStorage.begin(), gStorage.end());
-    gStorage.clear();
+    for (auto it = gStorage.begin(); it != gStorage.end();)
+      if (it->first.first == device) {
+        entries.emplace_back(it->first.second, it->second);
+        it = gStorage.erase(it);
+      } else {
+        ++it;
+      }
   }
   for (const auto &[key, stored] : entries)
     if (stored.destructor)
-      stored.destructor(&gContext, key, stored.value);
+      stored.destructor(primaryContext(device), key, stored.value);
 }
 
 } // namespace ptxray::runtime

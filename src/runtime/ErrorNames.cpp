@@ -36,6 +36,8 @@ constexpr ErrorText kErrors[] = {
     {kErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
     {kErrorNotReady, "cudaErrorNotReady", "device not ready"},
     {kErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {kErrorPeerAccessAlreadyEnabled, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {kErrorPeerAccessNotEnabled, "cudaErrorPeerAccessNotEnabled", "peer access has not been enabled"},
     {kErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {kErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {kErrorAssert, "cudaErrorAssert", "device-side assert triggered"},

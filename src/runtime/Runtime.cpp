@@ -3,6 +3,7 @@
 #include "arch/OccupancyCalculator.h"
 #include "runtime/HostMappedMemory.h"
 #include "runtime/RuntimeTools.h"
+#include "system/SystemConfig.h"
 #include "vm/Memory.h"
 
 #include <fmt/format.h>
@@ -109,6 +110,14 @@ RuntimeConfig RuntimeConfig::fromEnvironment() {
       c.timeline.push_back(file);
   if (std::string n = environment("CUDA_DEVICE_MAX_CONNECTIONS"); !n.empty())
     c.connections = static_cast<int>(std::strtol(n.c_str(), nullptr, 10));
+  if (std::string b = environment("PTXRAY_BOARDS"); !b.empty()) {
+    const long boards = std::strtol(b.c_str(), nullptr, 10);
+    if (boards >= 1 && boards <= system::kMaxBoards)
+      c.boards = static_cast<int>(boards);
+    else
+      std::cerr << fmt::format("ptxray: warning: PTXRAY_BOARDS: \"{}\" is not 1 to {}; 1 board\n", b,
+                               system::kMaxBoards);
+  }
   return c;
 }
 
@@ -298,6 +307,71 @@ cuda::Error Runtime::lastError(bool reset) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Devices
+
+namespace {
+thread_local int tDevice = 0; ///< cudaSetDevice: the calling thread's device
+} // namespace
+
+int Runtime::deviceCount() const {
+  return (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards;
+}
+
+int Runtime::threadDevice() {
+  return tDevice;
+}
+
+cuda::Error Runtime::setDevice(int device) {
+  if (!validDevice(device))
+    return cuda::kErrorInvalidDevice;
+  tDevice = device;
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::canAccessPeer(int *can, int device, int peer) const {
+  if (!can)
+    return cuda::kErrorInvalidValue;
+  if (!validDevice(device) || !validDevice(peer))
+    return cuda::kErrorInvalidDevice;
+  *can = device != peer ? 1 : 0; // one address space: every pair can
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::enablePeerAccess(int peer) {
+  if (!validDevice(peer) || peer == tDevice)
+    return cuda::kErrorInvalidDevice;
+  return peerAccess_.insert({tDevice, peer}).second ? cuda::kSuccess : cuda::kErrorPeerAccessAlreadyEnabled;
+}
+
+cuda::Error Runtime::disablePeerAccess(int peer) {
+  if (!validDevice(peer))
+    return cuda::kErrorInvalidDevice;
+  return peerAccess_.erase({tDevice, peer}) ? cuda::kSuccess : cuda::kErrorPeerAccessNotEnabled;
+}
+
+cuda::Error Runtime::memcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t bytes, void *stream,
+                                bool synchronous) {
+  if (!validDevice(dstDevice) || !validDevice(srcDevice))
+    return cuda::kErrorInvalidDevice;
+  if (bytes && (!deviceRange(dst, bytes) || !deviceRange(src, bytes)))
+    return cuda::kErrorInvalidValue;
+  return streamCopy(dst, src, bytes, cuda::DeviceToDevice, stream, synchronous);
+}
+
+std::optional<unsigned> Runtime::memoryDevice(const void *pointer) const {
+  const vm::Allocation *a = device_->memory().find(reinterpret_cast<uintptr_t>(pointer));
+  if (!a || a->freed || a->adopted)
+    return std::nullopt;
+  auto it = memoryDevices_.find(a->base);
+  return it == memoryDevices_.end() ? 0u : static_cast<unsigned>(it->second);
+}
+
+unsigned Runtime::streamDevice(void *stream) const {
+  auto it = streamDevices_.find(stream);
+  return static_cast<unsigned>(it == streamDevices_.end() ? tDevice : it->second);
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Memory
 
 cuda::Error Runtime::malloc(void **pointer, size_t bytes) {
@@ -315,6 +389,7 @@ cuda::Error Runtime::malloc(void **pointer, size_t bytes) {
     return cuda::kErrorMemoryAllocation;
   }
   *pointer = reinterpret_cast<void *>(*a);
+  memoryDevices_[*a] = tDevice;
   return cuda::kSuccess;
 }
 
@@ -357,6 +432,7 @@ cuda::Error Runtime::free(void *pointer) {
   if (a->adopted)
     return unmapHostMemory(device_->memory(), address) ? cuda::kSuccess : cuda::kErrorInvalidValue;
   device_->memory().release(address);
+  memoryDevices_.erase(address);
   return cuda::kSuccess;
 }
 
@@ -504,7 +580,7 @@ cuda::Error Runtime::pointerAttributes(cuda::PointerAttributes *attributes, cons
     attributes->type = cuda::Unregistered;
     return cuda::kSuccess;
   }
-  attributes->device = 0;
+  attributes->device = static_cast<int>(memoryDevice(pointer).value_or(static_cast<unsigned>(tDevice)));
   attributes->devicePointer = const_cast<void *>(pointer);
   switch (a->kind) {
   case vm::AllocationKind::Managed:
@@ -693,7 +769,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   std::fputs(result.assertOutput.c_str(), stderr);
   for (const vm::Fault &fault : result.faults)
     std::cerr << fault.describe();
-  std::optional<double> modeled = tools_->afterLaunch(result, streamNumber(stream));
+  std::optional<double> modeled = tools_->afterLaunch(result, streamRef(stream));
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())
     sticky_ = faultError(result); // returned by the next call, as a real GPU reports it at the next sync
@@ -835,37 +911,51 @@ void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitc
   const int from = where(src), to = where(dst);
   if (from < 2 && to < 2)
     return; // host to host: no GPU work
-  const system::OpKind kind = from == 2 && to == 2 ? system::OpKind::CopyD2D
-                              : to == 2            ? system::OpKind::CopyH2D
-                                                   : system::OpKind::CopyD2H;
+  system::OpKind kind = from == 2 && to == 2 ? system::OpKind::CopyD2D
+                        : to == 2            ? system::OpKind::CopyH2D
+                                             : system::OpKind::CopyD2H;
   const bool pageable = (kind == system::OpKind::CopyH2D ? from : to) == 0;
-  s->copy(kind, static_cast<uint64_t>(width) * height, pageable, streamNumber(stream), height,
-          kind == system::OpKind::CopyH2D ? spitch : dpitch);
+  const StreamRef on = streamRef(stream);
+  // Between two devices' memory: a peer copy, on the stream's device when it is one of the two.
+  unsigned fromDevice = 0, toDevice = 0;
+  if (kind == system::OpKind::CopyD2D) {
+    fromDevice = memoryDevice(src).value_or(on.device);
+    toDevice = memoryDevice(dst).value_or(on.device);
+    if (fromDevice != toDevice)
+      kind = system::OpKind::CopyPeer;
+  }
+  s->copy(kind, static_cast<uint64_t>(width) * height, pageable,
+          kind == system::OpKind::CopyPeer && on.device != toDevice ? StreamRef{fromDevice, on.stream} : on, height,
+          kind == system::OpKind::CopyH2D ? spitch : dpitch, fromDevice, toDevice);
   if (synchronous)
-    s->streamSynchronize(streamNumber(stream));
+    s->streamSynchronize(on);
+}
+
+StreamRef Runtime::streamRef(void *stream) const {
+  return {streamDevice(stream), streamNumber(stream)};
 }
 
 void Runtime::recordMemset(size_t bytes, void *stream, bool synchronous) {
   if (SessionRecorder *s = tools_->session(); s && bytes) {
-    s->memset(bytes, streamNumber(stream));
+    s->memset(bytes, streamRef(stream));
     if (synchronous)
-      s->streamSynchronize(streamNumber(stream));
+      s->streamSynchronize(streamRef(stream));
   }
 }
 
 void Runtime::recordEventRecord(void *event, void *stream) {
   if (SessionRecorder *s = tools_->session())
-    s->eventRecord(event, streamNumber(stream));
+    s->eventRecord(event, streamRef(stream));
 }
 
 void Runtime::recordStreamWaitEvent(void *stream, void *event) {
   if (SessionRecorder *s = tools_->session())
-    s->streamWaitEvent(streamNumber(stream), event);
+    s->streamWaitEvent(streamRef(stream), event);
 }
 
 void Runtime::recordStreamSynchronize(void *stream) {
   if (SessionRecorder *s = tools_->session())
-    s->streamSynchronize(streamNumber(stream));
+    s->streamSynchronize(streamRef(stream));
 }
 
 void Runtime::recordEventSynchronize(void *event) {
@@ -875,7 +965,7 @@ void Runtime::recordEventSynchronize(void *event) {
 
 void Runtime::recordSynchronize() {
   if (SessionRecorder *s = tools_->session())
-    s->synchronize();
+    s->synchronize(static_cast<unsigned>(tDevice));
 }
 
 cuda::Error Runtime::streamCreate(void **stream) {
@@ -883,10 +973,12 @@ cuda::Error Runtime::streamCreate(void **stream) {
     return cuda::kErrorInvalidValue;
   *stream = newHandle();
   streams_[*stream] = nextHandle_;
+  streamDevices_[*stream] = tDevice;
   return cuda::kSuccess;
 }
 
 cuda::Error Runtime::streamDestroy(void *stream) {
+  streamDevices_.erase(stream);
   return streams_.erase(stream) ? cuda::kSuccess : cuda::kErrorInvalidResourceHandle;
 }
 

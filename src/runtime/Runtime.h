@@ -9,6 +9,7 @@
 #include "arch/GpuDatabase.h"
 #include "runtime/CudaAbi.h"
 #include "runtime/Fatbin.h"
+#include "runtime/SessionRecorder.h"
 #include "vm/Device.h"
 #include "vm/Texture.h"
 
@@ -42,6 +43,9 @@ struct RuntimeConfig {
   /// text on stderr), with CUDA_DEVICE_MAX_CONNECTIONS as the Hyper-Q connections.
   std::vector<std::string> timeline;
   std::optional<int> connections;
+  /// PTXRAY_BOARDS: boards of the GPU in the modeled host (a dual-GPU board, K10 or K80, is two
+  /// devices), 1 to system::kMaxBoards.
+  int boards = 1;
   /// Reads the PTXRAY_* variables; unknown values are reported on stderr and replaced by defaults.
   static RuntimeConfig fromEnvironment();
 };
@@ -96,6 +100,21 @@ public:
   cuda::Error record(cuda::Error error); ///< remembers a failing call's error and returns it
   cuda::Error lastError(bool reset);
   cuda::Error stickyError() const { return sticky_; }
+
+  // Devices: the boards' GPUs ([KTG] §1.4.7: a K10 or K80 board is two CUDA devices). All of them
+  // run on the one virtual GPU, in one address space, so results are exact; what differs per device
+  // is its streams, its memory's owner, its peers and its lane of the session (PTXRAY_TIMELINE).
+  int deviceCount() const;
+  bool validDevice(int device) const { return device >= 0 && device < deviceCount(); }
+  int currentDevice() const { return threadDevice(); } ///< the calling thread's (cudaSetDevice, cuCtxSetCurrent)
+  static int threadDevice();
+  cuda::Error setDevice(int device);
+  cuda::Error canAccessPeer(int *can, int device, int peer) const;
+  cuda::Error enablePeerAccess(int peer);  ///< from the current device
+  cuda::Error disablePeerAccess(int peer); ///< from the current device
+  /// cudaMemcpyPeer(Async): `bytes` from device memory of `srcDevice` to that of `dstDevice`.
+  cuda::Error memcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t bytes, void *stream,
+                         bool synchronous);
 
   // Memory.
   cuda::Error malloc(void **pointer, size_t bytes);
@@ -217,6 +236,13 @@ private:
   CudaArray *cudaArray(const void *array);
   /// The session's number for a stream: 0 for the legacy and per-thread default streams.
   unsigned streamNumber(void *stream) const;
+  /// The device a stream belongs to: the one current when it was created; the calling thread's
+  /// current device for the default streams.
+  unsigned streamDevice(void *stream) const;
+  StreamRef streamRef(void *stream) const; ///< its device and number, as the session names it
+  /// The device whose memory `pointer` is (cudaMalloc on the then current device); nullopt for host
+  /// and managed memory.
+  std::optional<unsigned> memoryDevice(const void *pointer) const;
   cuda::Error resource(const cuda::ResourceDesc &r, vm::TextureResource &out);
   std::vector<std::unique_ptr<CudaArray>> arrays_;
 
@@ -242,6 +268,9 @@ private:
   /// Opaque handles (streams, events, driver functions): addresses in the never-mapped first 256 MiB.
   void *newHandle();
   std::map<void *, uint64_t> streams_;
+  std::map<void *, int> streamDevices_;            ///< created streams' devices
+  std::map<uint64_t, int> memoryDevices_;          ///< cudaMalloc'd base address -> device
+  std::set<std::pair<int, int>> peerAccess_;       ///< (device, peer) enabled
   std::map<void *, std::optional<double>> events_; ///< recorded device time in ms
   double deviceMs_ = 0;                            ///< device time of everything issued so far
   uint64_t mappedTop_ = 0;                         ///< the next identity-mapped range ends here

@@ -49,7 +49,7 @@ RuntimeTools::RuntimeTools(const RuntimeConfig &config, const arch::ArchTarget &
   if (leakcheck_)
     listeners_.add(leakcheck_.get());
   if (!config.timeline.empty())
-    session_ = std::make_unique<SessionRecorder>(target.board() ? target.board()->smCount : 0);
+    session_ = std::make_unique<SessionRecorder>(target.board() ? target.board()->smCount : 0, config.boards);
   if (!config.metricsJson.empty() || !config.report.empty() || session_) {
     model_ = std::make_unique<model::PerformanceModel>(target, model::ModelOptions{});
     listeners_.add(model_.get());
@@ -58,7 +58,7 @@ RuntimeTools::RuntimeTools(const RuntimeConfig &config, const arch::ArchTarget &
 
 RuntimeTools::~RuntimeTools() = default;
 
-std::optional<double> RuntimeTools::afterLaunch(const vm::LaunchResult &result, unsigned stream) {
+std::optional<double> RuntimeTools::afterLaunch(const vm::LaunchResult &result, StreamRef stream) {
   if (result.status == vm::LaunchStatus::Refused)
     return std::nullopt;
   auto print = [](const std::vector<sanitizers::Hazard> &hazards) {

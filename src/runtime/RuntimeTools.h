@@ -34,7 +34,7 @@ public:
   vm::ExecutionListener *listener() { return listeners_.single(); }
   /// After a launch on `stream` (the session's stream number): prints its hazards, records it in the
   /// session (PTXRAY_TIMELINE); returns the modeled kernel time in seconds when the model ran.
-  std::optional<double> afterLaunch(const vm::LaunchResult &result, unsigned stream = 0);
+  std::optional<double> afterLaunch(const vm::LaunchResult &result, StreamRef stream = {});
   /// The session being recorded (PTXRAY_TIMELINE), or null.
   SessionRecorder *session() { return session_.get(); }
   /// At exit: leak reports, summaries, the metrics file.

@@ -16,79 +16,75 @@ namespace ptxray::runtime {
 using system::OpKind;
 using system::SessionOp;
 
-void SessionRecorder::copy(OpKind kind, uint64_t bytes, bool pageableHost, unsigned stream, uint64_t rows,
-                           uint64_t hostPitch) {
-  SessionOp op;
+SessionOp &SessionRecorder::add(OpKind kind, StreamRef on, std::string label) {
+  SessionOp &op = session_.ops.emplace_back();
   op.kind = kind;
+  op.device = on.device;
+  op.stream = on.stream;
+  op.label = std::move(label);
+  op.where = fmt::format("call {}", session_.ops.size() - 1);
+  return op;
+}
+
+void SessionRecorder::copy(OpKind kind, uint64_t bytes, bool pageableHost, StreamRef on, uint64_t rows,
+                           uint64_t hostPitch, unsigned fromDevice, unsigned toDevice) {
+  const bool hostSide = kind == OpKind::CopyH2D || kind == OpKind::CopyD2H;
+  SessionOp &op =
+      add(kind, on,
+          kind == OpKind::CopyPeer ? fmt::format("{} B, device {} -> {}", bytes, fromDevice, toDevice)
+                                   : fmt::format("{} B{}", bytes, pageableHost && hostSide ? " pageable" : ""));
   op.bytes = bytes;
-  op.stream = stream;
   op.rows = rows;
   op.hostPitch = hostPitch;
   op.hostMemory = pageableHost ? system::HostMemory::Pageable : system::HostMemory::Pinned;
-  op.label = fmt::format("{} B{}", bytes, pageableHost && kind != OpKind::CopyD2D ? " pageable" : "");
+  op.fromDevice = fromDevice;
+  op.toDevice = toDevice;
+}
+
+void SessionRecorder::memset(uint64_t bytes, StreamRef on) {
+  add(OpKind::Memset, on, fmt::format("{} B", bytes)).bytes = bytes;
+}
+
+void SessionRecorder::launch(const model::LaunchProfile &p, StreamRef on) {
+  SessionOp op = system::kernelOperation(p, on.stream, smCount_);
+  op.device = on.device;
   op.where = fmt::format("call {}", session_.ops.size());
   session_.ops.push_back(std::move(op));
 }
 
-void SessionRecorder::memset(uint64_t bytes, unsigned stream) {
-  SessionOp op;
-  op.kind = OpKind::Memset;
-  op.bytes = bytes;
-  op.stream = stream;
-  op.label = fmt::format("{} B", bytes);
-  session_.ops.push_back(std::move(op));
-}
-
-void SessionRecorder::launch(const model::LaunchProfile &p, unsigned stream) {
-  session_.ops.push_back(system::kernelOperation(p, stream, smCount_));
-}
-
-void SessionRecorder::eventRecord(const void *event, unsigned stream) {
-  SessionOp op;
-  op.kind = OpKind::EventRecord;
-  op.stream = stream;
-  op.label = fmt::format("event {}", event);
+void SessionRecorder::eventRecord(const void *event, StreamRef on) {
   lastRecord_[event] = session_.ops.size();
-  session_.ops.push_back(std::move(op));
+  add(OpKind::EventRecord, on, fmt::format("event {}", event));
 }
 
-void SessionRecorder::streamWaitEvent(unsigned stream, const void *event) {
+void SessionRecorder::streamWaitEvent(StreamRef on, const void *event) {
   auto it = lastRecord_.find(event);
   if (it == lastRecord_.end())
     return; // an event never recorded completes at once: nothing to wait for
-  SessionOp op;
-  op.kind = OpKind::StreamWaitEvent;
-  op.stream = stream;
-  op.event = it->second;
-  op.label = fmt::format("event {}", event);
-  session_.ops.push_back(std::move(op));
+  const size_t record = it->second;
+  add(OpKind::StreamWaitEvent, on, fmt::format("event {}", event)).event = record;
 }
 
-void SessionRecorder::streamSynchronize(unsigned stream) {
-  SessionOp op;
-  op.kind = OpKind::StreamSynchronize;
-  op.stream = stream;
-  op.label = fmt::format("stream {}", stream);
-  session_.ops.push_back(std::move(op));
+void SessionRecorder::streamSynchronize(StreamRef on) {
+  add(OpKind::StreamSynchronize, on,
+      on.device ? fmt::format("device {} stream {}", on.device, on.stream) : fmt::format("stream {}", on.stream));
 }
 
 void SessionRecorder::eventSynchronize(const void *event) {
   auto it = lastRecord_.find(event);
   if (it != lastRecord_.end())
-    streamSynchronize(session_.ops[it->second].stream);
+    streamSynchronize({session_.ops[it->second].device, session_.ops[it->second].stream});
 }
 
-void SessionRecorder::synchronize() {
-  SessionOp op;
-  op.kind = OpKind::Synchronize;
-  op.label = "device";
-  session_.ops.push_back(std::move(op));
+void SessionRecorder::synchronize(unsigned device) {
+  add(OpKind::Synchronize, {device, 0}, fmt::format("device {}", device));
 }
 
 bool SessionRecorder::write(const arch::ArchTarget &target, std::optional<int> connections,
                             const std::vector<std::string> &outputs) const {
   system::SystemOptions options;
   options.connections = connections;
+  options.boards = boards_;
   system::Timeline timeline;
   try {
     timeline = system::simulate(system::SystemConfig::forTarget(target, options), session_);

@@ -17,21 +17,29 @@
 
 namespace ptxray::runtime {
 
+/// A stream as the session names it: its device, and its number there (0: the default stream).
+struct StreamRef {
+  unsigned device = 0;
+  unsigned stream = 0;
+};
+
 class SessionRecorder {
 public:
-  explicit SessionRecorder(int smCount) : smCount_(smCount) {}
+  /// `boards`: of the GPU in the modeled host (PTXRAY_BOARDS).
+  SessionRecorder(int smCount, int boards) : smCount_(smCount), boards_(boards) {}
 
-  /// A 2D copy has `rows` rows of bytes / rows bytes, the host's `hostPitch` apart.
-  void copy(system::OpKind kind, uint64_t bytes, bool pageableHost, unsigned stream, uint64_t rows = 1,
-            uint64_t hostPitch = 0);
-  void memset(uint64_t bytes, unsigned stream);
-  void launch(const model::LaunchProfile &profile, unsigned stream);
-  void eventRecord(const void *event, unsigned stream);
-  void streamWaitEvent(unsigned stream, const void *event);
-  void streamSynchronize(unsigned stream);
+  /// A 2D copy has `rows` rows of bytes / rows bytes, the host's `hostPitch` apart; a peer copy goes
+  /// from `fromDevice` to `toDevice`.
+  void copy(system::OpKind kind, uint64_t bytes, bool pageableHost, StreamRef on, uint64_t rows = 1,
+            uint64_t hostPitch = 0, unsigned fromDevice = 0, unsigned toDevice = 0);
+  void memset(uint64_t bytes, StreamRef on);
+  void launch(const model::LaunchProfile &profile, StreamRef on);
+  void eventRecord(const void *event, StreamRef on);
+  void streamWaitEvent(StreamRef on, const void *event);
+  void streamSynchronize(StreamRef on);
   /// The host waits for an event's last record (as for the stream it was recorded on).
   void eventSynchronize(const void *event);
-  void synchronize();
+  void synchronize(unsigned device); ///< cudaDeviceSynchronize on `device`
 
   const system::Session &session() const { return session_; }
 
@@ -42,7 +50,11 @@ public:
              const std::vector<std::string> &outputs) const;
 
 private:
+  /// A new operation of `kind` on `on`, appended; the caller fills in the rest.
+  system::SessionOp &add(system::OpKind kind, StreamRef on, std::string label);
+
   int smCount_;
+  int boards_;
   system::Session session_;
   std::map<const void *, size_t> lastRecord_; ///< event -> its last EventRecord operation
 };

@@ -106,3 +106,25 @@ add_test(NAME programs.symbols_timeline COMMAND bash -c
    grep -o '\"op\": \"memcpy_[a-z0-9]*\"' sym-timeline.json | sort | uniq -c | tr -s ' ' | tr '\\n' ','")
 set_tests_properties(programs.symbols_timeline PROPERTIES PASS_REGULAR_EXPRESSION
   " 6 \"op\": \"memcpy_d2h\", 2 \"op\": \"memcpy_h2d\",")
+
+# Several devices ([KTG] §1.4.7): on a K80 a program sees two (cudaGetDeviceCount), splits its work
+# over both and gathers it with peer copies, with the shared runtime and with nvcc's static one
+# (NVIDIA's runtime over ptxray's driver API, a primary context per device); its session places each
+# device's work on that device and the gathering copy between them.
+add_test(NAME programs.multi_gpu_k80 COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} multi_gpu --arch k80)
+add_test(NAME programs.static_runtime.multi_gpu_k80 COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} static/multi_gpu --arch k80)
+add_test(NAME programs.multi_gpu_k80_timeline COMMAND bash -c
+  "${PTXRAY_BIN} timeline --arch k80 --json mg-timeline.json -- ${PROGRAMS_DIR}/bin/static/multi_gpu 2>&1 && \
+   grep -c '\"op\": \"memcpy_peer\"' mg-timeline.json")
+set_tests_properties(programs.multi_gpu_k80_timeline PROPERTIES PASS_REGULAR_EXPRESSION
+  "multi_gpu: PASS.*2 devices: 1 board of 2 GPUs.*gpu1 copy H2D.*gpu1 compute.*memcpy_peer +1 +[0-9]+ +copy D2H.*device 1 -> 0.*\n1\n")
+# --boards (PTXRAY_BOARDS): two K40 boards are two devices too; a board count out of range is
+# reported and one board modeled.
+add_test(NAME programs.multi_gpu_two_boards COMMAND bash -c
+  "${PTXRAY_BIN} exec --arch k40 --boards 2 --log-api -- ${PROGRAMS_DIR}/bin/multi_gpu 2>&1")
+set_tests_properties(programs.multi_gpu_two_boards PROPERTIES PASS_REGULAR_EXPRESSION
+  "cudaGetDeviceCount = cudaSuccess.*cudaSetDevice = cudaSuccess.*cudaMemcpyPeerAsync = cudaSuccess.*multi_gpu: PASS")
+add_test(NAME programs.multi_gpu_bad_boards COMMAND bash -c
+  "PTXRAY_BOARDS=99 ${PTXRAY_BIN} exec --arch k40 -- ${PROGRAMS_DIR}/bin/multi_gpu 2>&1")
+set_tests_properties(programs.multi_gpu_bad_boards PROPERTIES PASS_REGULAR_EXPRESSION
+  "PTXRAY_BOARDS: \"99\" is not 1 to 16; 1 board.*multi_gpu: PASS")

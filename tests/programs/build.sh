@@ -35,7 +35,7 @@ done
 # The same programs with nvcc's default static runtime (libcudart_static inside the executable, which
 # loads libcuda.so.1, the driver API): bin/static/NAME, stripped.
 static_programs=(vector_add matmul_tiled reduction_streams histogram symbols printf managed managed_var textures edge_cases error_oob
-  error_launch assert forward_progress)
+  error_launch assert forward_progress multi_gpu)
 if [ $# -eq 0 ]; then
   mkdir -p bin/static
   for name in "${static_programs[@]}"; do
