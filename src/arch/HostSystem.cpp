@@ -76,6 +76,9 @@ constexpr HostCosts kHostCosts{
     // 38.4 GB/s either way, 0.69 of the 55.46 GB/s pinned rate (results/multigpu.json). (With peer
     // access on, that pair's NVLink ran at 388 GB/s: a path the model has no entry for.)
     .stagedPeerBandwidthFraction = 0.69,
+    // Two H200s, each copying 256 MiB both ways at once (four copies): 152.5-152.9 GB/s in all
+    // (results/multigpu.json), short of the 4 x 50.8 GB/s four link directions would move.
+    .hostPcieBytesPerSecond = 152.7e9,
 };
 
 } // namespace

@@ -53,6 +53,9 @@ struct HostCosts {
   /// A peer copy between GPUs of different boards (no direct path between them): the fraction of the
   /// host link's pinned rate it reaches, staged through host memory by the driver.
   double stagedPeerBandwidthFraction = 0;
+  /// All the host's PCIe copies together, both directions, every board: what the host's memory and
+  /// root complex move at most.
+  double hostPcieBytesPerSecond = 0;
 
   /// How much of the full gapped-row cost a 2D copy of `rowBytes`-byte host rows `hostPitch` apart
   /// pays: 0 (full speed) to 1.

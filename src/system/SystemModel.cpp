@@ -119,14 +119,17 @@ private:
   // ---- static properties
   unsigned boardOf(unsigned device) const { return device / static_cast<unsigned>(c_.gpusPerBoard); }
   // Link directions: each board's host link down (to the GPUs) and up, then each GPU's switch port in
-  // and out (boards of several GPUs only).
+  // and out (boards of several GPUs only), then the host's side of all of them together.
   int hostDown(unsigned device) const { return static_cast<int>(2 * boardOf(device)); }
   int hostUp(unsigned device) const { return hostDown(device) + 1; }
   int portIn(unsigned device) const { return 2 * c_.boards + static_cast<int>(2 * device); }
   int portOut(unsigned device) const { return portIn(device) + 1; }
+  int hostSide() const { return 2 * c_.boards + 2 * c_.devices(); }
   bool switched() const { return c_.gpusPerBoard > 1 && c_.switchPortBytesPerSecond > 0; }
   double capacity(int link) const {
-    return link < 2 * c_.boards ? c_.pinnedBytesPerSecond : c_.switchPortBytesPerSecond;
+    return link == hostSide()     ? c_.costs.hostPcieBytesPerSecond
+           : link < 2 * c_.boards ? c_.pinnedBytesPerSecond
+                                  : c_.switchPortBytesPerSecond;
   }
 
   std::vector<int> linksOf(const SessionOp &op) const {
@@ -136,11 +139,13 @@ private:
     switch (op.kind) {
     case OpKind::CopyH2D:
       l.push_back(hostDown(op.device));
+      l.push_back(hostSide());
       if (switched())
         l.push_back(portIn(op.device));
       break;
     case OpKind::CopyD2H:
       l.push_back(hostUp(op.device));
+      l.push_back(hostSide());
       if (switched())
         l.push_back(portOut(op.device));
       break;
@@ -148,6 +153,7 @@ private:
       if (boardOf(op.fromDevice) != boardOf(op.toDevice)) {
         l.push_back(hostUp(op.fromDevice));
         l.push_back(hostDown(op.toDevice));
+        l.push_back(hostSide());
       }
       if (switched()) {
         l.push_back(portOut(op.fromDevice));
@@ -435,7 +441,7 @@ private:
         left.try_emplace(l, capacity(l));
     // A link carrying both directions at once gives each a little less (links pair as 2k, 2k + 1).
     for (auto &[link, cap] : left)
-      if (left.contains(link ^ 1))
+      if (link != hostSide() && left.contains(link ^ 1))
         cap *= c_.costs.duplexBandwidthFraction;
     for (size_t f = 0; f < flows.size(); ++f)
       frozen[f] = flows[f]->demand <= 0;

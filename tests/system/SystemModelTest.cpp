@@ -411,6 +411,29 @@ TEST(SystemModel, TheGpusOfOneBoardShareItsHostLink) {
   }
 }
 
+TEST(SystemModel, TheHostMovesAbout150GBpsInAll) {
+  // validation/system/results/multigpu.json, two H200s: H2D to both at once 55 GB/s each; H2D and D2H
+  // on both at once (four copies) 152.7 GB/s in all; one GPU both ways 101 GB/s.
+  const system::SystemConfig c = configFor("H200", boards(2));
+  const uint64_t bytes = uint64_t{256} << 20;
+  auto total = [&](std::vector<SessionOp> copies) {
+    Session s;
+    s.ops = copies;
+    s.ops.push_back(on(0, marker(OpKind::Synchronize, 0)));
+    s.ops.push_back(on(1, marker(OpKind::Synchronize, 0)));
+    const system::Timeline tl = system::simulate(c, s);
+    double last = 0;
+    for (size_t i = 0; i < copies.size(); ++i)
+      last = std::max(last, tl.entries[i].end);
+    return static_cast<double>(bytes * copies.size()) / last / 1e9;
+  };
+  EXPECT_NEAR(total({on(0, copy(OpKind::CopyH2D, bytes, 1)), on(1, copy(OpKind::CopyH2D, bytes, 1))}), 110, 3);
+  EXPECT_NEAR(total({on(0, copy(OpKind::CopyH2D, bytes, 1)), on(0, copy(OpKind::CopyD2H, bytes, 2))}), 101.1, 3);
+  EXPECT_NEAR(total({on(0, copy(OpKind::CopyH2D, bytes, 1)), on(0, copy(OpKind::CopyD2H, bytes, 2)),
+                     on(1, copy(OpKind::CopyH2D, bytes, 1)), on(1, copy(OpKind::CopyD2H, bytes, 2))}),
+              152.7, 4);
+}
+
 TEST(SystemModel, PeerCopiesOnABoardRunAtItsSwitchSpeedWhateverTheHost) {
   // [KTG] §1.4.8 note: the GPUs of a K80 exchange data at PCIe 3.0 speed even in a PCIe 2.0 host.
   const system::SystemConfig gen2 = configFor("K80", pcieGeneration(2));
