@@ -29,6 +29,8 @@ constexpr std::array kSessionRules = {
                     "copies and kernels run one after the other though the GPU has copy engines"},
     SessionRuleInfo{"serialized-streams", Priority::Medium, "[Kepler] 1.4.2.2",
                     "independent streams serialized by the GPU's hardware queues and the issue order"},
+    SessionRuleInfo{"idle-devices", Priority::Medium, "[Kepler] 1.4.7",
+                    "a system of several GPUs (a K10 or K80 board is two) whose work runs on fewer of them"},
 };
 
 std::string timeText(double seconds) {
@@ -329,6 +331,58 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
       f.fix = fix;
       out.push_back(std::move(f));
     }
+  }
+
+  // Idle devices: the streams spread over every device, when there are streams to spread; else the
+  // bound of the kernels' time shared by all devices.
+  std::set<unsigned> used;
+  for (const SessionOp &op : s.ops)
+    if (op.isGpuWork())
+      used.insert(op.device);
+  const auto devices = static_cast<unsigned>(tl.config.devices());
+  if (devices > 1 && !used.empty() && used.size() < devices) {
+    std::map<StreamKey, unsigned> placed;
+    Session spread = s;
+    bool movable = false;
+    for (SessionOp &op : spread.ops) {
+      if (op.stream == 0 || op.kind == OpKind::CopyPeer)
+        continue;
+      auto [it, added] = placed.try_emplace(streamOf(op), static_cast<unsigned>(placed.size() % devices));
+      op.device = it->second;
+      movable = movable || it->second != 0;
+    }
+    // Host waits for a device wait for all of them once its streams are spread.
+    std::vector<SessionOp> ops;
+    for (const SessionOp &op : spread.ops) {
+      if (op.kind != OpKind::Synchronize || !movable) {
+        ops.push_back(op);
+        continue;
+      }
+      for (unsigned d = 0; d < devices; ++d) {
+        ops.push_back(op);
+        ops.back().device = d;
+      }
+    }
+    std::vector<size_t> newIndex;
+    for (size_t i = 0, j = 0; i < spread.ops.size(); ++i) {
+      newIndex.push_back(j);
+      j += spread.ops[i].kind == OpKind::Synchronize && movable ? devices : 1;
+    }
+    for (SessionOp &op : ops)
+      if (op.event != system::kNoOp)
+        op.event = newIndex[op.event];
+    spread.ops = std::move(ops);
+    const double bound = total - tl.compute.busySeconds * (1 - 1.0 / devices);
+    Finding f = finding("idle-devices", tl, movable ? std::min(total, rerun(tl, spread)) : bound);
+    f.title = fmt::format("the work runs on {} of the system's {} GPUs", used.size(), devices);
+    f.evidence = fmt::format(
+        "{}: each device has its own copy engines, queues and SMs; {}", tl.config.gpu,
+        movable
+            ? fmt::format("with the {} streams spread over the devices the model gives the saving above", placed.size())
+            : "the work is on one stream, so the saving above is a bound: the kernels' time shared by all devices");
+    f.fix = "split the data and give each device its share (cudaSetDevice, then its own buffers, streams and "
+            "launches), gathering results with cudaMemcpyPeer; the GPUs of one board share its PCIe link";
+    out.push_back(std::move(f));
   }
 
   std::erase_if(out,

@@ -180,7 +180,35 @@ TEST(SessionRules, CatalogueIsConsistent) {
     EXPECT_FALSE(r.guide.empty()) << r.id;
     EXPECT_FALSE(r.summary.empty()) << r.id;
   }
-  EXPECT_EQ(advisor::sessionRules().size(), 6u);
+  EXPECT_EQ(advisor::sessionRules().size(), 7u);
+}
+
+TEST(SessionRules, IdleDevices) {
+  // Two streams of 1 ms kernels on a K80 whose second GPU does nothing: spread over both devices, the
+  // kernels run side by side (about half the time). A K40 has no second device; work already on both
+  // says nothing.
+  Session s;
+  for (unsigned stream : {1u, 2u})
+    s.ops.push_back(op(OpKind::Kernel, stream, 0, 1e-3));
+  s.ops.push_back(op(OpKind::Synchronize, 0));
+  const advisor::Finding *f = nullptr;
+  auto findings = advise("K80", s);
+  f = find(findings, "idle-devices");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("1 of the system's 2 GPUs"), std::string::npos) << f->title;
+  EXPECT_NEAR(f->gainSeconds, 1e-3, 0.1e-3);
+  EXPECT_EQ(find(advise("K40", s), "idle-devices"), nullptr);
+  Session both = s;
+  both.ops[1].device = 1;
+  EXPECT_EQ(find(advise("K80", both), "idle-devices"), nullptr);
+  // One stream: nothing to spread; the bound is half the kernels' time.
+  Session one;
+  one.ops = {op(OpKind::Kernel, 0, 0, 2e-3), op(OpKind::Synchronize, 0)};
+  findings = advise("K80", one);
+  f = find(findings, "idle-devices");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->gainSeconds, 1e-3, 1e-9);
+  EXPECT_NE(f->evidence.find("bound"), std::string::npos) << f->evidence;
 }
 
 } // namespace
