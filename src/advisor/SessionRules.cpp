@@ -177,6 +177,55 @@ std::optional<Session> breadthFirst(const Session &s) {
   return out;
 }
 
+/// Per device: how long its copy engines and its SMs are busy, and for how long at the same time.
+struct DeviceBusy {
+  double copies = 0, h2d = 0, d2h = 0, compute = 0, together = 0;
+};
+
+double unionLength(std::vector<std::pair<double, double>> spans) {
+  std::sort(spans.begin(), spans.end());
+  double total = 0, from = 0, to = -1;
+  for (auto [a, b] : spans) {
+    if (a > to) {
+      total += std::max(0.0, to - from);
+      from = a;
+      to = b;
+    } else {
+      to = std::max(to, b);
+    }
+  }
+  return total + std::max(0.0, to - from);
+}
+
+std::map<unsigned, DeviceBusy> busyPerDevice(const Timeline &tl) {
+  struct Spans {
+    std::vector<std::pair<double, double>> copies, h2d, d2h, compute;
+  };
+  std::map<unsigned, Spans> spans;
+  for (const system::TimelineEntry &e : tl.entries) {
+    const SessionOp &op = tl.session.ops[e.op];
+    Spans &d = spans[op.device];
+    if (e.engine == system::Engine::Compute)
+      d.compute.emplace_back(e.start, e.end);
+    else if (op.usesCopyEngine()) {
+      d.copies.emplace_back(e.start, e.end);
+      (e.engine == system::Engine::CopyD2H ? d.d2h : d.h2d).emplace_back(e.start, e.end);
+    }
+  }
+  std::map<unsigned, DeviceBusy> out;
+  for (auto &[device, d] : spans) {
+    DeviceBusy &b = out[device];
+    b.copies = unionLength(d.copies);
+    b.h2d = unionLength(d.h2d);
+    b.d2h = unionLength(d.d2h);
+    b.compute = unionLength(d.compute);
+    std::vector<std::pair<double, double>> both = d.copies;
+    both.insert(both.end(), d.compute.begin(), d.compute.end());
+    b.together = b.copies + b.compute - unionLength(both); // |copies ∩ compute|
+  }
+  return out;
+}
+
 std::set<StreamKey> gpuStreams(const Session &s) {
   std::set<StreamKey> streams;
   for (const SessionOp &op : s.ops)
@@ -197,7 +246,7 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
   const double total = tl.totalSeconds;
   if (total <= 0)
     return out;
-  const double copySeconds = tl.h2d.busySeconds + tl.d2h.busySeconds;
+  const double copySeconds = tl.h2d.busySeconds + tl.d2h.busySeconds + tl.peer.busySeconds;
   const double kernelBusy = tl.compute.busySeconds;
 
   // Pageable memory: the same session with pinned buffers.
@@ -224,9 +273,11 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
   if (copySeconds > kernelBusy && copySeconds > t.transferShare * total && tl.kernelSeconds > 0) {
     Finding f = finding("transfers-dominate", tl, total);
     f.title = fmt::format("PCIe copies busy {} against {} of kernels", timeText(copySeconds), timeText(kernelBusy));
-    f.evidence = fmt::format("{:.4g} MB in, {:.3g} MB out; the kernels are {:.0f}% of the one-stream run, so faster "
+    f.evidence = fmt::format("{:.4g} MB in, {:.3g} MB out{}; the kernels are {:.0f}% of the one-stream run, so faster "
                              "kernels alone could speed the session up at most {:.2f}x",
-                             tl.h2d.bytes / 1e6, tl.d2h.bytes / 1e6, 100 * tl.kernelShare, tl.amdahlBound);
+                             tl.h2d.bytes / 1e6, tl.d2h.bytes / 1e6,
+                             tl.peer.bytes ? fmt::format(", {:.3g} MB between devices", tl.peer.bytes / 1e6) : "",
+                             100 * tl.kernelShare, tl.amdahlBound);
     f.fix = "keep intermediate data on the device and copy only inputs and results; run even kernels that are no "
             "faster than the host on the GPU when that saves a round trip over PCIe";
     out.push_back(std::move(f));
@@ -271,19 +322,23 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
     out.push_back(std::move(f));
   }
 
-  // No overlap: copies and kernels both matter, the GPU could overlap them, and nothing did.
+  // No overlap: copies and kernels both matter, the GPU could overlap them, and on no device did they
+  // run at the same time (devices working side by side are not a device overlapping its copies).
   const bool overlapPossible = tl.config.copyEngines >= 1;
+  double together = 0, bound = 0;
+  for (const auto &[device, b] : busyPerDevice(tl)) {
+    together += b.together;
+    // What overlapping could at best reach on the device: its busiest engine alone.
+    bound = std::max(bound, std::max(tl.config.copyEngines >= 2 ? std::max(b.h2d, b.d2h) : b.copies, b.compute));
+  }
   if (overlapPossible && copySeconds > t.overlapShare * total && kernelBusy > t.overlapShare * total &&
-      tl.overlapFraction < 0.05) {
-    // What overlapping could at best reach: the busiest engine alone.
-    const double copyEngineLoad =
-        tl.config.copyEngines >= 2 ? std::max(tl.h2d.busySeconds, tl.d2h.busySeconds) : copySeconds;
-    const double bound = std::max(copyEngineLoad, kernelBusy);
+      together < 0.05 * std::min(copySeconds, kernelBusy)) {
     Finding f = finding("no-copy-compute-overlap", tl, bound);
     f.title = "copies and kernels do not overlap";
-    f.evidence = fmt::format("copies {} and kernels {} of a {} session, {:.1f}% overlapped; {} copy engine{} could "
-                             "run copies beside the kernels (gain: the bound where the busiest engine never waits)",
-                             timeText(copySeconds), timeText(kernelBusy), timeText(total), 100 * tl.overlapFraction,
+    f.evidence = fmt::format("copies {} and kernels {} of a {} session, {} of them at the same time on a device; {} "
+                             "copy engine{} per GPU could run copies beside the kernels (gain: the bound where the "
+                             "busiest engine never waits)",
+                             timeText(copySeconds), timeText(kernelBusy), timeText(total), timeText(together),
                              tl.config.copyEngines, tl.config.copyEngines == 1 ? "" : "s");
     f.fix = "split the data into chunks and give each chunk its copy-in, kernel and copy-out on its own stream "
             "(cudaMemcpyAsync from pinned memory), issued staggered as the guide's sample does";

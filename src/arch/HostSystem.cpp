@@ -87,11 +87,13 @@ double HostCosts::gappedHostRowPenalty(uint64_t rowBytes, uint64_t hostPitch) co
   if (rowBytes == 0 || rowBytes >= gappedHostRowFullSpeedBytes)
     return 0;
   const double onset = gappedHostRowOnsetRatio * static_cast<double>(rowBytes);
-  const double full = static_cast<double>(gappedHostRowFullPitchBytes);
+  // Rows of 8 KiB and more (not measured) start at 64 KiB or beyond: they ramp over one doubling, as
+  // 4 KiB rows do from 32 to 64 KiB.
+  const double full = std::max(static_cast<double>(gappedHostRowFullPitchBytes), 2 * onset);
   const double pitch = static_cast<double>(hostPitch);
   if (pitch <= onset)
     return 0;
-  if (pitch >= full || onset >= full)
+  if (pitch >= full)
     return 1;
   return std::pow(std::log(pitch / onset) / std::log(full / onset), gappedHostRowPenaltyExponent);
 }

@@ -637,7 +637,7 @@ cuda::Error Runtime::streamMemset(void *pointer, uint32_t value, unsigned width,
   cuda::Error e =
       width == 1 ? memset(pointer, static_cast<int>(value), count) : memsetPattern(pointer, value, width, count);
   if (!e)
-    recordMemset(count * width, stream, synchronous);
+    recordMemset(pointer, count * width, stream, synchronous);
   return e;
 }
 
@@ -927,7 +927,9 @@ void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitc
   s->copy(kind, static_cast<uint64_t>(width) * height, pageable,
           kind == system::OpKind::CopyPeer && on.device != toDevice ? StreamRef{fromDevice, on.stream} : on, height,
           kind == system::OpKind::CopyH2D ? spitch : dpitch, fromDevice, toDevice);
-  if (synchronous)
+  // The synchronous calls return once the bytes are through when a host side is involved; copies
+  // between device memory do not hold the host (CUDA's API synchronization behavior).
+  if (synchronous && kind != system::OpKind::CopyD2D && kind != system::OpKind::CopyPeer)
     s->streamSynchronize(on);
 }
 
@@ -935,10 +937,12 @@ StreamRef Runtime::streamRef(void *stream) const {
   return {streamDevice(stream), streamNumber(stream)};
 }
 
-void Runtime::recordMemset(size_t bytes, void *stream, bool synchronous) {
+void Runtime::recordMemset(void *pointer, size_t bytes, void *stream, bool synchronous) {
   if (SessionRecorder *s = tools_->session(); s && bytes) {
     s->memset(bytes, streamRef(stream));
-    if (synchronous)
+    // cudaMemset holds the host only for host-reachable (pinned or managed) memory.
+    const vm::Allocation *a = device_->memory().find(reinterpret_cast<uintptr_t>(pointer));
+    if (synchronous && a && a->adopted)
       s->streamSynchronize(streamRef(stream));
   }
 }

@@ -147,8 +147,8 @@ public:
   /// A 2D copy between an array (from byte column `xBytes`, row `y`) and linear memory.
   cuda::Error memcpyArray(void *array, size_t xBytes, size_t y, const void *other, size_t otherPitch, size_t widthBytes,
                           size_t height, int kind, bool toArray);
-  /// An array's device address, bytes per row and rows (height x depth, rows packed), for the driver's
-  /// 2D/3D copies.
+  /// An array's device address, bytes per row and rows per slice (its height; rows and slices packed),
+  /// for the driver's 2D/3D copies.
   cuda::Error arrayLayout(const void *array, uint64_t &address, size_t &rowBytes, size_t &rows);
   /// An array's extent, element format and flags (cuArray3DGetDescriptor).
   cuda::Error arrayDescriptor(const void *array, size_t &width, size_t &height, size_t &depth,
@@ -210,7 +210,7 @@ public:
   // has succeeded. `synchronous`: the call returns only when the work is done (cudaMemcpy).
   void recordCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, void *stream,
                   bool synchronous);
-  void recordMemset(size_t bytes, void *stream, bool synchronous);
+  void recordMemset(void *pointer, size_t bytes, void *stream, bool synchronous);
   void recordEventRecord(void *event, void *stream);
   void recordStreamWaitEvent(void *stream, void *event);
   void recordStreamSynchronize(void *stream);

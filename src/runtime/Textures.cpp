@@ -101,7 +101,7 @@ cuda::Error Runtime::arrayLayout(const void *array, uint64_t &address, size_t &r
     return cuda::kErrorInvalidResourceHandle;
   address = a->address;
   rowBytes = a->rowBytes();
-  rows = std::max<size_t>(a->height, 1) * std::max<size_t>(a->depth, 1);
+  rows = std::max<size_t>(a->height, 1);
   return cuda::kSuccess;
 }
 

@@ -42,6 +42,8 @@ SystemConfig SystemConfig::forTarget(const arch::ArchTarget &target, const Syste
   c.boards = options.boards.value_or(1);
   if (c.boards < 1 || c.boards > kMaxBoards)
     throw std::invalid_argument(fmt::format("{} boards: expected 1 to {}", c.boards, kMaxBoards));
+  if (c.boards > 1 && !c.link)
+    throw std::invalid_argument(fmt::format("{} is an integrated GPU: a host has one, not {} boards", c.gpu, c.boards));
   // Up one board's link and down the other's, staged through host memory.
   c.hostPeerBytesPerSecond = c.pinnedBytesPerSecond * c.costs.stagedPeerBandwidthFraction;
   if (c.gpusPerBoard > 1 && gpu->pcieGeneration) {

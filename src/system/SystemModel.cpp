@@ -300,6 +300,15 @@ private:
       d.lastOnStream[op.stream] = i;
       if (op.stream == 0)
         d.lastLegacy = i;
+      // A peer copy on the legacy stream (cudaMemcpyPeer) is ordered with the other device's work too:
+      // after everything issued to it, and before everything issued to it later.
+      if (op.kind == OpKind::CopyPeer && op.stream == 0) {
+        DeviceState &other = dev_[op.device == op.fromDevice ? op.toDevice : op.fromDevice];
+        for (const auto &[stream, last] : other.lastOnStream)
+          st.deps.push_back(last);
+        other.lastOnStream[0] = i;
+        other.lastLegacy = i;
+      }
       if (st.queue >= 0)
         queues_[{op.device, st.queue}].push_back(i);
       else

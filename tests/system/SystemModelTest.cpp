@@ -349,6 +349,10 @@ TEST(SystemModel, GappedHostRowsSlowDownFromEightTimesTheirWidth) {
   };
   for (auto [width, pitch, rows, gbps] : measured)
     EXPECT_NEAR(rate(width, pitch, rows), gbps, gbps * 0.1) << width << " B rows, " << pitch << " B apart";
+  // Rows of 8 to 64 KiB (not measured) ramp over one doubling from 8 x their width: no step.
+  const double at8x = rate(16384, 131072, 256), justOver = rate(16384, 131328, 256), at16x = rate(16384, 262144, 256);
+  EXPECT_NEAR(justOver, at8x, at8x * 0.01);
+  EXPECT_LT(at16x, at8x * 0.8);
 }
 
 // ---- Several devices ([KTG] §1.4.7, §1.4.8)
@@ -489,6 +493,27 @@ TEST(SystemModel, DevicesRunKernelsAndStreamsApart) {
   EXPECT_NEAR(tl.overlapFraction,
               1 - tl.totalSeconds / (4e-3 + 2 * k10.costs.syncSeconds + 2 * k10.costs.launchIssueSeconds), 0.05);
   EXPECT_GT(tl.overlapFraction, 0.2);
+}
+
+TEST(SystemModel, APeerCopyOnTheLegacyStreamOrdersBothDevices) {
+  // cudaMemcpyPeer from device 0 into device 1, then a kernel on device 1 and its synchronize: the
+  // kernel starts after the copy and the wait ends after both. cudaMemcpyPeerAsync on a stream orders
+  // only that stream: device 1's kernel does not wait for it (a program needs an event).
+  const system::SystemConfig k80 = configFor("K80");
+  const uint64_t bytes = 16 << 20;
+  Session s;
+  s.ops = {peer(0, 1, bytes, 0), on(1, kernel(1e-5, 0)), on(1, marker(OpKind::Synchronize, 0))};
+  system::Timeline tl = system::simulate(k80, s);
+  EXPECT_GE(tl.entries[1].start, tl.entries[0].end);
+  EXPECT_GE(tl.entries[2].end, tl.entries[1].end);
+  s.ops[0].stream = 1;
+  tl = system::simulate(k80, s);
+  EXPECT_LT(tl.entries[1].start, tl.entries[0].end);
+}
+
+TEST(SystemModel, IntegratedGpusComeOneToAHost) {
+  EXPECT_THROW(configFor("TK1", boards(2)), std::invalid_argument);
+  EXPECT_EQ(configFor("TK1").devices(), 1);
 }
 
 TEST(SystemModel, SessionsOutsideTheSystemAreRefused) {

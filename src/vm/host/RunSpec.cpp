@@ -374,12 +374,15 @@ void checkExtent(const Checker &c, const SpecBuffer &b, uint64_t offset, uint64_
 }
 
 /// A kernel reads and writes its own device's memory: every buffer argument must be on `device`.
-void checkKernelDevice(const Checker &c, const RunSpec &spec, const SpecLaunch &launch, unsigned device) {
+/// `operations`: the launch is one of a session's (which can name another device).
+void checkKernelDevice(const Checker &c, const RunSpec &spec, const SpecLaunch &launch, unsigned device,
+                       bool operations) {
   for (const SpecArg &arg : launch.args)
     if (const SpecBuffer *b = arg.isBuffer ? spec.findBuffer(arg.buffer) : nullptr; b && b->device != device)
-      c.fail(arg.path, fmt::format("buffer \"{}\" is on device {}, the kernel runs on device {}: copy it over "
-                                   "(memcpy_d2d) or launch on its device",
-                                   b->name, b->device, device));
+      c.fail(arg.path,
+             fmt::format("buffer \"{}\" is on device {}, the kernel runs on device {}: {}", b->name, b->device, device,
+                         operations ? "copy it over (memcpy_d2d) or launch on its device"
+                                    : "\"launches\" run on device 0 (\"operations\" can launch on another)"));
 }
 
 SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, const std::string &path,
@@ -505,7 +508,7 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
     stream();
     op.launch = spec.launches.size();
     spec.launches.push_back(parseLaunch(c, spec, launch, path));
-    checkKernelDevice(c, spec, spec.launches.back(), op.device);
+    checkKernelDevice(c, spec, spec.launches.back(), op.device, true);
     break;
   }
   case Kind::EventRecord:
@@ -593,7 +596,7 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
       op.launch = spec.launches.size();
       op.path = element("launches", i);
       spec.launches.push_back(parseLaunch(c, spec, launches[i], op.path));
-      checkKernelDevice(c, spec, spec.launches.back(), op.device);
+      checkKernelDevice(c, spec, spec.launches.back(), op.device, false);
       spec.operations.push_back(std::move(op));
     }
   } else {
