@@ -182,22 +182,8 @@ struct DeviceBusy {
   double copies = 0, h2d = 0, d2h = 0, compute = 0, together = 0;
 };
 
-double unionLength(std::vector<std::pair<double, double>> spans) {
-  std::sort(spans.begin(), spans.end());
-  double total = 0, from = 0, to = -1;
-  for (auto [a, b] : spans) {
-    if (a > to) {
-      total += std::max(0.0, to - from);
-      from = a;
-      to = b;
-    } else {
-      to = std::max(to, b);
-    }
-  }
-  return total + std::max(0.0, to - from);
-}
-
 std::map<unsigned, DeviceBusy> busyPerDevice(const Timeline &tl) {
+  using system::unionLength;
   struct Spans {
     std::vector<std::pair<double, double>> copies, h2d, d2h, compute;
   };

@@ -866,16 +866,8 @@ CUresult cuStreamQuery(void *stream) {
   });
 }
 
-/// Work runs when it is issued, so an event is always complete by the time a stream could wait on it.
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned) {
-  return driver("cuStreamWaitEvent", [&](Runtime &rt) {
-    if (!rt.validStream(stream))
-      return cuda::kErrorInvalidResourceHandle;
-    Error e = rt.eventQuery(event);
-    if (!e)
-      rt.recordStreamWaitEvent(stream, event);
-    return e;
-  });
+  return driver("cuStreamWaitEvent", [&](Runtime &rt) { return rt.streamWaitEvent(stream, event); });
 }
 
 CUresult cuEventRecordWithFlags(void *event, void *stream, unsigned) {

@@ -568,14 +568,7 @@ Error cudaStreamQuery(void *stream) {
 }
 
 Error cudaStreamWaitEvent(void *stream, void *event, unsigned) {
-  return api("cudaStreamWaitEvent", [&](Runtime &rt) {
-    if (!rt.validStream(stream))
-      return cuda::kErrorInvalidResourceHandle;
-    Error e = rt.eventQuery(event);
-    if (!e)
-      rt.recordStreamWaitEvent(stream, event);
-    return e;
-  });
+  return api("cudaStreamWaitEvent", [&](Runtime &rt) { return rt.streamWaitEvent(stream, event); });
 }
 
 Error cudaEventCreate(void **event) {

@@ -933,6 +933,16 @@ void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitc
     s->streamSynchronize(on);
 }
 
+cuda::Error Runtime::streamWaitEvent(void *stream, void *event) {
+  // Work runs when it is issued, so an event is always complete by the time a stream could wait on it.
+  if (!validStream(stream))
+    return cuda::kErrorInvalidResourceHandle;
+  cuda::Error e = eventQuery(event);
+  if (!e)
+    recordStreamWaitEvent(stream, event);
+  return e;
+}
+
 StreamRef Runtime::streamRef(void *stream) const {
   return {streamDevice(stream), streamNumber(stream)};
 }

@@ -205,6 +205,8 @@ public:
   cuda::Error eventQuery(void *event);
   cuda::Error eventElapsed(float *ms, void *start, void *end);
   bool validStream(void *stream) const;
+  /// cudaStreamWaitEvent/cuStreamWaitEvent: checked, and recorded in the session.
+  cuda::Error streamWaitEvent(void *stream, void *event);
 
   // The session's record (PTXRAY_TIMELINE; nothing without it), called by the entry points once a call
   // has succeeded. `synchronous`: the call returns only when the work is done (cudaMemcpy).

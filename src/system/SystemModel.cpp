@@ -591,20 +591,6 @@ private:
     return tl;
   }
 
-  static double unionLength(std::vector<std::pair<double, double>> spans) {
-    std::sort(spans.begin(), spans.end());
-    double total = 0, from = 0, to = -1;
-    for (auto [a, b] : spans) {
-      if (a > to) {
-        total += std::max(0.0, to - from);
-        from = a;
-        to = b;
-      } else
-        to = std::max(to, b);
-    }
-    return total + std::max(0.0, to - from);
-  }
-
   /// A share that takes the whole GPU and lets nothing else run (copies without a copy engine).
   static constexpr double kExclusive = 2;
   using HostCosts = arch::HostCosts;
@@ -625,6 +611,21 @@ private:
 };
 
 } // namespace
+
+double unionLength(std::vector<std::pair<double, double>> spans) {
+  std::sort(spans.begin(), spans.end());
+  double total = 0, from = 0, to = -1;
+  for (auto [a, b] : spans) {
+    if (a > to) {
+      total += std::max(0.0, to - from);
+      from = a;
+      to = b;
+    } else {
+      to = std::max(to, b);
+    }
+  }
+  return total + std::max(0.0, to - from);
+}
 
 Timeline simulate(const SystemConfig &config, const Session &session) {
   const auto devices = static_cast<unsigned>(config.devices());

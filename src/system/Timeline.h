@@ -57,6 +57,9 @@ struct Timeline {
   int peakConcurrentKernels = 0; ///< on one device
 };
 
+/// The time covered by at least one of `spans` ([start, end) pairs, in any order, overlapping or not).
+double unionLength(std::vector<std::pair<double, double>> spans);
+
 /// Places every operation of `session` in time on the system `config` describes. Throws
 /// std::invalid_argument for a session that cannot run: a stream waiting for an event recorded later
 /// (or not an event record), a kernel time or GPU share that is negative, zero or not finite, a
