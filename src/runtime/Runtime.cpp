@@ -135,6 +135,9 @@ Runtime::Runtime() : config_(RuntimeConfig::fromEnvironment()) {
     lookup = arch::findArch("h100");
   }
   target_ = *lookup.target;
+  // Kept: NVIDIA's static runtime releases the devices' contexts from an exit handler that runs after
+  // the GPU table's destructor.
+  deviceCount_ = (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards;
   device_ = std::make_unique<vm::Device>(*target_.computeCapability, target_.gpu ? target_.gpu->smCount : 0);
   try {
     tools_ = std::make_unique<RuntimeTools>(config_, target_, *device_);
@@ -314,7 +317,7 @@ thread_local int tDevice = 0; ///< cudaSetDevice: the calling thread's device
 } // namespace
 
 int Runtime::deviceCount() const {
-  return (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards;
+  return deviceCount_;
 }
 
 int Runtime::threadDevice() {

@@ -259,6 +259,7 @@ private:
 
   RuntimeConfig config_;
   arch::ArchTarget target_;
+  int deviceCount_ = 1;
   std::unique_ptr<vm::Device> device_;
   std::unique_ptr<RuntimeTools> tools_;
   std::mutex mutex_;
