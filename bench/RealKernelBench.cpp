@@ -87,7 +87,8 @@ void BM_RealGeomean(benchmark::State &state) {
   vm::LaunchOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   if (state.range(1))
-    options.listener = &perf;
+    for (Prepared &p : all)
+      p.device->setListener(&perf);
   std::vector<double> seconds(all.size(), 0.0), instructions(all.size(), 0.0);
   std::string error;
   // One untimed pass first: the buffers' first touch (page faults) is not the VM's speed.

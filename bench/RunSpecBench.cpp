@@ -4,7 +4,7 @@
 // second of the whole run (module load, allocation, initialization, the launch).
 #include "RealKernels.h"
 
-#include "vm/host/RunSpec.h"
+#include "session/RunSpec.h"
 
 #include <benchmark/benchmark.h>
 
@@ -21,24 +21,24 @@ std::string sourceDir() {
 }
 
 /// saxpy over 4M floats: x is `iota`, y `random`, 16 MiB each.
-vm::RunSpec largeBufferSpec() {
+session::RunSpec largeBufferSpec() {
   const std::string text = R"({"module": ")" + sourceDir() + R"(/examples/saxpy.ptx",
     "buffers": [{"name": "x", "bytes": 16777216, "init": {"iota": {"dtype": "f32"}}},
                 {"name": "y", "bytes": 16777216, "init": {"random": {"dtype": "f32", "seed": 1, "min": -1, "max": 1}}}],
     "launches": [{"kernel": "_Z5saxpyifPKfPf", "grid": [16384], "block": [256],
                   "args": [{"type": "s32", "value": 4194304}, {"type": "f32", "value": 2.5},
                            {"buffer": "x"}, {"buffer": "y"}]}]})";
-  return vm::parseRunSpecText(text, "large-buffers.json", {});
+  return session::parseRunSpecText(text, "large-buffers.json", {});
 }
 
 void BM_SpecLargeBuffers(benchmark::State &state) {
-  const vm::RunSpec spec = largeBufferSpec();
-  vm::RunOptions options;
+  const session::RunSpec spec = largeBufferSpec();
+  session::RunOptions options;
   options.launch.threads = static_cast<unsigned>(state.range(0));
   options.writeOutputs = false;
   uint64_t instructions = 0;
   for (auto _ : state) {
-    vm::RunOutcome outcome = vm::runSpec(spec, options);
+    session::RunOutcome outcome = session::runSpec(spec, options);
     if (!outcome.ok() || outcome.launches.empty()) {
       state.SkipWithError("the run failed");
       return;

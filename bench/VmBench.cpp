@@ -189,7 +189,7 @@ void runKernel(benchmark::State &state, const char *ptx, const char *kernel, boo
   if (listening == Listeners::RacecheckInitcheck) {
     sanitizerTools.add(&racecheck);
     sanitizerTools.add(&initcheck);
-    device.memory().setListener(&initcheck); // before the allocations, as `ptxray run` does
+    device.setListener(&sanitizerTools); // before the allocations, as `ptxray run` does
   }
   auto &module = device.loadModule("bench.ptx", ptx);
   const uint32_t blocks = 64, threads = 256;
@@ -207,10 +207,9 @@ void runKernel(benchmark::State &state, const char *ptx, const char *kernel, boo
   vm::LaunchOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
-  if (listening == Listeners::Model)
-    options.listener = &perf;
-  else if (listening == Listeners::RacecheckInitcheck)
-    options.listener = &sanitizerTools;
+  device.setListener(listening == Listeners::Model                ? static_cast<vm::Listener *>(&perf)
+                     : listening == Listeners::RacecheckInitcheck ? &sanitizerTools
+                                                                  : nullptr);
   uint64_t instructions = 0;
   for (auto _ : state) {
     vm::LaunchResult r = device.launch(module, kernel, {{blocks, 1, 1}, {threads, 1, 1}, 0}, args, options);

@@ -141,6 +141,14 @@ const RuleInfo *findRule(std::string_view id) {
   return nullptr;
 }
 
+const RuleInfo &catalogued(std::string_view id) {
+  if (const RuleInfo *info = findRule(id))
+    return *info;
+  // A rule that makes findings must be in the catalogue: its priority, category and guide section
+  // come from there (a misspelled id would otherwise rank silently last).
+  throw std::logic_error(fmt::format("advisor: rule '{}' is not in the catalogue", id));
+}
+
 std::span<const ThresholdInfo> thresholdInfos() {
   return kThresholds;
 }
@@ -223,14 +231,12 @@ SourceRef RuleContext::ref(const Site &site, std::string evidence, double weight
 }
 
 Finding RuleContext::make(std::string_view rule) const {
-  const RuleInfo *info = findRule(rule);
+  const RuleInfo &info = catalogued(rule);
   Finding f;
   f.rule = std::string(rule);
-  if (info) {
-    f.priority = info->priority;
-    f.category = info->category;
-    f.guide = std::string(info->guide);
-  }
+  f.priority = info.priority;
+  f.category = info.category;
+  f.guide = std::string(info.guide);
   return f;
 }
 
@@ -357,10 +363,10 @@ std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &r
   for (const CorrectnessReport &r : reports) {
     Finding f;
     f.rule = r.rule;
-    const RuleInfo *info = findRule(r.rule);
+    const RuleInfo &info = catalogued(r.rule);
     f.category = Category::Correctness;
-    f.guide = info ? std::string(info->guide) : "";
-    f.priority = !r.error ? Priority::Medium : info ? info->priority : Priority::High;
+    f.guide = std::string(info.guide);
+    f.priority = !r.error ? Priority::Medium : info.priority;
     f.title = r.headline;
     for (std::string d : r.details) {
       while (!d.empty() && (d.back() == ';' || d.back() == ' '))

@@ -85,6 +85,9 @@ struct RuleInfo {
 };
 std::span<const RuleInfo> rules();
 const RuleInfo *findRule(std::string_view id);
+/// The catalogue's entry of a rule that makes findings; throws std::logic_error for an id that is
+/// not there (a misspelling in the code, never user input).
+const RuleInfo &catalogued(std::string_view id);
 
 /// A finding per correctness report (priority high for errors, medium for warnings).
 std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports);

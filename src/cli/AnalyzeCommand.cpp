@@ -2,26 +2,17 @@
 // findings (the advisor), with the summary, the source lines and the per-line views; without a
 // launch, the static subset from the PTX alone. `ptxray compare`: the same launch on several GPUs.
 #include "advisor/Advisor.h"
-#include "advisor/SessionRules.h"
 #include "arch/GpuDatabase.h"
 #include "arch/OccupancyCalculator.h"
-#include "cli/ClockOption.h"
 #include "cli/Commands.h"
 #include "cli/KernelResources.h"
 #include "cli/LaunchOptions.h"
-#include "model/PerformanceModel.h"
 #include "ptx/Demangle.h"
 #include "ptx/ModuleSummary.h"
 #include "report/AnalysisReport.h"
-#include "report/TimelineView.h"
-#include "sanitizers/Initcheck.h"
-#include "sanitizers/Leakcheck.h"
-#include "sanitizers/Racecheck.h"
-#include "sanitizers/Synccheck.h"
-#include "system/SessionFromSpec.h"
+#include "session/InstrumentedRun.h"
+#include "session/ModelSettings.h"
 #include "vm/Device.h"
-#include "vm/ListenerGroup.h"
-#include "vm/host/RunSpec.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -48,9 +39,7 @@ struct AnalyzeOptions {
   bool listRules = false;
   bool quiet = false, verbose = false;
   std::string color = "auto";
-  std::string dlcm;
-  std::string clock; ///< --clock
-  int bankMode = 0;
+  session::ModelSettings model; ///< --clock, --dlcm, --bank-mode
   uint64_t sample = 0;
   unsigned threads = 0;
   uint64_t maxInstructions = 0;
@@ -110,15 +99,6 @@ advisor::AdvisorOptions advisorOptions(const AnalyzeOptions &o) {
   return a;
 }
 
-model::ModelOptions modelOptions(const AnalyzeOptions &o, const arch::ArchTarget &target) {
-  model::ModelOptions mo;
-  mo.smClockMHz = clockMHz(o.clock, target);
-  if (!o.dlcm.empty())
-    mo.loadCaching = o.dlcm == "ca" ? arch::GlobalLoadCaching::L1 : arch::GlobalLoadCaching::L2Only;
-  mo.bankWidthBytes = o.bankMode;
-  return mo;
-}
-
 bool useColor(const AnalyzeOptions &o) {
   if (o.color == "always")
     return true;
@@ -139,164 +119,43 @@ void listRules() {
     std::cout << fmt::format("  {:<24} {:<8} {}\n", t.name, defaults.*(t.member), t.meaning);
 }
 
-/// A sanitizer's report as the advisor takes it; its sites' "file:line" become source references.
-advisor::CorrectnessReport correctnessReport(const sanitizers::Hazard &h, std::string rule) {
-  advisor::CorrectnessReport r;
-  r.rule = std::move(rule);
-  r.error = h.severity == sanitizers::Severity::Error;
-  r.headline = h.headline;
-  r.details = h.details;
-  r.occurrences = h.occurrences;
-  for (const sanitizers::SiteText &site : h.sites) {
-    advisor::SourceRef ref;
-    const std::string place = site.sourceLine.substr(0, site.sourceLine.find(' '));
-    const size_t colon = place.rfind(':');
-    if (colon != std::string::npos && colon + 1 < place.size() &&
-        place.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-      ref.file = place.substr(0, colon);
-      ref.line = static_cast<uint32_t>(std::stoul(place.substr(colon + 1)));
-    }
-    ref.ptxLocation = site.ptxLocation;
-    ref.ptxText = site.ptxText;
-    ref.evidence = r.lines.empty() ? "reported here" : "and here";
-    r.lines.push_back(std::move(ref));
-  }
-  return r;
-}
-
-/// The sanitizers `--check` attaches beside the model.
-struct Sanitizers {
-  std::unique_ptr<sanitizers::Racecheck> racecheck;
-  std::unique_ptr<sanitizers::Synccheck> synccheck;
-  std::unique_ptr<sanitizers::Initcheck> initcheck;
-  std::unique_ptr<sanitizers::Leakcheck> leakcheck;
-
-  Sanitizers(const arch::ComputeCapability &cc)
-      : racecheck(std::make_unique<sanitizers::Racecheck>(sanitizers::RacecheckOptions{cc.major * 10 + cc.minor})),
-        synccheck(std::make_unique<sanitizers::Synccheck>()), initcheck(std::make_unique<sanitizers::Initcheck>()),
-        leakcheck(std::make_unique<sanitizers::Leakcheck>()) {}
-
-  /// This launch's hazards.
-  std::vector<advisor::CorrectnessReport> launchReports() const {
-    std::vector<advisor::CorrectnessReport> out;
-    for (const sanitizers::Hazard &h : racecheck->launchHazards())
-      out.push_back(correctnessReport(h, "race-hazard"));
-    for (const sanitizers::Hazard &h : synccheck->launchHazards())
-      out.push_back(correctnessReport(h, "sync-hazard"));
-    for (const sanitizers::Hazard &h : initcheck->launchHazards())
-      out.push_back(correctnessReport(h, "uninitialized-read"));
-    return out;
-  }
-};
-
-/// One launch's profile with the module it ran, kept alive for the advisor.
+/// What analyze and compare produce for one GPU: the analyses and, for a session, its timeline.
 struct Analyzed {
-  std::vector<std::unique_ptr<model::LaunchProfile>> profiles; ///< the analyses point at these
   std::vector<report::Analysis> analyses;
+  std::optional<session::SimulatedSession> session;
   int status = 0;
-  /// A spec with host operations (copies, streams, events): the session on the modeled system.
-  std::optional<system::Timeline> session;
-  std::vector<advisor::Finding> sessionFindings;
 };
 
-/// Runs the spec on `archName` with the model attached, and advises on every launch that completed.
-Analyzed analyzeLaunches(const vm::RunSpec &spec, const AnalyzeOptions &o, const std::string &archName,
+/// Runs the spec on `target` with the model attached (and the sanitizers with --check), advising on
+/// every launch that completed.
+Analyzed analyzeLaunches(const session::RunSpec &spec, const AnalyzeOptions &o, const arch::ArchTarget &target,
                          const advisor::AdvisorOptions &ao) {
-  arch::ArchTarget target = *arch::findArch(archName).target;
-  model::PerformanceModel perf(target, modelOptions(o, target));
-  Analyzed out;
-  vm::RunOptions options;
-  options.arch = archName;
-  options.launch.threads = o.threads;
-  options.launch.maxInstructions = o.maxInstructions;
-  options.launch.sampleCtas = o.sample;
-  options.keepPtxDirectory = o.keepPtx;
-  vm::ListenerGroup listeners;
-  listeners.add(&perf);
-  std::unique_ptr<Sanitizers> tools;
-  if (o.check) {
-    tools = std::make_unique<Sanitizers>(*target.computeCapability);
-    listeners.add(tools->racecheck.get());
-    listeners.add(tools->synccheck.get());
-    listeners.add(tools->initcheck.get());
-    listeners.add(tools->leakcheck.get());
-    options.memoryListener = tools->initcheck.get();
-  }
-  options.launch.listener = listeners.single();
-  options.onLaunch = [&](const vm::LaunchReport &r) {
-    if (!r.result.printfOutput.empty() && !o.quiet)
-      std::cout << r.result.printfOutput;
-    std::cerr << r.result.assertOutput;
-    if (!r.result.ok()) {
-      for (const vm::Fault &f : r.result.faults)
-        std::cerr << f.describe();
-      std::cerr << fmt::format("error: launch of {} {}: {}\n", r.kernel,
-                               r.result.status == vm::LaunchStatus::Refused ? "refused" : "failed", r.result.error);
-      return;
-    }
-    if (perf.launches().empty())
-      return;
-    // The module is alive during the callback: advise now, keep the profile.
-    const model::LaunchProfile &L = perf.launches().back();
-    advisor::AnalysisInput in;
-    in.target = target;
-    in.module = L.module;
-    in.kernel = L.kernel;
-    in.launch = &L;
-    in.modelOptions = modelOptions(o, target);
-    if (tools)
-      in.hazards = tools->launchReports();
-    std::vector<advisor::Finding> findings = advisor::advise(in, ao);
-    out.profiles.push_back(std::make_unique<model::LaunchProfile>(L));
-    report::Analysis a;
-    a.target = target;
-    a.launch = out.profiles.back().get();
-    a.sourceDirs = {spec.module.parent_path().string()};
-    a.findings = std::move(findings);
-    out.analyses.push_back(std::move(a));
-  };
-  vm::RunOutcome outcome = vm::runSpec(spec, options);
-  // Leaks are known at the end of the run only: they belong to the last launch's analysis.
-  if (tools && !out.analyses.empty()) {
-    std::vector<advisor::CorrectnessReport> leaks;
-    for (const sanitizers::Hazard &h : tools->leakcheck->leaks())
-      leaks.push_back(correctnessReport(h, "memory-leak"));
-    std::vector<advisor::Finding> &findings = out.analyses.back().findings;
-    for (advisor::Finding &f : advisor::correctnessFindings(leaks))
-      if ((ao.only.empty() || std::find(ao.only.begin(), ao.only.end(), f.rule) != ao.only.end()) &&
-          std::find(ao.ignore.begin(), ao.ignore.end(), f.rule) == ao.ignore.end())
-        findings.push_back(std::move(f));
-    advisor::rankFindings(findings);
-  }
-  // The profiles were copied: their module pointer is not valid any more.
-  for (const std::unique_ptr<model::LaunchProfile> &p : out.profiles)
-    p->module = nullptr;
+  session::RunRequest request;
+  request.target = target;
+  request.tools.model = true;
+  request.tools.modelOptions = session::modelOptions(o.model, target);
+  if (o.check)
+    request.tools.tools = {session::Tool::Racecheck, session::Tool::Synccheck, session::Tool::Initcheck,
+                           session::Tool::Leakcheck};
+  request.reportTools = false; // their hazards become findings
+  request.launch.threads = o.threads;
+  request.launch.maxInstructions = o.maxInstructions;
+  request.launch.sampleCtas = o.sample;
+  request.keepPtxDirectory = o.keepPtx;
+  request.advice = session::AdviceSettings{ao, request.tools.modelOptions, {spec.module.parent_path().string()}};
   // A session (operations beyond launches): the transfers and streams too ([BPG] 3.1 comes first).
-  const bool session = std::any_of(spec.operations.begin(), spec.operations.end(), [](const vm::SpecOperation &op) {
-    return op.kind != vm::SpecOperation::Kind::Launch || op.stream != 0 || op.device != 0;
+  request.session = session::RunRequest::Session::WhenSpecHasOne;
+  const session::Console console{std::cout, std::cerr};
+  session::RunResult result = session::runInstrumented(spec, request, console, [&](const session::LaunchEvent &e) {
+    session::printLaunchOutcome(e.report, console, o.quiet);
   });
-  if (session) {
-    system::SystemOptions so;
-    so.pcieGeneration = spec.host.pcieGeneration;
-    so.pcieLanes = spec.host.pcieLanes;
-    so.boards = spec.host.boards;
-    const system::SystemConfig config = system::SystemConfig::forTarget(target, so);
-    std::vector<model::LaunchProfile> profiles;
-    for (const std::unique_ptr<model::LaunchProfile> &p : out.profiles)
-      profiles.push_back(*p);
-    const int smCount = target.board()->smCount; // forTarget found the board
-    out.session = system::simulate(config, system::sessionFromSpec(spec, profiles, smCount));
-    out.sessionFindings = advisor::adviseSession(*out.session);
-  }
-  if (!outcome.error.empty())
-    std::cerr << "ptxray: error: " << outcome.error << "\n";
-  out.status = outcome.ok() ? 0 : 1;
-  return out;
+  if (!result.outcome.error.empty())
+    std::cerr << "ptxray: error: " << result.outcome.error << "\n";
+  return {std::move(result.analyses), std::move(result.session), result.status()};
 }
 
 /// The static subset: every kernel of the module (or --kernel), from the PTX alone.
-Analyzed analyzeStatically(const AnalyzeOptions &o, const advisor::AdvisorOptions &ao) {
-  arch::ArchTarget target = *arch::findArch(o.arch).target;
+Analyzed analyzeStatically(const AnalyzeOptions &o, const arch::ArchTarget &target, const advisor::AdvisorOptions &ao) {
   const arch::ComputeCapability &cc = *target.computeCapability;
   Analyzed out;
   vm::Device device(cc, target.gpu ? target.gpu->smCount : 0);
@@ -363,7 +222,7 @@ Analyzed analyzeStatically(const AnalyzeOptions &o, const advisor::AdvisorOption
     in.module = &m;
     in.kernel = k.kernel;
     in.registersPerThread = k.registers;
-    in.modelOptions = modelOptions(o, target);
+    in.modelOptions = session::modelOptions(o.model, target);
     report::Analysis a;
     a.target = target;
     a.sourceDirs = {std::filesystem::path(o.input).parent_path().string()};
@@ -379,29 +238,12 @@ Analyzed analyzeStatically(const AnalyzeOptions &o, const advisor::AdvisorOption
   return out;
 }
 
-/// The run spec from a spec file or the launch options; nullopt (after printing why) when malformed.
-std::optional<vm::RunSpec> loadSpec(const AnalyzeOptions &o, bool specMode) {
-  try {
-    if (specMode)
-      return vm::loadRunSpec(o.input);
-    return vm::parseRunSpec(commandLineSpec(o.input, o.launch), o.input, {});
-  } catch (const vm::SpecError &e) {
-    if (specMode)
-      std::cerr << e.what() << "\n";
-    else
-      std::cerr << fmt::format("ptxray: error: {}: {}\n", commandLinePlace(o.launch, e.path()), e.message());
-  }
-  return std::nullopt;
-}
-
-bool writeFile(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::cerr << "ptxray: error: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
+report::TextStyle textStyle(const AnalyzeOptions &o) {
+  report::TextStyle style;
+  style.color = useColor(o);
+  style.quiet = o.quiet;
+  style.verbose = o.verbose;
+  return style;
 }
 
 int analyzeCommand(const AnalyzeOptions &o) {
@@ -413,7 +255,8 @@ int analyzeCommand(const AnalyzeOptions &o) {
     std::cerr << "ptxray: error: analyze needs an input (SPEC.json, FILE.cu or FILE.ptx)\n";
     return 2;
   }
-  if (arch::ArchLookup lookup = arch::findArch(o.arch); !lookup) {
+  const arch::ArchLookup lookup = arch::findArch(o.arch);
+  if (!lookup) {
     std::cerr << "ptxray: error: " << lookup.error << "\n";
     return 2;
   }
@@ -430,15 +273,15 @@ int analyzeCommand(const AnalyzeOptions &o) {
   Analyzed result;
   try {
     if (staticOnly) {
-      result = analyzeStatically(o, ao);
+      result = analyzeStatically(o, *lookup.target, ao);
     } else {
-      std::optional<vm::RunSpec> spec = loadSpec(o, specMode);
+      std::optional<session::RunSpec> spec = loadSpec(o.input, o.launch);
       if (!spec)
         return 2;
-      result = analyzeLaunches(*spec, o, o.arch, ao);
+      result = analyzeLaunches(*spec, o, *lookup.target, ao);
     }
-  } catch (const vm::SpecError &e) {
-    std::cerr << (specMode ? std::string(e.what()) : fmt::format("ptxray: error: {}", e.message())) << "\n";
+  } catch (const session::SpecError &e) {
+    std::cerr << specErrorText(e, o.input, o.launch) << "\n";
     return 2;
   } catch (const std::invalid_argument &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
@@ -448,25 +291,14 @@ int analyzeCommand(const AnalyzeOptions &o) {
     std::cerr << "ptxray: error: " << what << (what.ends_with('\n') ? "" : "\n");
     return 1;
   }
-  report::TextStyle style;
-  style.color = useColor(o);
-  style.quiet = o.quiet;
-  style.verbose = o.verbose;
-  if (result.session) {
-    // The session first: the guides rank transfers above everything in the kernels.
-    report::TimelineTextOptions text; // the summary and findings; the chart is `ptxray timeline`'s
-    text.chart = o.verbose;
-    text.operations = o.verbose;
-    std::cout << report::timelineText(*result.session, result.sessionFindings, text) << "\n";
-  }
-  for (size_t i = 0; i < result.analyses.size(); ++i)
-    std::cout << (i ? "\n" : "") << report::analysisText(result.analyses[i], style);
-  nlohmann::json document = report::analysisJson(result.analyses);
-  if (result.session)
-    document["session"] = report::timelineJson(*result.session, result.sessionFindings);
-  if (!o.json.empty() && !writeFile(o.json, document.dump(1) + "\n"))
+  const session::SimulatedSession *simulated = result.session ? &*result.session : nullptr;
+  std::cout << session::renderAnalyses(session::OutputFormat::Text, result.analyses, textStyle(o), simulated);
+  if (!o.json.empty() &&
+      !session::writeOutput(
+          o.json, session::renderAnalyses(session::OutputFormat::Json, result.analyses, {}, simulated), std::cerr))
     return 1;
-  if (!o.html.empty() && !writeFile(o.html, report::analysisHtml(result.analyses)))
+  if (!o.html.empty() &&
+      !session::writeOutput(o.html, session::renderAnalyses(session::OutputFormat::Html, result.analyses), std::cerr))
     return 1;
   return result.status;
 }
@@ -476,28 +308,35 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
     std::cerr << "ptxray: error: compare needs --arch with one or more GPUs (sm_20,sm_35,k40,...)\n";
     return 2;
   }
-  for (const std::string &a : archs)
-    if (arch::ArchLookup lookup = arch::findArch(a); !lookup) {
+  std::vector<arch::ArchTarget> targets;
+  for (const std::string &a : archs) {
+    arch::ArchLookup lookup = arch::findArch(a);
+    if (!lookup) {
       std::cerr << "ptxray: error: " << lookup.error << "\n";
       return 2;
     }
+    targets.push_back(*lookup.target);
+  }
   const bool specMode = o.input.ends_with(".json");
   if (!specMode && o.launch.grid.empty()) {
     std::cerr << "ptxray: error: compare runs a launch: give a spec file, or --grid/--block and the arguments\n";
     return 2;
   }
   const advisor::AdvisorOptions ao = advisorOptions(o);
-  std::optional<vm::RunSpec> spec = loadSpec(o, specMode);
+  std::optional<session::RunSpec> spec = loadSpec(o.input, o.launch);
   if (!spec)
     return 2;
   std::vector<Analyzed> runs;
   std::vector<report::Analysis> analyses;
   int status = 0;
   try {
-    for (const std::string &a : archs) {
-      runs.push_back(analyzeLaunches(*spec, o, a, ao));
+    for (const arch::ArchTarget &target : targets) {
+      runs.push_back(analyzeLaunches(*spec, o, target, ao));
       status = std::max(status, runs.back().status);
     }
+  } catch (const session::SpecError &e) {
+    std::cerr << specErrorText(e, o.input, o.launch) << "\n";
+    return 2;
   } catch (const std::exception &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 1;
@@ -507,10 +346,7 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
   size_t launches = runs.empty() ? 0 : runs.front().analyses.size();
   for (const Analyzed &r : runs)
     launches = std::min(launches, r.analyses.size());
-  report::TextStyle style;
-  style.color = useColor(o);
-  style.quiet = o.quiet;
-  style.verbose = o.verbose;
+  const report::TextStyle style = textStyle(o);
   nlohmann::json comparisons = nlohmann::json::array();
   for (size_t i = 0; i < launches; ++i) {
     std::vector<report::Analysis> side;
@@ -521,11 +357,13 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
     analyses.insert(analyses.end(), side.begin(), side.end());
   }
   if (!o.json.empty() &&
-      !writeFile(o.json,
-                 nlohmann::json{{"schema", "ptxray-compare"}, {"version", 1}, {"comparisons", comparisons}}.dump(1) +
-                     "\n"))
+      !session::writeOutput(
+          o.json,
+          nlohmann::json{{"schema", "ptxray-compare"}, {"version", 1}, {"comparisons", comparisons}}.dump(1) + "\n",
+          std::cerr))
     return 1;
-  if (!o.html.empty() && !writeFile(o.html, report::analysisHtml(analyses)))
+  if (!o.html.empty() &&
+      !session::writeOutput(o.html, session::renderAnalyses(session::OutputFormat::Html, analyses), std::cerr))
     return 1;
   return status;
 }
@@ -542,10 +380,10 @@ void addCommonOptions(CLI::App &cmd, AnalyzeOptions &o) {
   cmd.add_flag("-v,--verbose", o.verbose, "Every line of every view, and the time model's explanation");
   cmd.add_option("--color", o.color, "auto (a terminal), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd.add_option("--clock", o.clock, kClockHelp);
-  cmd.add_option("--dlcm", o.dlcm, "Global loads cached in L1 (ca) or L2 only (cg), as -Xptxas -dlcm")
+  cmd.add_option("--clock", o.model.clock, session::kClockHelp);
+  cmd.add_option("--dlcm", o.model.dlcm, "Global loads cached in L1 (ca) or L2 only (cg), as -Xptxas -dlcm")
       ->check(CLI::IsMember({"ca", "cg"}));
-  cmd.add_option("--bank-mode", o.bankMode, "Kepler shared-memory bank width in bytes (4 or 8)")
+  cmd.add_option("--bank-mode", o.model.bankMode, "Kepler shared-memory bank width in bytes (4 or 8)")
       ->check(CLI::IsMember({4, 8}));
   cmd.add_option("--sample", o.sample, "N: simulate N blocks spread over the grid and scale the counts")
       ->check(CLI::Range(uint64_t{2}, std::numeric_limits<uint64_t>::max(), "AT LEAST 2"));

@@ -1,6 +1,8 @@
 // The ptxray subcommands. Each registers its options on the CLI11 app and returns an exit status.
 #pragma once
 
+#include "session/Environment.h"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
@@ -25,10 +27,9 @@ CommandRunner addExecCommand(CLI::App &app);
 CommandRunner addFatbinCommand(CLI::App &app);
 CommandRunner addTimelineCommand(CLI::App &app);
 
-/// `ptxray exec` of `program` on `boards` boards (0: PTXRAY_BOARDS or 1) with the session's timeline
-/// written to `timeline` (FILEs, "-": stderr);
-/// replaces this process, so it returns only on failure.
-int execWithTimeline(const std::vector<std::string> &program, const std::string &arch, unsigned threads, int boards,
-                     const std::vector<std::string> &timeline);
+/// `ptxray exec`: `program` (the executable and its arguments) run on ptxray's API libraries with
+/// `options`; replaces this process, so it returns only on failure (an exit status). Throws
+/// std::invalid_argument for options that do not go together.
+int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program);
 
 } // namespace ptxray::cli

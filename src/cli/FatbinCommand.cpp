@@ -2,7 +2,7 @@
 // .nv_fatbin section): each entry's kind, architecture and compression, and with --ptx the PTX text,
 // decompressed, as `cuobjdump -ptx` extracts it.
 #include "cli/Commands.h"
-#include "runtime/Fatbin.h"
+#include "fatbin/Fatbin.h"
 
 #include <fmt/format.h>
 
@@ -20,27 +20,27 @@ struct FatbinOptions {
 
 int fatbinCommand(const FatbinOptions &o) {
   try {
-    const std::vector<std::byte> section = runtime::readElfSection(o.input, ".nv_fatbin");
+    const std::vector<std::byte> section = fatbin::readElfSection(o.input, ".nv_fatbin");
     if (section.empty()) {
       std::cerr << fmt::format("ptxray: error: {}: no device code (no .nv_fatbin section)\n", o.input);
       return 1;
     }
-    const std::vector<runtime::FatbinEntry> entries = runtime::parseFatbins(section);
+    const std::vector<fatbin::FatbinEntry> entries = fatbin::parseFatbins(section);
     if (!o.ptx && o.outputDirectory.empty()) {
-      for (const runtime::FatbinEntry &e : entries) {
+      for (const fatbin::FatbinEntry &e : entries) {
         const char *kind = e.kind == 1 ? "PTX" : e.kind == 2 ? "ELF" : "other";
         const std::string arch = fmt::format("{}_{}", e.kind == 1 ? "compute" : "sm", e.arch);
-        const std::string compression = e.flags & runtime::kFatbinFlagCompressedZstd     ? "zstd"
-                                        : e.flags & runtime::kFatbinFlagCompressedLegacy ? "legacy"
-                                                                                         : "none";
+        const std::string compression = e.flags & fatbin::kFatbinFlagCompressedZstd     ? "zstd"
+                                        : e.flags & fatbin::kFatbinFlagCompressedLegacy ? "legacy"
+                                                                                        : "none";
         std::cout << fmt::format("{:<5} {:<11} {:>8} bytes stored, compression {}\n", kind, arch, e.payload.size(),
                                  compression);
       }
       return 0;
     }
     int index = 0;
-    for (const runtime::FatbinEntry &e : entries) {
-      if (e.kind != static_cast<uint16_t>(runtime::FatbinEntryKind::Ptx))
+    for (const fatbin::FatbinEntry &e : entries) {
+      if (e.kind != static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
         continue;
       const std::string text = e.text();
       if (!o.outputDirectory.empty()) {
@@ -60,7 +60,7 @@ int fatbinCommand(const FatbinOptions &o) {
       }
     }
     return 0;
-  } catch (const runtime::FatbinError &e) {
+  } catch (const fatbin::FatbinError &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 1;
   }

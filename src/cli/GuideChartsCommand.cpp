@@ -7,6 +7,7 @@
 #include "model/PerformanceModel.h"
 #include "report/CoalescingCharts.h"
 #include "report/HtmlPage.h"
+#include "session/Outputs.h"
 #include "vm/Device.h"
 
 #include <fmt/format.h>
@@ -38,8 +39,8 @@ std::vector<std::byte> argBytes(const void *p, size_t n) {
 }
 
 /// One GPU: both experiments, every offset and stride from 0 (offset) or 1 (stride) to maxStep.
-report::CoalescingSeries runExperiments(const std::string &archName, const GuideChartsOptions &o) {
-  const arch::ArchTarget target = *arch::findArch(archName).target;
+report::CoalescingSeries runExperiments(const arch::ArchTarget &target, const GuideChartsOptions &o) {
+  const std::string archName = target.displayName();
   const arch::ComputeCapability &cc = *target.computeCapability;
   vm::Device device(cc, target.gpu ? target.gpu->smCount : 0);
   const vm::LoadedModule &module = device.loadModule("examples/guide/copy.ptx", kGuideCopyPtx);
@@ -53,8 +54,8 @@ report::CoalescingSeries runExperiments(const std::string &archName, const Guide
   for (bool byStride : {false, true}) {
     for (int step = byStride ? 1 : 0; step <= o.maxStep; ++step) {
       model::PerformanceModel perf(target);
+      device.setListener(&perf); // one launch each: a fresh model per offset or stride
       vm::LaunchOptions launch;
-      launch.listener = &perf;
       launch.threads = o.threads;
       vm::LaunchConfig config;
       config.grid = {static_cast<uint32_t>((n + block - 1) / block), 1, 1};
@@ -104,28 +105,26 @@ nlohmann::json seriesJson(const std::vector<report::CoalescingSeries> &all) {
 }
 
 int guideChartsCommand(const GuideChartsOptions &o) {
-  for (const std::string &a : o.archs)
-    if (arch::ArchLookup lookup = arch::findArch(a); !lookup) {
+  std::vector<arch::ArchTarget> targets;
+  for (const std::string &a : o.archs) {
+    arch::ArchLookup lookup = arch::findArch(a);
+    if (!lookup) {
       std::cerr << "ptxray: error: " << lookup.error << "\n";
       return 2;
     }
+    targets.push_back(*lookup.target);
+  }
   std::vector<report::CoalescingSeries> all;
   try {
-    for (const std::string &a : o.archs)
-      all.push_back(runExperiments(a, o));
+    for (const arch::ArchTarget &target : targets)
+      all.push_back(runExperiments(target, o));
   } catch (const std::exception &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 1;
   }
   std::cout << report::coalescingText(all);
-  if (!o.json.empty()) {
-    std::ofstream f(o.json);
-    f << seriesJson(all).dump(1) << "\n";
-    if (!f) {
-      std::cerr << "ptxray: error: cannot write " << o.json << "\n";
-      return 1;
-    }
-  }
+  if (!o.json.empty() && !session::writeOutput(o.json, seriesJson(all).dump(1) + "\n", std::cerr))
+    return 1;
   if (!o.html.empty()) {
     report::HtmlPage page("ptxray: the OpenCL Best Practices Guide's coalescing experiments");
     page.addParagraph(fmt::format(
@@ -135,12 +134,8 @@ int guideChartsCommand(const GuideChartsOptions &o) {
         o.elements));
     for (const report::LineChart &c : report::coalescingCharts(all))
       page.addChart(c);
-    std::ofstream f(o.html);
-    f << page.render();
-    if (!f) {
-      std::cerr << "ptxray: error: cannot write " << o.html << "\n";
+    if (!session::writeOutput(o.html, page.render(), std::cerr))
       return 1;
-    }
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
 #include <limits>
 #include <regex>
 #include <stdexcept>
@@ -202,6 +203,25 @@ std::string commandLinePlace(const LaunchCommandLine &o, const std::string &path
     if (path.starts_with(prefix))
       return option;
   return path;
+}
+
+std::optional<session::RunSpec> loadSpec(const std::string &input, const LaunchCommandLine &o) {
+  try {
+    if (input.ends_with(".json"))
+      return session::loadRunSpec(input);
+    return session::parseRunSpec(commandLineSpec(input, o), input, {});
+  } catch (const session::SpecError &e) {
+    std::cerr << specErrorText(e, input, o) << "\n";
+  }
+  return std::nullopt;
+}
+
+std::string specErrorText(const session::SpecError &e, const std::string &input, const LaunchCommandLine &o) {
+  if (input.ends_with(".json"))
+    return e.what();
+  if (e.path() == "module" || e.path().empty())
+    return fmt::format("ptxray: error: {}", e.message());
+  return fmt::format("ptxray: error: {}: {}", commandLinePlace(o, e.path()), e.message());
 }
 
 } // namespace ptxray::cli

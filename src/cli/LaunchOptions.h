@@ -2,10 +2,13 @@
 // shared by `ptxray run` and `ptxray analyze`, and turned into the run spec it stands for.
 #pragma once
 
+#include "session/RunSpec.h"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +35,14 @@ nlohmann::json commandLineSpec(const std::string &module, const LaunchCommandLin
 
 /// A spec error's place (a JSON path of the spec) named by the option that caused it.
 std::string commandLinePlace(const LaunchCommandLine &o, const std::string &path);
+
+/// The run spec of `input`: a spec file (SPEC.json), or a module with the launch options. Prints why
+/// and returns nullopt when it is malformed (exit status 2); throws std::invalid_argument for
+/// malformed launch options.
+std::optional<session::RunSpec> loadSpec(const std::string &input, const LaunchCommandLine &o);
+/// A spec error as the command line shows it: a spec file's errors name the JSON path, the launch
+/// options' name the option.
+std::string specErrorText(const session::SpecError &e, const std::string &input, const LaunchCommandLine &o);
 
 /// A count with an optional K/M/G suffix; throws std::invalid_argument naming `where`.
 uint64_t parseCount(std::string_view text, bool allowSuffix, const std::string &where);

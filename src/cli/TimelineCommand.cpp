@@ -2,22 +2,14 @@
 // modeled host and GPU. The spec runs on the virtual GPU with the performance model attached (the
 // results are exact; the kernels' durations are the model's estimates) and the system model places
 // every operation in time.
-#include "advisor/SessionRules.h"
 #include "arch/GpuDatabase.h"
-#include "cli/ClockOption.h"
 #include "cli/Commands.h"
-#include "model/PerformanceModel.h"
-#include "report/TimelineView.h"
-#include "system/SessionFromSpec.h"
-#include "system/Timeline.h"
-#include "vm/host/RunSpec.h"
+#include "cli/LaunchOptions.h"
+#include "session/InstrumentedRun.h"
+#include "session/ModelSettings.h"
 
-#include <fmt/format.h>
-
-#include <fstream>
 #include <iostream>
 #include <limits>
-#include <memory>
 
 namespace ptxray::cli {
 namespace {
@@ -49,93 +41,59 @@ int timelineCommand(const TimelineOptions &o) {
       std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --sample and --clock apply to spec files\n";
       return 2;
     }
-    if (o.connections)
-      setenv("CUDA_DEVICE_MAX_CONNECTIONS", std::to_string(*o.connections).c_str(), 1);
-    std::vector<std::string> program{o.input};
-    program.insert(program.end(), o.program.begin(), o.program.end());
-    std::vector<std::string> outputs{"-"};
+    session::ProgramOptions program;
+    program.arch = o.arch;
+    program.threads = o.threads;
+    program.boards = o.boards.value_or(1);
+    program.connections = o.connections;
+    program.timeline = {"-"};
     if (!o.json.empty())
-      outputs.push_back(o.json);
+      program.timeline.push_back(o.json);
     if (!o.html.empty())
-      outputs.push_back(o.html);
-    return execWithTimeline(program, o.arch, o.threads, o.boards.value_or(0), outputs);
+      program.timeline.push_back(o.html);
+    std::vector<std::string> argv{o.input};
+    argv.insert(argv.end(), o.program.begin(), o.program.end());
+    return execProgram(program, argv);
   }
-  const arch::ArchTarget target = *lookup.target;
-  vm::RunSpec spec;
-  try {
-    spec = vm::loadRunSpec(o.input);
-  } catch (const vm::SpecError &e) {
-    std::cerr << e.what() << "\n";
+  std::optional<session::RunSpec> spec = loadSpec(o.input, {});
+  if (!spec)
     return 2;
-  }
-  system::SystemOptions systemOptions;
-  systemOptions.pcieGeneration = o.pcieGeneration ? o.pcieGeneration : spec.host.pcieGeneration;
-  systemOptions.pcieLanes = o.pcieLanes ? o.pcieLanes : spec.host.pcieLanes;
-  systemOptions.boards = o.boards ? o.boards : spec.host.boards;
-  if (o.connections)
-    systemOptions.connections = o.connections;
-  else if (const char *env = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"); env && *env)
-    systemOptions.connections = std::atoi(env);
-  const system::SystemConfig config = system::SystemConfig::forTarget(target, systemOptions);
-
-  model::ModelOptions modelOptions;
-  modelOptions.smClockMHz = clockMHz(o.clock, target);
-  model::PerformanceModel perf(target, modelOptions);
-  vm::RunOptions options;
-  options.arch = o.arch;
-  options.launch.threads = o.threads;
-  options.launch.sampleCtas = o.sample;
-  options.launch.listener = &perf;
-  int status = 0;
-  options.onLaunch = [&](const vm::LaunchReport &r) {
-    if (!r.result.printfOutput.empty() && !o.quiet)
-      std::cout << r.result.printfOutput;
-    if (!r.result.ok()) {
-      for (const vm::Fault &f : r.result.faults)
-        std::cerr << f.describe();
-      std::cerr << fmt::format("error: launch of {} {}: {}\n", r.kernel,
-                               r.result.status == vm::LaunchStatus::Refused ? "refused" : "failed", r.result.error);
-      status = 1;
-    }
-  };
-  vm::RunOutcome outcome;
+  session::RunRequest request;
+  request.target = *lookup.target;
+  session::ModelSettings model;
+  model.clock = o.clock;
+  request.tools.modelOptions = session::modelOptions(model, request.target);
+  request.launch.threads = o.threads;
+  request.launch.sampleCtas = o.sample;
+  request.session = session::RunRequest::Session::Always;
+  request.system.pcieGeneration = o.pcieGeneration;
+  request.system.pcieLanes = o.pcieLanes;
+  request.system.boards = o.boards;
+  request.system.connections = o.connections;
+  const session::Console console{std::cout, std::cerr};
+  session::RunResult result;
   try {
-    outcome = vm::runSpec(spec, options);
-  } catch (const vm::SpecError &e) {
+    result = session::runInstrumented(*spec, request, console, [&](const session::LaunchEvent &e) {
+      printLaunchOutcome(e.report, console, o.quiet);
+    });
+  } catch (const session::SpecError &e) {
     std::cerr << e.what() << "\n";
     return 2;
   } catch (const vm::VmError &e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
-  if (!outcome.error.empty()) {
-    std::cerr << "error: " << outcome.error << "\n";
-    status = 1;
-  }
-  const int smCount = target.board()->smCount; // forTarget found the board
-  system::Session session = system::sessionFromSpec(spec, perf.launches(), smCount);
-  system::Timeline timeline = system::simulate(config, session);
-  const std::vector<advisor::Finding> findings = advisor::adviseSession(timeline);
+  int status = result.status();
+  if (!result.outcome.error.empty())
+    std::cerr << "error: " << result.outcome.error << "\n";
   report::TimelineTextOptions text;
   text.width = o.width;
   text.operations = !o.quiet;
-  std::cout << report::timelineText(timeline, findings, text);
-  if (!o.html.empty()) {
-    std::ofstream out(o.html);
-    out << report::timelineHtml(timeline, findings);
-    if (!out) {
-      std::cerr << fmt::format("error: cannot write \"{}\"\n", o.html);
-      return 1;
-    }
-  }
-  if (!o.json.empty()) {
-    std::ofstream out(o.json);
-    out << report::timelineJson(timeline, findings).dump(2) << "\n";
-    if (!out) {
-      std::cerr << fmt::format("error: cannot write \"{}\"\n", o.json);
-      return 1;
-    }
-  }
+  std::cout << session::renderTimeline(session::OutputFormat::Text, *result.session, text);
+  for (const std::string &file : {o.html, o.json})
+    if (!file.empty() &&
+        !session::writeOutput(file, session::renderTimeline(session::outputFormat(file), *result.session), std::cerr))
+      status = 1;
   return status;
 }
 
@@ -162,7 +120,7 @@ CommandRunner addTimelineCommand(CLI::App &app) {
   cmd->add_option("--html", o->html, "FILE: one self-contained HTML page with the timeline as SVG");
   cmd->add_option("--width", o->width, "Columns of the chart (default 72)")->check(CLI::Range(10, 1000));
   cmd->add_flag("-q,--quiet", o->quiet, "Summary and chart only");
-  cmd->add_option("--clock", o->clock, kClockHelp);
+  cmd->add_option("--clock", o->clock, session::kClockHelp);
   cmd->add_option("--threads", o->threads, "Worker threads running CTAs (default: all cores)")
       ->check(CLI::Range(0, 4096));
   cmd->add_option("--sample", o->sample, "N: simulate N blocks of each launch spread over its grid")

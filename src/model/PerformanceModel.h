@@ -79,7 +79,7 @@ struct LaunchProfile {
   TimeEstimate time;
 };
 
-class PerformanceModel : public vm::ExecutionListener {
+class PerformanceModel : public vm::Listener {
 public:
   PerformanceModel(const arch::ArchTarget &target, ModelOptions options = {});
   ~PerformanceModel() override;

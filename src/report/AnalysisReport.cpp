@@ -446,7 +446,7 @@ std::string compareText(const std::vector<Analysis> &analyses, const TextStyle &
   std::string out;
   if (analyses.empty())
     return out;
-  const model::LaunchProfile *first = analyses.front().launch;
+  const model::LaunchProfile *first = analyses.front().launch.get();
   out += p.bold(fmt::format("== {} on {} GPUs", first ? first->demangled : "", analyses.size())) + "\n";
   DataTable t;
   t.headers.push_back("");

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,9 @@ struct KernelStatic {
 /// One analysed kernel: a launch (with the model's profile) or the kernel alone.
 struct Analysis {
   arch::ArchTarget target;
-  const model::LaunchProfile *launch = nullptr;
+  /// The model's profile of the launch (its module pointer cleared: the module does not outlive the
+  /// run); shared, so that analyses copy cheaply (compare puts them side by side).
+  std::shared_ptr<const model::LaunchProfile> launch;
   std::optional<KernelStatic> kernelStatic; ///< set when there is no launch
   std::vector<advisor::Finding> findings;
   /// Where to look for a source file the PTX names by a path that does not exist here (nvcc records

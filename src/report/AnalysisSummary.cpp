@@ -50,7 +50,7 @@ std::string lineName(const std::string &file, uint32_t line) {
 std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
   std::vector<TableRow> rows;
   rows.push_back({"GPU", a.target.displayName()});
-  if (const model::LaunchProfile *L = a.launch) {
+  if (const model::LaunchProfile *L = a.launch.get()) {
     rows.push_back({"kernel", L->demangled});
     rows.push_back({"launch", fmt::format("grid {} x block {} ({} threads), {} registers/thread, {} B shared/block",
                                           dims(L->grid), dims(L->block), L->grid.count() * L->block.count(),

@@ -2,7 +2,6 @@
 
 #include "arch/OccupancyCalculator.h"
 #include "runtime/HostMappedMemory.h"
-#include "runtime/RuntimeTools.h"
 #include "system/SystemConfig.h"
 #include "vm/Memory.h"
 
@@ -21,27 +20,23 @@ namespace {
 
 thread_local cuda::Error tLastError = cuda::kSuccess;
 
-std::string environment(const char *name) {
-  const char *v = std::getenv(name);
-  return v ? v : "";
-}
-
 /// Legacy default stream, cudaStreamLegacy and cudaStreamPerThread.
 bool isBuiltinStream(void *stream) {
   auto v = reinterpret_cast<uintptr_t>(stream);
   return v == 0 || v == 1 || v == 2;
 }
 
-/// The CUDA error a refused launch gives, from the driver's wording in Device::checkLaunch.
-cuda::Error refusalError(const std::string &why) {
+/// The CUDA error a refused launch gives.
+cuda::Error refusalError(vm::Refusal refusal) {
+  switch (refusal) {
   // CUDA 13 on an H100 answers every bad launch configuration (block too large, a zero dimension,
   // too much shared memory) with cudaErrorInvalidValue (validation/programs/results/error_launch.out).
-  if (why.starts_with("invalid configuration argument"))
-    return cuda::kErrorInvalidValue;
-  if (why.starts_with("too many resources requested for launch"))
-    return cuda::kErrorLaunchOutOfResources;
-  if (why.starts_with("too many blocks in cooperative launch"))
-    return cuda::kErrorCooperativeLaunchTooLarge;
+  case vm::Refusal::InvalidConfiguration: return cuda::kErrorInvalidValue;
+  case vm::Refusal::OutOfResources: return cuda::kErrorLaunchOutOfResources;
+  case vm::Refusal::CooperativeTooLarge: return cuda::kErrorCooperativeLaunchTooLarge;
+  case vm::Refusal::InvalidArgument:
+  case vm::Refusal::None: break;
+  }
   return cuda::kErrorInvalidValue;
 }
 
@@ -77,50 +72,6 @@ std::string programName() {
 
 } // namespace
 
-RuntimeConfig RuntimeConfig::fromEnvironment() {
-  RuntimeConfig c;
-  if (std::string arch = environment("PTXRAY_ARCH"); !arch.empty())
-    c.arch = arch;
-  else
-    c.arch = "h100";
-  if (std::string t = environment("PTXRAY_THREADS"); !t.empty())
-    c.threads = static_cast<unsigned>(std::strtoul(t.c_str(), nullptr, 10));
-  std::stringstream tools(environment("PTXRAY_TOOL"));
-  for (std::string tool; std::getline(tools, tool, ',');)
-    if (!tool.empty())
-      c.tools.push_back(tool);
-  c.metricsJson = environment("PTXRAY_METRICS_JSON");
-  c.report = environment("PTXRAY_REPORT");
-  std::stringstream logs(environment("PTXRAY_LOG"));
-  for (std::string what; std::getline(logs, what, ',');) {
-    if (what == "api")
-      c.logApi = true;
-    else if (!what.empty())
-      std::cerr << fmt::format("ptxray: warning: PTXRAY_LOG: unknown log \"{}\" (api)\n", what);
-  }
-  if (std::string p = environment("PTXRAY_PTX"); p == "strict")
-    c.strictPtx = true;
-  else if (!p.empty())
-    std::cerr << fmt::format("ptxray: warning: PTXRAY_PTX: unknown value \"{}\" (strict)\n", p);
-  if (std::string m = environment("PTXRAY_MAX_INSTRUCTIONS"); !m.empty())
-    c.maxInstructions = std::strtoull(m.c_str(), nullptr, 10);
-  std::stringstream timeline(environment("PTXRAY_TIMELINE"));
-  for (std::string file; std::getline(timeline, file, ',');)
-    if (!file.empty())
-      c.timeline.push_back(file);
-  if (std::string n = environment("CUDA_DEVICE_MAX_CONNECTIONS"); !n.empty())
-    c.connections = static_cast<int>(std::strtol(n.c_str(), nullptr, 10));
-  if (std::string b = environment("PTXRAY_BOARDS"); !b.empty()) {
-    const long boards = std::strtol(b.c_str(), nullptr, 10);
-    if (boards >= 1 && boards <= system::kMaxBoards)
-      c.boards = static_cast<int>(boards);
-    else
-      std::cerr << fmt::format("ptxray: warning: PTXRAY_BOARDS: \"{}\" is not 1 to {}; 1 board\n", b,
-                               system::kMaxBoards);
-  }
-  return c;
-}
-
 Runtime &Runtime::instance() {
   // Never destroyed: nvcc's host code unregisters its fatbinaries from atexit handlers, which may run
   // after the library's own static destructors.
@@ -128,11 +79,15 @@ Runtime &Runtime::instance() {
   return *runtime;
 }
 
-Runtime::Runtime() : config_(RuntimeConfig::fromEnvironment()) {
-  arch::ArchLookup lookup = arch::findArch(config_.arch);
+Runtime::Runtime() {
+  std::vector<std::string> warnings;
+  config_ = session::ProgramOptions::fromEnvironment(warnings);
+  for (const std::string &w : warnings)
+    std::cerr << "ptxray: warning: " << w << "\n";
+  arch::ArchLookup lookup = arch::findArch(config_.archOrDefault());
   if (!lookup) {
-    std::cerr << fmt::format("ptxray: error: PTXRAY_ARCH: {}\n", lookup.error);
-    lookup = arch::findArch("h100");
+    std::cerr << fmt::format("ptxray: error: {}: {}\n", session::env::kArch, lookup.error);
+    lookup = arch::findArch(session::ProgramOptions::kDefaultArch);
   }
   target_ = *lookup.target;
   // Kept: NVIDIA's static runtime releases the devices' contexts from an exit handler that runs after
@@ -140,12 +95,14 @@ Runtime::Runtime() : config_(RuntimeConfig::fromEnvironment()) {
   deviceCount_ = (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards;
   device_ = std::make_unique<vm::Device>(*target_.computeCapability, target_.gpu ? target_.gpu->smCount : 0);
   try {
-    tools_ = std::make_unique<RuntimeTools>(config_, target_, *device_);
-  } catch (const std::exception &e) {
+    tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
+  } catch (const std::invalid_argument &e) {
+    // A model setting this GPU cannot take (--clock base without a board): the board's default.
     std::cerr << "ptxray: error: " << e.what() << "\n";
-    config_.tools.clear();
-    tools_ = std::make_unique<RuntimeTools>(config_, target_, *device_);
+    config_.model = {};
+    tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
   }
+  tools_->attach(*device_);
   mappedTop_ = vm::kGlobalLimit;
   // __managed__ variables live where host code reaches them at the same address.
   device_->setManagedPlacer([this](uint64_t bytes, std::string label) -> std::optional<uint64_t> {
@@ -185,13 +142,13 @@ void **Runtime::registerFatBinary(const void *wrapper) {
       const void *extra;
     } w;
     std::memcpy(&w, wrapper, sizeof w);
-    if (w.magic != kFatbinWrapperMagic)
-      throw FatbinError(fmt::format("not a fatbinary wrapper (magic 0x{:08x})", w.magic));
-    std::span<const std::byte> container = fatbinAt(w.data);
-    std::vector<FatbinEntry> entries = parseFatbins(container);
-    binary->cubinArchs = cubinArchs(entries);
-    for (const FatbinEntry &e : entries)
-      if (e.kind == static_cast<uint16_t>(FatbinEntryKind::Ptx))
+    if (w.magic != fatbin::kFatbinWrapperMagic)
+      throw fatbin::FatbinError(fmt::format("not a fatbinary wrapper (magic 0x{:08x})", w.magic));
+    std::span<const std::byte> container = fatbin::fatbinAt(w.data);
+    std::vector<fatbin::FatbinEntry> entries = fatbin::parseFatbins(container);
+    binary->cubinArchs = fatbin::cubinArchs(entries);
+    for (const fatbin::FatbinEntry &e : entries)
+      if (e.kind == static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
         binary->ptx.push_back({e.arch, e.text()});
   } catch (const std::exception &e) {
     binary->loadError = e.what();
@@ -253,10 +210,11 @@ vm::LoadedModule *Runtime::module(RegisteredBinary &binary, std::string &error) 
     const arch::ComputeCapability &cc = device_->computeCapability();
     const int sm = cc.major * 10 + cc.minor;
     if (binary.loadError.empty()) {
-      const EmbeddedPtx *ptx = choosePtx(binary.ptx, sm);
+      const fatbin::EmbeddedPtx *ptx = fatbin::choosePtx(binary.ptx, sm);
       if (!ptx && !config_.strictPtx && !binary.ptx.empty()) {
-        ptx = &*std::min_element(binary.ptx.begin(), binary.ptx.end(),
-                                 [](const EmbeddedPtx &a, const EmbeddedPtx &b) { return a.arch < b.arch; });
+        ptx = &*std::min_element(
+            binary.ptx.begin(), binary.ptx.end(),
+            [](const fatbin::EmbeddedPtx &a, const fatbin::EmbeddedPtx &b) { return a.arch < b.arch; });
         std::cerr << fmt::format("ptxray: note: modeling {} with this program's compute_{} PTX, which a real {} GPU "
                                  "cannot run (PTXRAY_PTX=strict refuses it as the driver does)\n",
                                  cc.smName(), ptx->arch, cc.smName());
@@ -279,7 +237,7 @@ vm::LoadedModule *Runtime::module(RegisteredBinary &binary, std::string &error) 
       } else {
         binary.noImage = true;
         std::string have;
-        for (const EmbeddedPtx &p : binary.ptx)
+        for (const fatbin::EmbeddedPtx &p : binary.ptx)
           have += fmt::format("{}compute_{}", have.empty() ? "" : ", ", p.arch);
         binary.loadError = fmt::format("no PTX for {} in this binary (it has {}); the driver refuses it "
                                        "(PTXRAY_PTX=strict): rebuild for an older architecture",
@@ -752,8 +710,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   vm::LaunchOptions options;
   options.threads = config_.threads;
   options.maxInstructions = config_.maxInstructions;
-  options.continueOnError = tools_->memcheck();
-  options.listener = tools_->listener();
+  tools_->configure(options);
   const vm::LaunchConfig lc{
       {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, static_cast<uint32_t>(sharedBytes), cooperative};
   const auto start = std::chrono::steady_clock::now();
@@ -763,7 +720,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   if (result.status == vm::LaunchStatus::Refused) {
     if (config_.logApi)
       log(fmt::format("launch of {} refused: {}", f->name, result.error));
-    return refusalError(result.error);
+    return refusalError(result.refusal);
   }
   if (!result.printfOutput.empty()) {
     std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
@@ -772,7 +729,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   std::fputs(result.assertOutput.c_str(), stderr);
   for (const vm::Fault &fault : result.faults)
     std::cerr << fault.describe();
-  std::optional<double> modeled = tools_->afterLaunch(result, streamRef(stream));
+  std::optional<double> modeled = tools_->afterLaunch(result, f->name, streamRef(stream));
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())
     sticky_ = faultError(result); // returned by the next call, as a real GPU reports it at the next sync
@@ -902,7 +859,7 @@ unsigned Runtime::streamNumber(void *stream) const {
 
 void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                          void *stream, bool synchronous) {
-  SessionRecorder *s = tools_->session();
+  session::SessionRecorder *s = tools_->recorder();
   if (!s || width == 0 || height == 0)
     return;
   // Device memory is the VM's own; page-locked and managed host memory is adopted (identity-mapped);
@@ -918,7 +875,7 @@ void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitc
                         : to == 2            ? system::OpKind::CopyH2D
                                              : system::OpKind::CopyD2H;
   const bool pageable = (kind == system::OpKind::CopyH2D ? from : to) == 0;
-  const StreamRef on = streamRef(stream);
+  const session::StreamRef on = streamRef(stream);
   // Between two devices' memory: a peer copy, on the stream's device when it is one of the two.
   unsigned fromDevice = 0, toDevice = 0;
   if (kind == system::OpKind::CopyD2D) {
@@ -928,8 +885,8 @@ void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitc
       kind = system::OpKind::CopyPeer;
   }
   s->copy(kind, static_cast<uint64_t>(width) * height, pageable,
-          kind == system::OpKind::CopyPeer && on.device != toDevice ? StreamRef{fromDevice, on.stream} : on, height,
-          kind == system::OpKind::CopyH2D ? spitch : dpitch, fromDevice, toDevice);
+          kind == system::OpKind::CopyPeer && on.device != toDevice ? session::StreamRef{fromDevice, on.stream} : on,
+          height, kind == system::OpKind::CopyH2D ? spitch : dpitch, fromDevice, toDevice);
   // The synchronous calls return once the bytes are through when a host side is involved; copies
   // between device memory do not hold the host (CUDA's API synchronization behavior).
   if (synchronous && kind != system::OpKind::CopyD2D && kind != system::OpKind::CopyPeer)
@@ -946,12 +903,12 @@ cuda::Error Runtime::streamWaitEvent(void *stream, void *event) {
   return e;
 }
 
-StreamRef Runtime::streamRef(void *stream) const {
+session::StreamRef Runtime::streamRef(void *stream) const {
   return {streamDevice(stream), streamNumber(stream)};
 }
 
 void Runtime::recordMemset(void *pointer, size_t bytes, void *stream, bool synchronous) {
-  if (SessionRecorder *s = tools_->session(); s && bytes) {
+  if (session::SessionRecorder *s = tools_->recorder(); s && bytes) {
     s->memset(bytes, streamRef(stream));
     // cudaMemset holds the host only for host-reachable (pinned or managed) memory.
     const vm::Allocation *a = device_->memory().find(reinterpret_cast<uintptr_t>(pointer));
@@ -961,27 +918,27 @@ void Runtime::recordMemset(void *pointer, size_t bytes, void *stream, bool synch
 }
 
 void Runtime::recordEventRecord(void *event, void *stream) {
-  if (SessionRecorder *s = tools_->session())
+  if (session::SessionRecorder *s = tools_->recorder())
     s->eventRecord(event, streamRef(stream));
 }
 
 void Runtime::recordStreamWaitEvent(void *stream, void *event) {
-  if (SessionRecorder *s = tools_->session())
+  if (session::SessionRecorder *s = tools_->recorder())
     s->streamWaitEvent(streamRef(stream), event);
 }
 
 void Runtime::recordStreamSynchronize(void *stream) {
-  if (SessionRecorder *s = tools_->session())
+  if (session::SessionRecorder *s = tools_->recorder())
     s->streamSynchronize(streamRef(stream));
 }
 
 void Runtime::recordEventSynchronize(void *event) {
-  if (SessionRecorder *s = tools_->session())
+  if (session::SessionRecorder *s = tools_->recorder())
     s->eventSynchronize(event);
 }
 
 void Runtime::recordSynchronize() {
-  if (SessionRecorder *s = tools_->session())
+  if (session::SessionRecorder *s = tools_->recorder())
     s->synchronize(static_cast<unsigned>(tDevice));
 }
 
@@ -1046,18 +1003,18 @@ cuda::Error Runtime::loadModule(void **module, const void *image) {
   std::memcpy(&magic, image, sizeof magic);
   try {
     std::span<const std::byte> container;
-    if (magic == kFatbinWrapperMagic) {
+    if (magic == fatbin::kFatbinWrapperMagic) {
       const void *data = nullptr;
       std::memcpy(&data, static_cast<const std::byte *>(image) + 8, sizeof data);
-      container = fatbinAt(data);
-    } else if (magic == kFatbinMagic) {
-      container = fatbinAt(image);
+      container = fatbin::fatbinAt(data);
+    } else if (magic == fatbin::kFatbinMagic) {
+      container = fatbin::fatbinAt(image);
     }
     if (!container.empty()) {
-      std::vector<FatbinEntry> entries = parseFatbins(container);
-      binary->cubinArchs = cubinArchs(entries);
-      for (const FatbinEntry &e : entries)
-        if (e.kind == static_cast<uint16_t>(FatbinEntryKind::Ptx))
+      std::vector<fatbin::FatbinEntry> entries = fatbin::parseFatbins(container);
+      binary->cubinArchs = fatbin::cubinArchs(entries);
+      for (const fatbin::FatbinEntry &e : entries)
+        if (e.kind == static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
           binary->ptx.push_back({e.arch, e.text()});
     } else if (magic == 0x464c457fu) { // "\x7fELF": a cubin, SASS only
       std::cerr << "ptxray: error: cuModuleLoadData: the image is a cubin (SASS); ptxray runs PTX: load the PTX "

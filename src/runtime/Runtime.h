@@ -7,9 +7,10 @@
 #pragma once
 
 #include "arch/GpuDatabase.h"
+#include "fatbin/Fatbin.h"
 #include "runtime/CudaAbi.h"
-#include "runtime/Fatbin.h"
-#include "runtime/SessionRecorder.h"
+#include "session/Environment.h"
+#include "session/ProgramTools.h"
 #include "vm/Device.h"
 #include "vm/Texture.h"
 
@@ -24,35 +25,9 @@
 
 namespace ptxray::runtime {
 
-class RuntimeTools;
-
-/// What the environment asks for (the run-time twin of the CLI's options).
-struct RuntimeConfig {
-  std::string arch = "sm_90";     ///< PTXRAY_ARCH
-  unsigned threads = 0;           ///< PTXRAY_THREADS (0: all cores)
-  std::vector<std::string> tools; ///< PTXRAY_TOOL=memcheck,racecheck,synccheck,initcheck,leakcheck
-  std::string metricsJson;        ///< PTXRAY_METRICS_JSON
-  std::string report;             ///< PTXRAY_REPORT: the advisor's report (.html, .json, else text)
-  bool logApi = false;            ///< PTXRAY_LOG=api
-  /// PTXRAY_PTX=strict: refuse a program without PTX the modeled GPU could JIT, as the driver does.
-  /// By default the oldest PTX runs instead (with a note), so that a program nvcc 13 built (compute_75
-  /// and newer only) can still be studied on a modeled Kepler or Maxwell GPU.
-  bool strictPtx = false;
-  uint64_t maxInstructions = 0; ///< PTXRAY_MAX_INSTRUCTIONS
-  /// PTXRAY_TIMELINE=FILE[,FILE...]: the session's timeline at exit (.json, .html, else text; "-" is
-  /// text on stderr), with CUDA_DEVICE_MAX_CONNECTIONS as the Hyper-Q connections.
-  std::vector<std::string> timeline;
-  std::optional<int> connections;
-  /// PTXRAY_BOARDS: boards of the GPU in the modeled host (a dual-GPU board, K10 or K80, is two
-  /// devices), 1 to system::kMaxBoards.
-  int boards = 1;
-  /// Reads the PTXRAY_* variables; unknown values are reported on stderr and replaced by defaults.
-  static RuntimeConfig fromEnvironment();
-};
-
 /// One fatbinary the program registered, and the module made of its PTX.
 struct RegisteredBinary {
-  std::vector<EmbeddedPtx> ptx;
+  std::vector<fatbin::EmbeddedPtx> ptx;
   std::vector<int> cubinArchs;
   std::string loadError; ///< why it has no module (no PTX for the device, PTX that does not load)
   bool noImage = false;  ///< no PTX the device can run (cudaErrorNoKernelImageForDevice)
@@ -81,7 +56,7 @@ public:
   static Runtime &instance();
   ~Runtime();
 
-  const RuntimeConfig &config() const { return config_; }
+  const session::ProgramOptions &config() const { return config_; }
   const arch::ArchTarget &target() const { return target_; }
   vm::Device &device() { return *device_; }
   std::mutex &mutex() { return mutex_; }
@@ -241,7 +216,7 @@ private:
   /// The device a stream belongs to: the one current when it was created; the calling thread's
   /// current device for the default streams.
   unsigned streamDevice(void *stream) const;
-  StreamRef streamRef(void *stream) const; ///< its device and number, as the session names it
+  session::StreamRef streamRef(void *stream) const; ///< its device and number, as the session names it
   /// The device whose memory `pointer` is (cudaMalloc on the then current device); nullopt for host
   /// and managed memory.
   std::optional<unsigned> memoryDevice(const void *pointer) const;
@@ -257,11 +232,11 @@ private:
   const vm::Allocation *deviceRange(const void *pointer, size_t bytes) const;
   cuda::Error copy(void *dst, const void *src, size_t bytes, int kind);
 
-  RuntimeConfig config_;
+  session::ProgramOptions config_;
   arch::ArchTarget target_;
   int deviceCount_ = 1;
   std::unique_ptr<vm::Device> device_;
-  std::unique_ptr<RuntimeTools> tools_;
+  std::unique_ptr<session::ProgramTools> tools_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<RegisteredBinary>> binaries_;
   std::map<const void *, RegisteredFunction> functions_;

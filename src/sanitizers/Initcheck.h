@@ -9,7 +9,7 @@
 //   - local memory: a byte of a thread's local memory that the thread did not write.
 //
 // Shadow state is one bit per byte: per allocation for global memory (it lives as long as the
-// allocation, across launches, fed by the device memory's host-side events: vm::AllocationListener),
+// allocation, across launches, fed by the device memory's host-side events: the listener's memory channel),
 // per worker for the shared memory of the CTA it runs and the local memory of that CTA's threads.
 // Loads are checked; stores set bits; atom and red do both (they read the old value). Kernel
 // parameters and a function's .param variables are written by the launch and the call sequence:
@@ -25,7 +25,7 @@
 
 namespace ptxray::sanitizers {
 
-class Initcheck : public vm::ExecutionListener, public vm::AllocationListener {
+class Initcheck : public vm::Listener {
 public:
   Initcheck();
   ~Initcheck() override;
@@ -34,8 +34,7 @@ public:
   const std::vector<Hazard> &launchHazards() const { return launchHazards_; }
   uint64_t errors() const { return errors_; }
 
-  // Device memory, from the host (attach with vm::DeviceMemory::setListener before anything is
-  // allocated, e.g. vm::RunOptions::memoryListener).
+  // Device memory, from the host (attach with vm::Device::setListener before anything is allocated).
   void onAllocate(const vm::Allocation &allocation) override;
   void onRelease(const vm::Allocation &allocation) override;
   void onHostWrite(uint64_t address, uint64_t bytes) override;

@@ -15,7 +15,7 @@
 
 namespace ptxray::sanitizers {
 
-class Leakcheck : public vm::ExecutionListener {
+class Leakcheck : public vm::Listener {
 public:
   /// The leaks as reports, one per malloc site: what is still allocated now (call at the end of the run).
   std::vector<Hazard> leaks() const;

@@ -65,7 +65,7 @@ enum class AccessKind : uint8_t { Read, Write, Atomic };
 enum class RaceKind : uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
 const char *raceKindName(RaceKind kind); ///< "Read-After-Write" ...
 
-class Racecheck : public vm::ExecutionListener {
+class Racecheck : public vm::Listener {
 public:
   explicit Racecheck(RacecheckOptions options = {});
   ~Racecheck() override;

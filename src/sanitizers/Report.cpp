@@ -1,6 +1,6 @@
 #include "sanitizers/Report.h"
 
-#include "ptx/LineTable.h"
+#include "vm/Fault.h"
 
 #include <bit>
 #include <fmt/format.h>
@@ -16,16 +16,12 @@ SiteText describeSite(const Site &site) {
   const std::vector<ptx::Instruction> &instructions = site.function->source->instructions;
   if (site.instruction >= instructions.size())
     return t;
-  const ptx::Instruction &inst = instructions[site.instruction];
-  t.ptxLocation = m.sources.position(inst.loc);
-  t.ptxText = std::string(m.sources.trimmedLineText(inst.loc));
-  ptx::LineTable lines(m);
-  auto chain = lines.chain(inst);
-  for (size_t i = 0; i < chain.size(); ++i) {
-    if (i)
-      t.sourceLine += " inlined into ";
-    t.sourceLine += fmt::format("{}:{}", chain[i].file.empty() ? "?" : chain[i].file, chain[i].line);
-  }
+  vm::InstructionPlace place = vm::placeOf(m, instructions[site.instruction]);
+  t.ptxLocation = std::move(place.ptxLocation);
+  t.ptxText = std::move(place.ptxText);
+  t.sourceLine = std::move(place.sourceLine);
+  t.file = std::move(place.sourceFile);
+  t.line = place.sourceFileLine;
   return t;
 }
 

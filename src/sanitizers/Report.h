@@ -29,6 +29,8 @@ struct Site {
 /// Where a site is, in words: "kernel.cu:12 (file.ptx:40:3  st.shared.u32 [%r5], %r4;)".
 struct SiteText {
   std::string sourceLine;  ///< CUDA file:line, with " inlined into file:line" links; empty without .loc
+  std::string file;        ///< the innermost source position's file (empty without .loc)
+  uint32_t line = 0;       ///< and its line (0 without .loc)
   std::string ptxLocation; ///< file:line:col of the PTX instruction
   std::string ptxText;
   std::string function; ///< PTX name of the function it is in

@@ -23,7 +23,7 @@
 
 namespace ptxray::sanitizers {
 
-class Synccheck : public vm::ExecutionListener {
+class Synccheck : public vm::Listener {
 public:
   Synccheck();
   ~Synccheck() override;

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 namespace ptxray::vm {
@@ -377,75 +378,86 @@ void Device::readVariable(const LoadedModule &module, std::string_view name, std
     std::memcpy(data.data(), p, data.size());
 }
 
-std::string Device::checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
-                                std::span<const std::vector<std::byte>> args) const {
+std::pair<Refusal, std::string> Device::checkLaunch(const LoadedModule &module, const DecodedFunction &kernel,
+                                                    const LaunchConfig &config,
+                                                    std::span<const std::vector<std::byte>> args) const {
   const Dim3 &b = config.block, &g = config.grid;
   const char *axis = "xyz";
   uint32_t bd[3] = {b.x, b.y, b.z};
   uint32_t gd[3] = {g.x, g.y, g.z};
   for (int i = 0; i < 3; ++i) {
     if (bd[i] == 0 || gd[i] == 0)
-      return "invalid configuration argument: a grid or block dimension is 0";
+      return {Refusal::InvalidConfiguration, "invalid configuration argument: a grid or block dimension is 0"};
     if (bd[i] > static_cast<uint32_t>(cc_.maxBlockDim[i]))
-      return fmt::format("invalid configuration argument: blockDim.{} = {} exceeds {} on {}", axis[i], bd[i],
-                         cc_.maxBlockDim[i], cc_.smName());
+      return {Refusal::InvalidConfiguration,
+              fmt::format("invalid configuration argument: blockDim.{} = {} exceeds {} on {}", axis[i], bd[i],
+                          cc_.maxBlockDim[i], cc_.smName())};
     if (gd[i] > cc_.maxGridDim[i])
-      return fmt::format("invalid configuration argument: gridDim.{} = {} exceeds {} on {}", axis[i], gd[i],
-                         cc_.maxGridDim[i], cc_.smName());
+      return {Refusal::InvalidConfiguration,
+              fmt::format("invalid configuration argument: gridDim.{} = {} exceeds {} on {}", axis[i], gd[i],
+                          cc_.maxGridDim[i], cc_.smName())};
   }
   uint64_t threads = b.count();
   if (threads > static_cast<uint64_t>(cc_.maxThreadsPerBlock))
-    return fmt::format("invalid configuration argument: {} threads per block exceed the {} of {}", threads,
-                       cc_.maxThreadsPerBlock, cc_.smName());
+    return {Refusal::InvalidConfiguration,
+            fmt::format("invalid configuration argument: {} threads per block exceed the {} of {}", threads,
+                        cc_.maxThreadsPerBlock, cc_.smName())};
   const ptx::Function &src = *kernel.source;
   for (const ptx::PerfDirective &d : src.directives) {
     uint64_t product = 1;
     for (uint32_t v : d.values)
       product *= v;
     if (d.kind == ptx::PerfDirectiveKind::MaxNTid && threads > product)
-      return fmt::format("invalid configuration argument: {} threads per block exceed the kernel's .maxntid ({})",
-                         threads, product);
+      return {Refusal::InvalidConfiguration,
+              fmt::format("invalid configuration argument: {} threads per block exceed the kernel's .maxntid ({})",
+                          threads, product)};
     if (d.kind == ptx::PerfDirectiveKind::ReqNTid) {
       uint32_t want[3] = {1, 1, 1};
       for (size_t i = 0; i < d.values.size() && i < 3; ++i)
         want[i] = d.values[i];
       if (want[0] != b.x || want[1] != b.y || want[2] != b.z)
-        return fmt::format("invalid configuration argument: the kernel requires a block of {}x{}x{} (.reqntid)",
-                           want[0], want[1], want[2]);
+        return {Refusal::InvalidConfiguration,
+                fmt::format("invalid configuration argument: the kernel requires a block of {}x{}x{} (.reqntid)",
+                            want[0], want[1], want[2])};
     }
   }
   uint64_t shared = kernel.staticSharedBytes + config.dynamicSharedBytes;
   if (shared > static_cast<uint64_t>(cc_.sharedPerBlockOptIn))
-    return fmt::format("too many resources requested for launch: {} bytes of shared memory per block ({} static + {} "
-                       "dynamic) exceed the {} of {}",
-                       shared, kernel.staticSharedBytes, config.dynamicSharedBytes, cc_.sharedPerBlockOptIn,
-                       cc_.smName());
+    return {Refusal::OutOfResources,
+            fmt::format("too many resources requested for launch: {} bytes of shared memory per block ({} static + {} "
+                        "dynamic) exceed the {} of {}",
+                        shared, kernel.staticSharedBytes, config.dynamicSharedBytes, cc_.sharedPerBlockOptIn,
+                        cc_.smName())};
   // Local memory: the driver refuses a kernel whose per-thread local memory (its frame: .local
   // arrays, spills) exceeds the architecture's limit, before allocating it for the resident threads.
   if (kernel.frameBytes > static_cast<uint64_t>(cc_.maxLocalBytesPerThread))
-    return fmt::format("too many resources requested for launch: the kernel needs {} bytes of local memory per "
-                       "thread, more than the {} bytes {} allows",
-                       kernel.frameBytes, cc_.maxLocalBytesPerThread, cc_.smName());
+    return {Refusal::OutOfResources,
+            fmt::format("too many resources requested for launch: the kernel needs {} bytes of local memory per "
+                        "thread, more than the {} bytes {} allows",
+                        kernel.frameBytes, cc_.maxLocalBytesPerThread, cc_.smName())};
   uint32_t regs = kernelRegisters(module, kernel);
   if (uint64_t{regs} * threads > static_cast<uint64_t>(cc_.maxRegistersPerBlock))
-    return fmt::format("too many resources requested for launch: {} registers per thread x {} threads exceed the {} "
-                       "registers of a block on {}",
-                       regs, threads, cc_.maxRegistersPerBlock, cc_.smName());
+    return {Refusal::OutOfResources,
+            fmt::format("too many resources requested for launch: {} registers per thread x {} threads exceed the {} "
+                        "registers of a block on {}",
+                        regs, threads, cc_.maxRegistersPerBlock, cc_.smName())};
   if (config.cooperative) {
     const uint64_t limit = residentCtaLimit(module, kernel, config);
     if (config.grid.count() > limit)
-      return fmt::format("too many blocks in cooperative launch: {} blocks, but at most {} can be resident at once "
-                         "({} SMs x {} blocks per SM)",
-                         config.grid.count(), limit, smCount_, limit / static_cast<uint64_t>(std::max(smCount_, 1)));
+      return {Refusal::CooperativeTooLarge,
+              fmt::format("too many blocks in cooperative launch: {} blocks, but at most {} can be resident at once "
+                          "({} SMs x {} blocks per SM)",
+                          config.grid.count(), limit, smCount_, limit / static_cast<uint64_t>(std::max(smCount_, 1)))};
   }
   if (args.size() != kernel.paramSizes.size())
-    return fmt::format("invalid argument: {} takes {} parameters, {} given", kernel.name, kernel.paramSizes.size(),
-                       args.size());
+    return {Refusal::InvalidArgument, fmt::format("invalid argument: {} takes {} parameters, {} given", kernel.name,
+                                                  kernel.paramSizes.size(), args.size())};
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].size() != kernel.paramSizes[i])
-      return fmt::format("invalid argument: parameter {} of {} is {} bytes, the argument is {}", i, kernel.name,
-                         kernel.paramSizes[i], args[i].size());
-  return {};
+      return {Refusal::InvalidArgument,
+              fmt::format("invalid argument: parameter {} of {} is {} bytes, the argument is {}", i, kernel.name,
+                          kernel.paramSizes[i], args[i].size())};
+  return {Refusal::None, {}};
 }
 
 uint64_t Device::residentCtaLimit(const LoadedModule &module, const DecodedFunction &kernel,
@@ -496,8 +508,8 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   if (!kernel)
     throw VmError(fmt::format("{}: no kernel named {}", module.name(), kernelName));
   LaunchResult result;
-  result.error = checkLaunch(module, *kernel, config, args);
-  if (!result.error.empty()) {
+  std::tie(result.refusal, result.error) = checkLaunch(module, *kernel, config, args);
+  if (result.refusal != Refusal::None) {
     result.status = LaunchStatus::Refused;
     return result;
   }
@@ -540,13 +552,14 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.quietSince = std::make_unique<std::atomic<uint64_t>[]>(workers);
   if (config.cooperative)
     L.gridWorkspace = gridWorkspace();
-  if (options.listener)
-    options.listener->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
-                                     kernelRegisters(module, *kernel), workers, runs, L.slotCount});
+  L.listener = listener_;
+  if (listener_)
+    listener_->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
+                              kernelRegisters(module, *kernel), workers, runs, L.slotCount});
   CtaQueue queue(ctas, runs);
   workers_->run(workers, [&L, &queue](unsigned w) { runWorker(L, w, queue); });
-  if (options.listener)
-    options.listener->onLaunchEnd();
+  if (listener_)
+    listener_->onLaunchEnd();
 
   result.threadInstructions = L.instructions.load();
   result.printfOutput = std::move(L.printfOutput);

@@ -6,7 +6,10 @@
 #include "arch/ComputeCapability.h"
 #include "ptx/Diagnostics.h"
 #include "ptx/Ir.h"
-#include "vm/Exec.h"
+#include "vm/Events.h"
+#include "vm/Fault.h"
+#include "vm/LaunchOptions.h"
+#include "vm/Memory.h"
 #include "vm/Program.h"
 
 #include <cstddef>
@@ -69,13 +72,24 @@ enum class LaunchStatus : uint8_t {
   AssertFailed, ///< cudaErrorAssert
 };
 
+/// Why the driver would not start a launch: the class of its error, which the APIs map to their
+/// error codes (LaunchResult::error says it in words).
+enum class Refusal : uint8_t {
+  None,
+  InvalidConfiguration, ///< a grid or block dimension, the block's thread count, .maxntid/.reqntid
+  OutOfResources,       ///< shared memory, local memory or registers a block needs
+  CooperativeTooLarge,  ///< a cooperative launch with more blocks than can be resident at once
+  InvalidArgument,      ///< parameter count or sizes
+};
+
 struct LaunchResult {
   LaunchStatus status = LaunchStatus::Success;
-  std::string error;         ///< why a launch was refused, or a one-line summary of the fault
-  std::vector<Fault> faults; ///< every fault (one without memcheck, up to maxFaults with)
-  uint64_t faultCount = 0;   ///< all faults found, also those past maxFaults
-  std::string printfOutput;  ///< device printf lines, as the kernel printed them
-  std::string assertOutput;  ///< the messages of failed device assertions (stderr on a GPU)
+  Refusal refusal = Refusal::None; ///< LaunchStatus::Refused: why
+  std::string error;               ///< why a launch was refused, or a one-line summary of the fault
+  std::vector<Fault> faults;       ///< every fault (one without memcheck, up to maxFaults with)
+  uint64_t faultCount = 0;         ///< all faults found, also those past maxFaults
+  std::string printfOutput;        ///< device printf lines, as the kernel printed them
+  std::string assertOutput;        ///< the messages of failed device assertions (stderr on a GPU)
   uint64_t threadInstructions = 0;
   unsigned workers = 0;
   uint64_t ctasRun = 0; ///< CTAs that ran (fewer than the grid with LaunchOptions::sampleCtas)
@@ -132,6 +146,15 @@ public:
                       std::span<const std::vector<std::byte>> args, const LaunchOptions &options = {});
 
   DeviceMemory &memory() { return memory_; }
+
+  /// Attaches `listener` (null: none) to both of the device's channels (vm/Events.h): the host's
+  /// allocations, releases and writes of device memory from now on, and every later launch. Attach
+  /// before the first allocation for tools that shadow memory (initcheck).
+  void setListener(Listener *listener) {
+    listener_ = listener;
+    memory_.setListener(listener);
+  }
+  Listener *listener() const { return listener_; }
   /// Texture and surface objects, and texture references bound to module variables.
   TextureTable &textures() { return *textures_; }
 
@@ -145,11 +168,14 @@ public:
 private:
   /// The grid workspace cooperative launches share (allocated on first use, kept).
   uint64_t gridWorkspace();
-  std::string checkLaunch(const LoadedModule &module, const DecodedFunction &kernel, const LaunchConfig &config,
-                          std::span<const std::vector<std::byte>> args) const;
+  /// Refusal::None, or why the launch cannot start and the driver's words for it.
+  std::pair<Refusal, std::string> checkLaunch(const LoadedModule &module, const DecodedFunction &kernel,
+                                              const LaunchConfig &config,
+                                              std::span<const std::vector<std::byte>> args) const;
   const arch::ComputeCapability &cc_;
   int smCount_ = 1;
   DeviceMemory memory_;
+  Listener *listener_ = nullptr;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
   uint64_t heapBytes_ = 8 * 1024 * 1024; ///< CUDA's default malloc heap
   ManagedPlacer managedPlacer_;

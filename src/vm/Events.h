@@ -1,11 +1,14 @@
-// What the VM tells observers while it runs: warp-level events in the spirit of Oclgrind's plugins
-// and llvm-mca's event listeners. The performance model, memcheck-style tools and race detectors
-// are listeners; they never change results. With no listener attached the interpreter runs an
-// instantiation without any event code.
+// What the VM tells observers: warp-level events while a kernel runs, and the host's allocations,
+// releases and writes of device memory between launches; one interface for both, in the spirit of
+// Oclgrind's plugins and llvm-mca's event listeners. The performance model and the sanitizers are
+// listeners; they never change results. A listener is attached to a device (Device::setListener)
+// and hears both channels from then on; with none attached the interpreter runs an instantiation
+// without any event code and memory calls nobody.
 //
 // Threading: events of one CTA come from one worker thread, in execution order; different CTAs run
 // on different workers at the same time. Every event carries the worker index so a listener can
-// keep per-worker state and merge it at onLaunchEnd without locks.
+// keep per-worker state and merge it at onLaunchEnd without locks. Memory events come from the host
+// thread, never while a kernel runs.
 #pragma once
 
 #include "vm/Program.h"
@@ -14,6 +17,8 @@
 #include <cstdint>
 
 namespace ptxray::vm {
+
+struct Allocation;
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -171,9 +176,10 @@ struct LaunchInfo {
   unsigned slots = 1;
 };
 
-class ExecutionListener {
+class Listener {
 public:
-  virtual ~ExecutionListener() = default;
+  virtual ~Listener() = default;
+  // Execution.
   virtual void onLaunchBegin(const LaunchInfo &) {}
   virtual void onLaunchEnd() {}
   virtual void onCtaBegin(unsigned /*worker*/, Dim3 /*cta*/) {}
@@ -189,6 +195,13 @@ public:
   virtual void onExit(const WarpRef &, const ExitEvent &) {}
   virtual void onHeap(const WarpRef &, const HeapEvent &) {}
   virtual void onMbarrier(const WarpRef &, const MbarrierEvent &) {}
+  // Device memory, from the host (tools that keep shadow state of it: initcheck).
+  /// A new allocation (its bytes are zero, but a tool may treat them as never written).
+  virtual void onAllocate(const Allocation & /*allocation*/) {}
+  virtual void onRelease(const Allocation & /*allocation*/) {}
+  /// [address, address + bytes) of a live allocation was written from the host: a copy, a memset, a
+  /// module variable written by name.
+  virtual void onHostWrite(uint64_t /*address*/, uint64_t /*bytes*/) {}
 };
 
 } // namespace ptxray::vm

@@ -5,6 +5,7 @@
 
 #include "vm/Events.h"
 #include "vm/Fault.h"
+#include "vm/LaunchOptions.h"
 #include "vm/Memory.h"
 #include "vm/Program.h"
 
@@ -104,19 +105,6 @@ struct Cta {
   uint32_t liveThreads = 0;
 };
 
-struct LaunchOptions {
-  unsigned threads = 0;         ///< workers; 0 = all cores
-  uint64_t maxInstructions = 0; ///< thread-instruction budget; 0 = default
-  bool continueOnError = false; ///< memcheck mode: report every access error, keep running
-  size_t maxFaults = 100;       ///< reports kept in memcheck mode
-  uint64_t stackBytesPerThread = 64 * 1024;
-  uint32_t maxCallDepth = 1024;
-  ExecutionListener *listener = nullptr;
-  /// Run only this many CTAs, spread evenly over the grid (first and last included); 0 runs every CTA.
-  /// The results are then incomplete: for the performance model's --sample.
-  uint64_t sampleCtas = 0;
-};
-
 /// Everything a launch shares between its workers.
 struct LaunchState {
   const Program *program = nullptr;
@@ -134,6 +122,7 @@ struct LaunchState {
   uint32_t smCount = 1;
   uint64_t gridId = 1;
   LaunchOptions options;
+  Listener *listener = nullptr; ///< the device's (Device::setListener), null for the plain VM
   /// Volta's independent thread scheduling (CC 7.0+): a path of a warp that polls lets lanes of the
   /// warp waiting at a reconvergence point run on (the per-thread spin lock).
   bool independentThreadScheduling = false;
@@ -190,7 +179,7 @@ struct ExecContext {
   uint32_t pc = 0;     ///< the micro-op being executed; handlers that jump set nextPc
   uint32_t nextPc = 0;
   bool yield = false; ///< stop running this warp (barrier, exit, fault)
-  ExecutionListener *listener = nullptr;
+  Listener *listener = nullptr;
 
   const uint64_t *in(uint32_t ref) const {
     return (ref & kConstBit) ? constPool + uint64_t{ref & ~kConstBit} * kWarpSize : regs + uint64_t{ref} * kWarpSize;

@@ -30,6 +30,25 @@ const char *faultName(FaultKind kind) {
   return "error";
 }
 
+InstructionPlace placeOf(const ptx::Module &module, const ptx::Instruction &instruction) {
+  InstructionPlace place;
+  place.ptxLocation = module.sources.position(instruction.loc);
+  place.ptxText = std::string(module.sources.trimmedLineText(instruction.loc));
+  ptx::LineTable lines(module);
+  const auto chain = lines.chain(instruction);
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const ptx::SourcePosition &p = chain[i];
+    if (i)
+      place.sourceLine += " inlined into ";
+    else {
+      place.sourceFile = p.file;
+      place.sourceFileLine = p.line;
+    }
+    place.sourceLine += fmt::format("{}:{}", p.file.empty() ? "?" : p.file, p.line);
+  }
+  return place;
+}
+
 const char *spaceName(Space space) {
   switch (space) {
   case Space::Global: return "global";
@@ -42,25 +61,35 @@ const char *spaceName(Space space) {
   return "?";
 }
 
-std::string Fault::describe() const {
-  std::string out = fmt::format("========= {}", faultName(kind));
+std::string Fault::headline() const {
+  std::string out = faultName(kind);
   if (size)
     out += fmt::format(" ({} of size {} bytes, {} space)", isWrite ? "write" : "read", size, spaceName(space));
-  out += "\n";
-  out += fmt::format("=========     in kernel {}", kernel);
+  return out;
+}
+
+std::vector<std::string> Fault::detailLines() const {
+  std::vector<std::string> out;
+  out.push_back(fmt::format("in kernel {}", kernel));
   if (!function.empty() && function != kernel)
-    out += fmt::format(", function {}", function);
-  out += "\n";
+    out.back() += fmt::format(", function {}", function);
   if (!instructionText.empty())
-    out += fmt::format("=========     at {}  {}\n", ptxLocation, instructionText);
+    out.push_back(fmt::format("at {}  {}", ptxLocation, instructionText));
   if (!sourceLine.empty())
-    out += fmt::format("=========     source {}\n", sourceLine);
-  out += fmt::format("=========     by thread ({},{},{}) in block ({},{},{})\n", thread.x, thread.y, thread.z, block.x,
-                     block.y, block.z);
+    out.push_back(fmt::format("source {}", sourceLine));
+  out.push_back(
+      fmt::format("by thread ({},{},{}) in block ({},{},{})", thread.x, thread.y, thread.z, block.x, block.y, block.z));
   if (size || address)
-    out += fmt::format("=========     address 0x{:x}\n", address);
+    out.push_back(fmt::format("address 0x{:x}", address));
   if (!detail.empty())
-    out += fmt::format("=========     {}\n", detail);
+    out.push_back(detail);
+  return out;
+}
+
+std::string Fault::describe() const {
+  std::string out = fmt::format("========= {}\n", headline());
+  for (const std::string &line : detailLines())
+    out += fmt::format("=========     {}\n", line);
   return out;
 }
 
@@ -104,19 +133,13 @@ void ExecContext::fault(FaultKind kind, int lane, std::string detail, uint64_t a
     f.function = fn->name;
     if (pc < fn->code.size()) {
       f.instruction = fn->code[pc].instruction;
-      const ptx::Module &m = *launch->program->module;
-      const ptx::Instruction &inst = fn->source->instructions[f.instruction];
       std::lock_guard lock(launch->mutex); // the source manager builds line tables lazily
-      f.ptxLocation = m.sources.position(inst.loc);
-      f.instructionText = std::string(m.sources.trimmedLineText(inst.loc));
-      ptx::LineTable lines(m);
-      auto chain = lines.chain(inst);
-      for (size_t i = 0; i < chain.size(); ++i) {
-        const ptx::SourcePosition &p = chain[i];
-        if (i)
-          f.sourceLine += " inlined into ";
-        f.sourceLine += fmt::format("{}:{}", p.file.empty() ? "?" : p.file, p.line);
-      }
+      InstructionPlace place = placeOf(*launch->program->module, fn->source->instructions[f.instruction]);
+      f.ptxLocation = std::move(place.ptxLocation);
+      f.instructionText = std::move(place.ptxText);
+      f.sourceLine = std::move(place.sourceLine);
+      f.sourceFile = std::move(place.sourceFile);
+      f.sourceFileLine = place.sourceFileLine;
     }
   }
   launch->report(std::move(f));

@@ -3,10 +3,12 @@
 // CUDA source line from `.loc`.
 #pragma once
 
+#include "ptx/Ir.h"
 #include "vm/Events.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ptxray::vm {
 
@@ -31,15 +33,29 @@ enum class FaultKind : uint8_t {
 
 const char *faultName(FaultKind kind);
 
+/// Where a PTX instruction is, in words and as data, for fault and sanitizer reports.
+struct InstructionPlace {
+  std::string ptxLocation; ///< file:line:col of the PTX instruction
+  std::string ptxText;     ///< its source text, trimmed
+  /// CUDA file:line from .loc, with " inlined into file:line" links; empty without line information.
+  std::string sourceLine;
+  std::string sourceFile;      ///< the innermost of those positions: its file,
+  uint32_t sourceFileLine = 0; ///< and its line (0 without line information)
+};
+/// Builds line tables of the module's sources lazily: not thread-safe for one module.
+InstructionPlace placeOf(const ptx::Module &module, const ptx::Instruction &instruction);
+
 struct Fault {
   FaultKind kind = FaultKind::IllegalInstruction;
   std::string kernel;
   Dim3 block;
   Dim3 thread;
-  std::string function;     ///< PTX function executing (kernel or callee)
-  uint32_t instruction = 0; ///< PTX instruction index in that function
-  std::string ptxLocation;  ///< file:line:col of the PTX instruction
-  std::string sourceLine;   ///< CUDA file:line from .loc, empty without line info
+  std::string function;        ///< PTX function executing (kernel or callee)
+  uint32_t instruction = 0;    ///< PTX instruction index in that function
+  std::string ptxLocation;     ///< file:line:col of the PTX instruction
+  std::string sourceLine;      ///< CUDA file:line from .loc ("a.cu:12 inlined into a.cu:40"), empty without it
+  std::string sourceFile;      ///< the innermost of those positions: its file,
+  uint32_t sourceFileLine = 0; ///< and its line (0 without line information)
   std::string instructionText;
   uint64_t address = 0;
   uint32_t size = 0; ///< bytes accessed
@@ -47,7 +63,12 @@ struct Fault {
   bool isWrite = false;
   std::string detail; ///< what the address missed, or other specifics
 
-  /// Multi-line report in compute-sanitizer style.
+  /// The report's first line, without the "========= " prefix: the kind, and the access.
+  std::string headline() const;
+  /// The report's other lines, without prefixes: kernel and function, instruction, source, thread,
+  /// address, detail (those that apply).
+  std::vector<std::string> detailLines() const;
+  /// Multi-line report in compute-sanitizer style: the headline and the details.
   std::string describe() const;
 };
 

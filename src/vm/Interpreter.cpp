@@ -586,7 +586,7 @@ CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot, Cta storage)
   ctx_.launch = &L;
   ctx_.cta = &cta_;
   ctx_.worker = slot;
-  ctx_.listener = L.options.listener;
+  ctx_.listener = L.listener;
   ctx_.constPool = L.program->constPool.data();
   if (ctx_.listener) {
     ctx_.listener->onCtaBegin(slot, cta_.id);

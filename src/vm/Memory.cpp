@@ -1,5 +1,7 @@
 #include "vm/Memory.h"
 
+#include "vm/Events.h"
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -7,6 +9,11 @@
 #include <sys/mman.h>
 
 namespace ptxray::vm {
+
+void DeviceMemory::noteHostWrite(uint64_t address, uint64_t bytes) {
+  if (listener_ && bytes)
+    listener_->onHostWrite(address, bytes);
+}
 
 namespace {
 constexpr std::align_val_t kHostAlign{64};

@@ -12,6 +12,8 @@
 
 namespace ptxray::vm {
 
+class Listener; // vm/Events.h
+
 // The generic address space, laid out so that it fits 32-bit modules too. Global allocations live
 // below the windows; a window address minus its base is the state-space address (PTX: cvta).
 inline constexpr uint64_t kGlobalBase = 0x1000'0000; ///< the first 256 MiB stay unmapped (null)
@@ -51,20 +53,6 @@ struct Allocation {
   std::string label;     ///< "cudaMalloc #3 (4096 B)", "module variable g_table"
 };
 
-/// Host-side events of device memory, for tools that keep shadow state of it (initcheck): what was
-/// allocated, released and written by the host. Called on the host thread, never while a kernel runs,
-/// and only when a listener is set (DeviceMemory::setListener), so the plain VM pays nothing.
-class AllocationListener {
-public:
-  virtual ~AllocationListener() = default;
-  /// A new allocation (its bytes are zero, but a tool may treat them as never written).
-  virtual void onAllocate(const Allocation & /*allocation*/) {}
-  virtual void onRelease(const Allocation & /*allocation*/) {}
-  /// [address, address + bytes) of a live allocation was written from the host: a copy, a memset, a
-  /// module variable written by name.
-  virtual void onHostWrite(uint64_t /*address*/, uint64_t /*bytes*/) {}
-};
-
 class DeviceMemory {
 public:
   DeviceMemory() = default;
@@ -91,20 +79,18 @@ public:
   std::byte *hostRange(uint64_t address, uint64_t bytes) const;
   uint64_t bytesInUse() const { return inUse_; }
 
-  /// Tells `listener` (null: nobody) about allocations, releases and host writes from now on.
-  void setListener(AllocationListener *listener) { listener_ = listener; }
+  /// Tells `listener` (null: nobody) about allocations, releases and host writes from now on (its
+  /// memory channel: vm/Events.h); Device::setListener sets it.
+  void setListener(Listener *listener) { listener_ = listener; }
   /// The host wrote [address, address + bytes): the Device's copies and memsets call this.
-  void noteHostWrite(uint64_t address, uint64_t bytes) {
-    if (listener_ && bytes)
-      listener_->onHostWrite(address, bytes);
-  }
+  void noteHostWrite(uint64_t address, uint64_t bytes);
 
 private:
   std::vector<Allocation> allocations_; ///< sorted by base (addresses are never reused)
   uint64_t next_ = kGlobalBase;
   uint64_t ceiling_ = kGlobalLimit; ///< the lowest adopted base: allocate() stays below it
   uint64_t inUse_ = 0;
-  AllocationListener *listener_ = nullptr;
+  Listener *listener_ = nullptr;
 };
 
 } // namespace ptxray::vm

@@ -36,7 +36,7 @@ class AdvisorCase : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AdvisorCase, ExpectedFindingsAndNoOthersListed) {
   const Case &c = GetParam();
-  vm::RunSpec spec = vm::parseRunSpec(c.spec, c.name, sourceDir() / "tests/advisor");
+  session::RunSpec spec = session::parseRunSpec(c.spec, c.name, sourceDir() / "tests/advisor");
   std::vector<AdvisedLaunch> launches = adviseSpec(spec, c.arch);
   ASSERT_FALSE(launches.empty());
   std::set<std::string> rules;

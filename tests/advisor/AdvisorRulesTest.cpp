@@ -14,7 +14,7 @@ namespace ptxray::test {
 namespace {
 
 std::vector<AdvisedLaunch> guideSpec(const char *name, const char *arch, const advisor::AdvisorOptions &o = {}) {
-  return adviseSpec(vm::loadRunSpec(sourceDir() / "tests/kernels/vm/specs" / name), arch, o);
+  return adviseSpec(session::loadRunSpec(sourceDir() / "tests/kernels/vm/specs" / name), arch, o);
 }
 
 const AdvisedLaunch &launchOf(const std::vector<AdvisedLaunch> &launches, std::string_view kernel) {

@@ -32,7 +32,7 @@ set_tests_properties(cli.racecheck_with_metrics PROPERTIES PASS_REGULAR_EXPRESSI
 add_test(NAME cli.tool_unknown COMMAND bash -c
   "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --tool helgrind 2>&1; echo exit=$?")
 set_tests_properties(cli.tool_unknown PROPERTIES PASS_REGULAR_EXPRESSION
-  "ptxray: error: --tool: unknown tool \"helgrind\" \\(racecheck, synccheck, initcheck, leakcheck, memcheck\\)\nexit=2")
+  "ptxray: error: --tool: unknown tool \"helgrind\" \\(memcheck, racecheck, synccheck, initcheck, leakcheck\\)\nexit=2")
 
 # initcheck: a spec buffer with "init": "none" that the kernel reads; the same read on the command
 # line with --buffer NAME=BYTES:none; and a clean twin.
@@ -67,7 +67,7 @@ set_tests_properties(cli.leakcheck_freed_later PROPERTIES PASS_REGULAR_EXPRESSIO
 add_test(NAME cli.sanitizer_json_race COMMAND bash -c
   "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --tool racecheck,synccheck,initcheck --sanitizer-json sanitizer_race.json >/dev/null 2>&1; echo exit=$?; cat sanitizer_race.json")
 set_tests_properties(cli.sanitizer_json_race PROPERTIES PASS_REGULAR_EXPRESSION
-  "^exit=1\n{\n \"arch\": \"sm_90\",\n \"reports\": \\[\n  {\n   \"details\": \\[\n    \"in kernel _Z15rawBetweenWarpsPKiPi\",.*\"headline\": \"Race reported between Write access at [^ ]*races\\.cu:9 and Read access at [^ ]*races\\.cu:10 \\(Read-After-Write hazard, shared memory\\)\",\n   \"kernel\": \"rawBetweenWarps\",\n   \"launch\": 0,\n   \"occurrences\": 128,\n   \"severity\": \"error\",\n   \"sites\": \\[\n    {\n     \"function\": \"_Z15rawBetweenWarpsPKiPi\",\n     \"ptx_location\": \"[^\"]*races\\.ptx:[0-9]+:[0-9]+\",\n     \"ptx_text\": \"st\\.shared\\.u32[^\"]*\",\n     \"source_line\": \"[^\"]*races\\.cu:9\"\n    },.*\"tool\": \"racecheck\"\n  },\n  {.*\"tool\": \"initcheck\"\n  }\n \\],\n \"schema\": \"ptxray-sanitizers\",\n \"summary\": {\n  \"initcheck\": {\n   \"errors\": 1\n  },\n  \"racecheck\": {\n   \"errors\": 1,\n   \"warnings\": 0\n  },\n  \"synccheck\": {\n   \"errors\": 0,\n   \"warnings\": 0\n  }\n },\n \"tools\": \\[\n  \"initcheck\",\n  \"racecheck\",\n  \"synccheck\"\n \\],\n \"version\": 1\n}\n$")
+  "^exit=1\n{\n \"arch\": \"sm_90\",\n \"reports\": \\[\n  {\n   \"details\": \\[\n    \"in kernel _Z15rawBetweenWarpsPKiPi\",.*\"headline\": \"Race reported between Write access at [^ ]*races\\.cu:9 and Read access at [^ ]*races\\.cu:10 \\(Read-After-Write hazard, shared memory\\)\",\n   \"kernel\": \"rawBetweenWarps\",\n   \"launch\": 0,\n   \"occurrences\": 128,\n   \"severity\": \"error\",\n   \"sites\": \\[\n    {\n     \"file\": \"[^\"]*races\\.cu\",\n     \"function\": \"_Z15rawBetweenWarpsPKiPi\",\n     \"line\": 9,\n     \"ptx_location\": \"[^\"]*races\\.ptx:[0-9]+:[0-9]+\",\n     \"ptx_text\": \"st\\.shared\\.u32[^\"]*\",\n     \"source_line\": \"[^\"]*races\\.cu:9\"\n    },.*\"tool\": \"racecheck\"\n  },\n  {.*\"tool\": \"initcheck\"\n  }\n \\],\n \"schema\": \"ptxray-sanitizers\",\n \"summary\": {\n  \"initcheck\": {\n   \"errors\": 1\n  },\n  \"racecheck\": {\n   \"errors\": 1,\n   \"warnings\": 0\n  },\n  \"synccheck\": {\n   \"errors\": 0,\n   \"warnings\": 0\n  }\n },\n \"tools\": \\[\n  \"initcheck\",\n  \"racecheck\",\n  \"synccheck\"\n \\],\n \"version\": 1\n}\n$")
 
 # memcheck's errors are reports too; the leak check's come at the end of the run, with no launch.
 add_test(NAME cli.sanitizer_json_memcheck_and_leaks COMMAND bash -c

@@ -4,9 +4,9 @@
 // source line sharing their sectors, and a strided copy (§3.2.1.4).
 #include "model/Metrics.h"
 #include "model/PerformanceModel.h"
+#include "session/RunSpec.h"
 #include "support/TestFiles.h"
 #include "support/VmHarness.h"
-#include "vm/host/RunSpec.h"
 
 #include <gtest/gtest.h>
 
@@ -117,7 +117,7 @@ TEST_P(SimpleMultiplyReuse, EveryLoadedSectorIsRequestedEightTimesPerCta) {
   //      Per CTA: 16 x 8 x 2 = 256 requested; distinct: 16 rows of B x 2 = 32.
   VmHarness vm(GetParam());
   model::PerformanceModel perf(*arch::findArch(GetParam()).target);
-  vm.options.listener = &perf;
+  vm.device.setListener(&perf);
   auto &m = vm.load(kSimpleMultiply);
   uint64_t a = vm.zeros<float>(32 * 16), b = vm.zeros<float>(16 * 32), c = vm.zeros<float>(32 * 32);
   auto r = vm.launch(m, "simpleMultiply", {2, 2, 1}, {16, 16, 1}, a, b, c, 32);
@@ -177,7 +177,7 @@ TEST(GlobalReuse, DistinctSectorsAreCountedPerSourceLine) {
   // sectors 0..4, of which only sector 4 is new to line 5. Line 6 is its own key: sectors 0..3 again.
   VmHarness vm("sm_90");
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
-  vm.options.listener = &perf;
+  vm.device.setListener(&perf);
   auto &m = vm.load(kUnrolled);
   uint64_t a = vm.zeros<float>(64), out = vm.zeros<float>(32);
   auto r = vm.launch(m, "unrolled", {1, 1, 1}, {32, 1, 1}, a, out);
@@ -203,15 +203,15 @@ TEST(GlobalReuse, CompiledGuideMultiplyUnrolledLoop) {
   // B, all on line 21; 8 x 8 CTAs, N = 128. Per CTA, each instruction's 8 warps request 2 sectors
   // each (A: one word of each of the warp's two rows; B: 16 words of one row): 32 x 8 x 2 = 512
   // sectors. Distinct per CTA: 16 rows of A x 2 sectors + 16 rows of B x 2 sectors = 64. Ratio 8.
-  vm::RunSpec spec = vm::loadRunSpec(sourceDir() / "tests/kernels/vm/specs/matmul.json");
+  session::RunSpec spec = session::loadRunSpec(sourceDir() / "tests/kernels/vm/specs/matmul.json");
   spec.launches.resize(1);
   spec.operations.resize(1);
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
-  vm::RunOptions options;
-  options.arch = "sm_90";
+  session::RunOptions options;
+  options.target = *arch::findArch("sm_90").target;
   options.writeOutputs = false;
-  options.launch.listener = &perf;
-  vm::RunOutcome outcome = vm::runSpec(spec, options);
+  options.listener = &perf;
+  session::RunOutcome outcome = session::runSpec(spec, options);
   ASSERT_TRUE(outcome.ok()) << outcome.error;
   const model::LaunchProfile &L = perf.launches().at(0);
   bool found = false;
@@ -233,7 +233,7 @@ TEST(GlobalReuse, StridedCopyPatternAndStride) {
   // cover 256 bytes = 8 sectors, each its own.
   VmHarness vm("sm_90");
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
-  vm.options.listener = &perf;
+  vm.device.setListener(&perf);
   auto &m = vm.load(kStrideCopy);
   uint64_t out = vm.zeros<float>(128), in = vm.zeros<float>(1024);
   auto r = vm.launch(m, "strideCopy", {2, 1, 1}, {64, 1, 1}, out, in, 2);
@@ -249,7 +249,7 @@ TEST(GlobalReuse, StridedCopyPatternAndStride) {
   // warps of a CTA: 4 requested, 2 distinct (one per CTA).
   VmHarness vm0("sm_90");
   model::PerformanceModel perf0(*arch::findArch("sm_90").target);
-  vm0.options.listener = &perf0;
+  vm0.device.setListener(&perf0);
   auto &m0 = vm0.load(kStrideCopy);
   out = vm0.zeros<float>(128), in = vm0.zeros<float>(1024);
   r = vm0.launch(m0, "strideCopy", {2, 1, 1}, {64, 1, 1}, out, in, 0);

@@ -4,8 +4,8 @@
 // estimated time, in the order of the tables' effective bandwidths.
 #include "model/Metrics.h"
 #include "model/PerformanceModel.h"
+#include "session/RunSpec.h"
 #include "support/TestFiles.h"
-#include "vm/host/RunSpec.h"
 
 #include <gtest/gtest.h>
 
@@ -20,13 +20,13 @@ struct KernelCost {
 };
 
 std::map<std::string, KernelCost> runUnderModel(const char *spec, const char *arch) {
-  vm::RunSpec s = vm::loadRunSpec(sourceDir() / "tests/kernels/vm/specs" / spec);
+  session::RunSpec s = session::loadRunSpec(sourceDir() / "tests/kernels/vm/specs" / spec);
   model::PerformanceModel perf(*arch::findArch(arch).target);
-  vm::RunOptions options;
-  options.arch = arch;
+  session::RunOptions options;
+  options.target = *arch::findArch(arch).target;
   options.writeOutputs = false;
-  options.launch.listener = &perf;
-  vm::RunOutcome outcome = vm::runSpec(s, options);
+  options.listener = &perf;
+  session::RunOutcome outcome = session::runSpec(s, options);
   EXPECT_TRUE(outcome.ok()) << outcome.error;
   std::map<std::string, KernelCost> out;
   for (const model::LaunchProfile &L : perf.launches()) {

@@ -59,7 +59,7 @@ ModelRun offsetCopy(const char *arch, uint32_t offset, bool inPlace = false) {
   std::string ptx = std::string(".version 6.0\n.target sm_30\n.address_size 64\n") + kOffsetCopy;
   VmHarness vm(arch);
   model::PerformanceModel perf(*arch::findArch(arch).target);
-  vm.options.listener = &perf;
+  vm.device.setListener(&perf);
   auto &m = vm.load(ptx);
   uint64_t dst = vm.zeros<float>(4096), src = vm.zeros<float>(4096 + 64);
   auto r = vm.launch(m, "offset_copy", {4, 1, 1}, {256, 1, 1}, inPlace ? src : dst, src, offset);
@@ -153,7 +153,7 @@ DONE:
 TEST(PerformanceModel, BranchAndWarpExecutionEfficiency) {
   VmHarness vm("sm_90");
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
-  vm.options.listener = &perf;
+  vm.device.setListener(&perf);
   auto &m = vm.load(kDivergence);
   uint64_t out = vm.zeros<uint32_t>(64);
   auto r = vm.launch(m, "diverge", {1, 1, 1}, {64, 1, 1}, out);
@@ -213,7 +213,7 @@ TEST(PerformanceModel, SharedTileConflictsAndPadding) {
     std::string ptx = replaceAll(tileKernel(columns), "COLS", std::to_string(columns));
     VmHarness vm("sm_90");
     model::PerformanceModel perf(*arch::findArch("sm_90").target);
-    vm.options.listener = &perf;
+    vm.device.setListener(&perf);
     auto &m = vm.load(ptx);
     uint64_t out = vm.zeros<float>(32 * 33);
     auto r = vm.launch(m, "tile", {1, 1, 1}, {32, 32, 1}, out);
@@ -276,7 +276,7 @@ TEST(PerformanceModel, LocalMemoryIsInterleavedPerThread) {
 )";
   VmHarness vm("sm_90");
   model::PerformanceModel perf(*arch::findArch("sm_90").target);
-  vm.options.listener = &perf;
+  vm.device.setListener(&perf);
   auto &m = vm.load(ptx);
   uint64_t out = vm.zeros<uint32_t>(1);
   auto r = vm.launch(m, "spill", {1, 1, 1}, {32, 1, 1}, out);

@@ -100,14 +100,14 @@ struct TextureRun {
 TextureRun run(const char *arch, VmHarness &vm, const std::string &kernel, uint64_t handle,
                std::optional<uint32_t> scale) {
   model::PerformanceModel perf(*arch::findArch(arch).target);
-  vm.options.listener = &perf;
+  vm.device.setListener(&perf);
   auto &m = vm.load(kTextures);
   uint64_t out = vm.zeros<float>(32);
   vm::LaunchResult r = kernel == "surface" ? vm.launch(m, kernel, {1, 1, 1}, {32, 1, 1}, handle, *scale)
                        : scale             ? vm.launch(m, kernel, {1, 1, 1}, {32, 1, 1}, handle, out, *scale)
                                            : vm.launch(m, kernel, {1, 1, 1}, {32, 1, 1}, handle, out);
   EXPECT_TRUE(r.ok()) << describe(r);
-  vm.options.listener = nullptr;
+  vm.device.setListener(nullptr);
   TextureRun result;
   result.profile = perf.launches().at(0);
   for (const auto &[name, value] : model::launchMetrics(result.profile))

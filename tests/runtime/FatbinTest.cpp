@@ -1,12 +1,12 @@
 // The fatbinary reader on programs nvcc 13 built (tests/programs/bin): zstd-compressed and stored PTX,
 // several architectures, SASS only; and malformed containers, which must give errors, not crashes.
-#include "runtime/Fatbin.h"
+#include "fatbin/Fatbin.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-using namespace ptxray::runtime;
+using namespace ptxray::fatbin;
 
 namespace {
 

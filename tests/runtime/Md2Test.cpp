@@ -1,6 +1,6 @@
 // MD2 against RFC 1319's test suite, and HMAC-MD2's construction (the integrity check NVIDIA's runtime
 // asks the driver for is an HMAC-MD2; a wrong digest makes the runtime refuse the driver).
-#include "runtime/Md2.h"
+#include "libcuda/Md2.h"
 
 #include <gtest/gtest.h>
 

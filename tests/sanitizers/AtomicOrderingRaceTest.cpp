@@ -28,7 +28,7 @@ TEST_F(AtomicOrderingRaceCorpus, CudaPipelineOnAtomicsIsClean) {
   for (unsigned workers : {1u, 4u}) {
     VmHarness h("sm_90");
     sanitizers::Racecheck racecheck({90, false});
-    h.options.listener = &racecheck;
+    h.device.setListener(&racecheck);
     h.options.threads = workers;
     auto &m = h.load(readFile(path), path.string());
     // The block sizes the VM test runs: one warp (its own lanes arrive and wait), and several
@@ -47,7 +47,7 @@ TEST_F(AtomicOrderingRaceCorpus, CudaPipelineOnAtomicsIsClean) {
 TEST_F(AtomicOrderingRaceCorpus, PipelinePrimitivesAreClean) {
   VmHarness h("sm_90");
   sanitizers::Racecheck racecheck({90, false});
-  h.options.listener = &racecheck;
+  h.device.setListener(&racecheck);
   auto &m = h.load(readFile(path), path.string());
   for (int tiles : {1, 2, 5}) {
     uint64_t in = h.upload(std::vector<float>(static_cast<size_t>(tiles) * 128 * 4, 2.0f));
@@ -63,7 +63,7 @@ TEST_F(AtomicOrderingRaceCorpus, BarrierCopyStillRacesAfterItsSplitArrive) {
   // MbarrierRaceTest.cpp for the mbarrier builds).
   VmHarness h("sm_90");
   sanitizers::Racecheck racecheck({90, false});
-  h.options.listener = &racecheck;
+  h.device.setListener(&racecheck);
   auto &m = h.load(readFile(path), path.string());
   uint64_t in = h.upload(std::vector<int32_t>(2 * 256 * 4, 3));
   uint64_t out = h.zeros<int32_t>(2 * 256 * 4);
@@ -116,7 +116,7 @@ HandOff runHandOff(const std::string &producer, const std::string &consumer) {
   for (unsigned workers : {1u, 2u}) {
     VmHarness vm;
     sanitizers::Racecheck racecheck({90, false});
-    vm.options.listener = &racecheck;
+    vm.device.setListener(&racecheck);
     vm.options.threads = workers;
     // Two CTAs: with one worker the second runs after the first set its flag, and what the first
     // published must not order the second's accesses (each CTA's own, in both cases).

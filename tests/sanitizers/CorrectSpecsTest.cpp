@@ -10,7 +10,7 @@
 namespace ptxray::test {
 namespace {
 
-void expectNoReport(const vm::RunSpec &spec, const std::string &label) {
+void expectNoReport(const session::RunSpec &spec, const std::string &label) {
   ToolReports r = runWithTools(spec, "sm_90", 2);
   EXPECT_FALSE(r.outcome.launches.empty()) << label;
   EXPECT_TRUE(r.racecheck.empty()) << label << "\n" << describeAll(r.racecheck);
@@ -23,7 +23,7 @@ TEST(SanitizersOnCorrectKernels, EveryVmSpecIsClean) {
   const auto specs = filesUnder(sourceDir() / "tests/kernels/vm/specs", ".json");
   ASSERT_GE(specs.size(), 18u);
   for (const auto &file : specs)
-    expectNoReport(vm::loadRunSpec(file), file.string());
+    expectNoReport(session::loadRunSpec(file), file.string());
 }
 
 TEST(SanitizersOnCorrectKernels, EveryVmSpecIsCleanFromTheOtherTarget) {
@@ -32,13 +32,13 @@ TEST(SanitizersOnCorrectKernels, EveryVmSpecIsCleanFromTheOtherTarget) {
   const auto root = sourceDir() / "tests/kernels/vm";
   size_t runs = 0;
   for (const auto &file : filesUnder(root / "specs", ".json")) {
-    vm::RunSpec spec = vm::loadRunSpec(file);
+    session::RunSpec spec = session::loadRunSpec(file);
     const std::string target = spec.module.parent_path().filename().string();
     for (const char *other : {"compute_75", "compute_90"}) {
       const auto module = root / "ptx" / other / spec.module.filename();
       if (target == other || !std::filesystem::exists(module))
         continue;
-      vm::RunSpec variant = spec;
+      session::RunSpec variant = spec;
       variant.module = module;
       expectNoReport(variant, file.string() + " with " + module.string());
       ++runs;

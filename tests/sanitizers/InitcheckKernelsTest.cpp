@@ -98,8 +98,8 @@ TEST(InitcheckKernels, CleanTwinsGiveNoReport) {
 
 TEST(InitcheckKernels, ZeroedBuffersCountAsWritten) {
   // The spec's default ("zero") is a host copy: the same kernel as init_global is clean.
-  vm::RunSpec spec = sanitizerSpec("init_global");
-  spec.buffers[0].init.kind = vm::BufferInit::Kind::Zero;
+  session::RunSpec spec = sanitizerSpec("init_global");
+  spec.buffers[0].init.kind = session::BufferInit::Kind::Zero;
   ToolReports r = runWithTools(spec);
   EXPECT_TRUE(r.initcheck.empty()) << describeAll(r.initcheck);
 }
@@ -140,7 +140,7 @@ TEST(LeakcheckKernels, FreedBlocksAreNotLeaks) {
 
 TEST(InitcheckKernels, ReportsDoNotDependOnWorkerCount) {
   for (const char *name : {"init_global", "init_shared", "init_local", "init_shared_other_block"}) {
-    vm::RunSpec spec = sanitizerSpec(name);
+    session::RunSpec spec = sanitizerSpec(name);
     ToolReports one = runWithTools(spec, "sm_90", 1), four = runWithTools(spec, "sm_90", 4);
     ASSERT_FALSE(one.initcheck.empty()) << name;
     EXPECT_EQ(describeAll(one.initcheck), describeAll(four.initcheck)) << name;

@@ -16,8 +16,7 @@ struct InitcheckRun {
   vm::LoadedModule *module = nullptr;
 
   explicit InitcheckRun(const std::string &body) {
-    vm.device.memory().setListener(&initcheck);
-    vm.options.listener = &initcheck;
+    vm.device.setListener(&initcheck);
     module = &vm.load(sm90Module(body));
   }
   template <class... Args>

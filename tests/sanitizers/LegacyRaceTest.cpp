@@ -15,7 +15,7 @@ namespace {
 TEST(LegacyKernelRace, SharedLocalReadsTheTileBeforeItsBarrier) {
   VmHarness h("sm_35");
   sanitizers::Racecheck racecheck({35, false});
-  h.options.listener = &racecheck;
+  h.device.setListener(&racecheck);
   const std::string file = "math_sm35_ptx43_lineinfo.ptx"; // the variant with line info
   vm::LoadedModule &m = h.load(readFile(sourceDir() / "tests/corpus/clang" / file), file);
   uint64_t in = h.upload(std::vector<float>(256, 1.0f));

@@ -33,7 +33,7 @@ std::string allReports(const sanitizers::Racecheck &r) {
 TEST_P(MbarrierRace, BarrierCopyRacesOnlyAfterItsSplitArrive) {
   VmHarness h("sm_90");
   sanitizers::Racecheck racecheck({90, false});
-  h.options.listener = &racecheck;
+  h.device.setListener(&racecheck);
   auto &m = h.load(readFile(path), path.string());
   uint64_t in = h.upload(std::vector<int32_t>(2 * 256 * 4, 3));
   uint64_t out = h.zeros<int32_t>(2 * 256 * 4);
@@ -50,7 +50,7 @@ TEST_P(MbarrierRace, BarrierCopyRacesOnlyAfterItsSplitArrive) {
 TEST_P(MbarrierRace, PipelinesAndRawMbarriersAreClean) {
   VmHarness h("sm_90");
   sanitizers::Racecheck racecheck({90, false});
-  h.options.listener = &racecheck;
+  h.device.setListener(&racecheck);
   auto &m = h.load(readFile(path), path.string());
   // cuda::pipeline over two stages of 128 floats (dynamic shared memory).
   uint64_t in = h.upload(std::vector<float>(256, 1.5f));

@@ -39,7 +39,7 @@ struct Reports {
   size_t count = 0;
 };
 
-Reports reportsOf(const vm::RunSpec &spec, const char *arch) {
+Reports reportsOf(const session::RunSpec &spec, const char *arch) {
   ToolReports r = runWithTools(spec, arch, 2);
   EXPECT_TRUE(r.outcome.error.empty() || !r.synccheck.empty()) << spec.module << ": " << r.outcome.error;
   return {targetIndependent(r.racecheck), targetIndependent(r.synccheck), targetIndependent(r.initcheck),

@@ -6,10 +6,10 @@
 #include "sanitizers/Leakcheck.h"
 #include "sanitizers/Racecheck.h"
 #include "sanitizers/Synccheck.h"
+#include "session/RunSpec.h"
 #include "support/TestFiles.h"
 #include "support/VmHarness.h"
 #include "vm/ListenerGroup.h"
-#include "vm/host/RunSpec.h"
 
 #include <string>
 #include <vector>
@@ -19,7 +19,7 @@ namespace ptxray::test {
 struct ToolReports {
   std::vector<sanitizers::Hazard> racecheck, synccheck, initcheck;
   std::vector<sanitizers::Hazard> leaks; ///< at the end of the run
-  vm::RunOutcome outcome;
+  session::RunOutcome outcome;
   uint64_t raceErrors = 0, raceWarnings = 0, syncErrors = 0, initErrors = 0;
   uint64_t leakedBlocks = 0, leakedBytes = 0;
 };
@@ -31,7 +31,7 @@ inline int smVersion(const char *arch) {
 
 /// Runs `spec` with every tool on the device `arch`; with `memcheck`, launches go on after a memory
 /// error and report every one (`ptxray run --memcheck`), else they stop at the first.
-inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_90", unsigned workers = 1,
+inline ToolReports runWithTools(const session::RunSpec &spec, const char *arch = "sm_90", unsigned workers = 1,
                                 bool globalMemory = false, bool memcheck = false) {
   sanitizers::Racecheck racecheck({smVersion(arch), globalMemory});
   sanitizers::Synccheck synccheck;
@@ -43,14 +43,13 @@ inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_
   group.add(&initcheck);
   group.add(&leakcheck);
   ToolReports reports;
-  vm::RunOptions options;
-  options.memoryListener = &initcheck;
-  options.arch = arch;
+  session::RunOptions options;
+  options.target = *arch::findArch(arch).target;
   options.writeOutputs = false;
   options.launch.threads = workers;
   options.launch.continueOnError = memcheck;
-  options.launch.listener = &group;
-  options.onLaunch = [&](const vm::LaunchReport &r) {
+  options.listener = &group;
+  options.onLaunch = [&](const session::LaunchReport &r) {
     if (r.result.status == vm::LaunchStatus::Refused)
       return;
     reports.racecheck.insert(reports.racecheck.end(), racecheck.launchHazards().begin(),
@@ -60,7 +59,7 @@ inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_
     reports.initcheck.insert(reports.initcheck.end(), initcheck.launchHazards().begin(),
                              initcheck.launchHazards().end());
   };
-  reports.outcome = vm::runSpec(spec, options);
+  reports.outcome = session::runSpec(spec, options);
   reports.raceErrors = racecheck.errors();
   reports.raceWarnings = racecheck.warnings();
   reports.syncErrors = synccheck.errors();
@@ -71,14 +70,14 @@ inline ToolReports runWithTools(const vm::RunSpec &spec, const char *arch = "sm_
   return reports;
 }
 
-inline vm::RunSpec sanitizerSpec(const std::string &name) {
-  return vm::loadRunSpec(sourceDir() / "tests/kernels/sanitizers/specs" / (name + ".json"));
+inline session::RunSpec sanitizerSpec(const std::string &name) {
+  return session::loadRunSpec(sourceDir() / "tests/kernels/sanitizers/specs" / (name + ".json"));
 }
 
 /// The same spec with its module compiled for another target: `compute_75` (nvcc) or `clang_sm35`
 /// (clang 14), the PTX gen-ptx.sh writes to tests/kernels/sanitizers/ptx/TARGET/.
-inline vm::RunSpec sanitizerSpecFor(const std::string &name, const std::string &target) {
-  vm::RunSpec spec = sanitizerSpec(name);
+inline session::RunSpec sanitizerSpecFor(const std::string &name, const std::string &target) {
+  session::RunSpec spec = sanitizerSpec(name);
   spec.module = spec.module.parent_path() / target / spec.module.filename();
   return spec;
 }
@@ -106,7 +105,7 @@ InlineRun runInline(const std::string &ptx, const std::string &kernel, vm::Dim3 
   vm::ListenerGroup group;
   group.add(&racecheck);
   group.add(&synccheck);
-  vm.options.listener = &group;
+  vm.device.setListener(&group);
   vm::LoadedModule &module = vm.load(sm90Module(ptx));
   InlineRun run;
   run.result = vm.launch(module, kernel, grid, block, args...);

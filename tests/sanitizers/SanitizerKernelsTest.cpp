@@ -146,12 +146,12 @@ TEST(SanitizerKernels, CleanTwinsGiveNoReport) {
 
 TEST(SanitizerKernels, ReportsDoNotDependOnWorkerCount) {
   for (const char *name : {"race_raw", "race_war", "reduce_volatile", "barrier_in_branch", "shfl_partial_mask"}) {
-    vm::RunSpec spec = sanitizerSpec(name);
+    session::RunSpec spec = sanitizerSpec(name);
     // 16 blocks, and buffers large enough for all of them: a block past a buffer's end would fault
     // and stop the launch after a number of blocks that depends on the workers' timing.
     const uint64_t scale = 16 / std::max<uint64_t>(spec.launches[0].grid.x, 1) + 1;
     spec.launches[0].grid = {16, 1, 1};
-    for (vm::SpecBuffer &b : spec.buffers)
+    for (session::SpecBuffer &b : spec.buffers)
       b.bytes *= scale;
     ToolReports one = runWithTools(spec, "sm_90", 1), four = runWithTools(spec, "sm_90", 4);
     ASSERT_TRUE(one.outcome.ok()) << name << ": " << one.outcome.error;

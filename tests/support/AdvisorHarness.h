@@ -3,7 +3,7 @@
 
 #include "advisor/Advisor.h"
 #include "model/PerformanceModel.h"
-#include "vm/host/RunSpec.h"
+#include "session/RunSpec.h"
 
 #include <deque>
 #include <string>
@@ -29,18 +29,18 @@ struct AdvisedLaunch {
 };
 
 /// Every launch of `spec` on `arch`, advised while its module is alive.
-inline std::vector<AdvisedLaunch> adviseSpec(const vm::RunSpec &spec, const std::string &arch,
+inline std::vector<AdvisedLaunch> adviseSpec(const session::RunSpec &spec, const std::string &arch,
                                              const advisor::AdvisorOptions &options = {},
                                              model::ModelOptions modelOptions = {}) {
   const arch::ArchTarget target = *arch::findArch(arch).target;
   model::PerformanceModel perf(target, modelOptions);
   std::vector<AdvisedLaunch> out;
-  vm::RunOptions run;
-  run.arch = arch;
+  session::RunOptions run;
+  run.target = *arch::findArch(arch).target;
   run.writeOutputs = false;
-  run.launch.listener = &perf;
+  run.listener = &perf;
   run.launch.threads = 2;
-  run.onLaunch = [&](const vm::LaunchReport &r) {
+  run.onLaunch = [&](const session::LaunchReport &r) {
     if (!r.result.ok() || perf.launches().empty())
       return;
     const model::LaunchProfile &L = perf.launches().back();
@@ -54,7 +54,7 @@ inline std::vector<AdvisedLaunch> adviseSpec(const vm::RunSpec &spec, const std:
     a.profile.module = nullptr;
     out.push_back(std::move(a));
   };
-  vm::RunOutcome outcome = vm::runSpec(spec, run);
+  session::RunOutcome outcome = session::runSpec(spec, run);
   if (!outcome.ok())
     throw std::runtime_error(outcome.error);
   return out;

@@ -18,7 +18,7 @@
 
 namespace ptxray::test {
 
-class SanitizerWatch : public vm::ExecutionListener {
+class SanitizerWatch : public vm::Listener {
 public:
   /// A watch when PTXRAY_TEST_SANITIZERS is set, else null. `smVersion` decides intra-warp hazards.
   static std::unique_ptr<SanitizerWatch> fromEnvironment(int smVersion) {
@@ -38,8 +38,7 @@ public:
   SanitizerWatch(const SanitizerWatch &) = delete;
   SanitizerWatch &operator=(const SanitizerWatch &) = delete;
 
-  vm::ExecutionListener *listener() { return &group_; }
-  vm::AllocationListener *memoryListener() { return &initcheck_; }
+  vm::Listener *listener() { return &group_; }
 
   void onLaunchEnd() override {
     for (const auto *hazards : {&racecheck_.launchHazards(), &synccheck_.launchHazards(), &initcheck_.launchHazards()})

@@ -32,8 +32,7 @@ public:
             SanitizerWatch::fromEnvironment(computeCapability(arch).major * 10 + computeCapability(arch).minor)),
         device(computeCapability(arch), 4) {
     if (sanitizerWatch) {
-      device.memory().setListener(sanitizerWatch->memoryListener());
-      options.listener = sanitizerWatch->listener();
+      device.setListener(sanitizerWatch->listener());
     }
   }
   ~VmHarness() {

@@ -1,5 +1,5 @@
-// A run spec's operations as a session: kinds, devices and peer copies (system/SessionFromSpec.h).
-#include "system/SessionFromSpec.h"
+// A run spec's operations as a session: kinds, devices and peer copies (session/SessionFromSpec.h).
+#include "session/SessionFromSpec.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@ namespace {
 using system::OpKind;
 
 TEST(SessionFromSpec, CopiesBetweenDevicesArePeerCopies) {
-  const vm::RunSpec spec = vm::parseRunSpecText(
+  const session::RunSpec spec = session::parseRunSpecText(
       R"({"module": "m.ptx",
           "buffers": [{"name": "h", "bytes": 64, "host": "pageable"}, {"name": "a", "bytes": 64},
                       {"name": "b", "bytes": 64, "device": 1}, {"name": "c", "bytes": 64, "device": 1}],
@@ -22,7 +22,7 @@ TEST(SessionFromSpec, CopiesBetweenDevicesArePeerCopies) {
                          {"op": "memcpy_d2h", "dst": "h", "src": "c"},
                          {"op": "synchronize", "device": 1}]})",
       "spec.json", ".");
-  const system::Session s = system::sessionFromSpec(spec, {}, 13);
+  const system::Session s = session::sessionFromSpec(spec, {}, 13);
   ASSERT_EQ(s.ops.size(), 7u);
   const OpKind kinds[] = {OpKind::CopyH2D,  OpKind::CopyPeer, OpKind::CopyPeer,   OpKind::CopyD2D,
                           OpKind::CopyPeer, OpKind::CopyD2H,  OpKind::Synchronize};

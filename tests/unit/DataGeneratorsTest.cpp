@@ -1,13 +1,13 @@
-// The run-spec buffer generators (src/vm/host/DataGenerators.h): iota, and random on splitmix64
+// The run-spec buffer generators (src/session/DataGenerators.h): iota, and random on splitmix64
 // with values pinned from splitmix64's published outputs for seed 0.
-#include "vm/host/DataGenerators.h"
+#include "session/DataGenerators.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-namespace ptxray::vm {
+namespace ptxray::session {
 namespace {
 
 template <class T> T elementAt(const std::vector<uint8_t> &data, size_t i) {
@@ -240,4 +240,4 @@ TEST(DataGeneratorsTest, BadBoundsAreRefused) {
 }
 
 } // namespace
-} // namespace ptxray::vm
+} // namespace ptxray::session

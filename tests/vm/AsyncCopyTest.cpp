@@ -497,7 +497,7 @@ TEST(AsyncCopy, UninitializedMbarrierFaults) {
   EXPECT_EQ(r.faults[0].kind, vm::FaultKind::IllegalInstruction) << describe(r);
 }
 
-struct MemoryLog : vm::ExecutionListener {
+struct MemoryLog : vm::Listener {
   std::vector<vm::MemoryEvent> events;
   void onMemory(const vm::WarpRef &, const vm::MemoryEvent &e) override { events.push_back(e); }
 };
@@ -531,7 +531,7 @@ TEST(AsyncCopy, MemoryEvents) {
 )");
   uint64_t din = h.zeros<uint8_t>(1024);
   MemoryLog log;
-  h.options.listener = &log;
+  h.device.setListener(&log);
   auto r = h.launch(m, "k", {1, 1, 1}, {32, 1, 1}, din);
   ASSERT_TRUE(r.ok()) << describe(r);
   std::erase_if(log.events, [](const vm::MemoryEvent &e) { return e.space == vm::Space::KernelParam; });

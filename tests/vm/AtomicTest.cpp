@@ -629,7 +629,7 @@ TEST(Atomic, MisalignedAndSharedOutOfBoundsFault) {
   EXPECT_EQ(r2.faults[0].kind, vm::FaultKind::OutOfBounds);
 }
 
-struct AtomicEvents : vm::ExecutionListener {
+struct AtomicEvents : vm::Listener {
   std::vector<vm::MemoryEvent> events;
   void onMemory(const vm::WarpRef &, const vm::MemoryEvent &e) override { events.push_back(e); }
 };
@@ -637,7 +637,7 @@ struct AtomicEvents : vm::ExecutionListener {
 TEST(Atomic, ListenerSeesAtomicAndReductionEvents) {
   VmHarness h;
   AtomicEvents listener;
-  h.options.listener = &listener;
+  h.device.setListener(&listener);
   auto &m = h.load(sm90Module(R"(
 .visible .entry k(.param .u64 out)
 {

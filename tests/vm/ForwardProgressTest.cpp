@@ -276,11 +276,9 @@ TEST_P(ForwardProgress, ListenersFollowEveryResidentBlock) {
   sanitizers::Synccheck synccheck;
   sanitizers::Initcheck initcheck;
   vm::ListenerGroup group;
-  for (vm::ExecutionListener *l :
-       std::initializer_list<vm::ExecutionListener *>{&perf, &racecheck, &synccheck, &initcheck})
+  for (vm::Listener *l : std::initializer_list<vm::Listener *>{&perf, &racecheck, &synccheck, &initcheck})
     group.add(l);
-  h.device.memory().setListener(&initcheck);
-  h.options.listener = &group;
+  h.device.setListener(&group);
   h.cooperative = true;
   auto &m = h.load(readFile(path), path.string());
   const int blocks = 12, threads = 64, n = blocks * threads;

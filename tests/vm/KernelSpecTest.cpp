@@ -2,8 +2,8 @@
 // compute_75 and compute_90) runs in the VM and must give, byte for byte, what the CPU references
 // compute — the same references a real H200 matched on all 35 runs (validation/vm/results).
 #include "kernels/vm/Reference.h"
+#include "session/RunSpec.h"
 #include "support/TestFiles.h"
-#include "vm/host/RunSpec.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@ std::vector<SpecCase> specCases() {
   std::vector<SpecCase> cases;
   const auto root = sourceDir() / "tests/kernels/vm";
   for (const auto &spec : filesUnder(root / "specs", ".json")) {
-    vm::RunSpec parsed = vm::loadRunSpec(spec);
+    session::RunSpec parsed = session::loadRunSpec(spec);
     std::string name = spec.stem().string();
     cases.push_back({spec, parsed.module, name});
     // The same kernels compiled for the other target, where the source was compiled for both.
@@ -42,13 +42,13 @@ class KernelSpec : public ::testing::TestWithParam<SpecCase> {};
 
 TEST_P(KernelSpec, MatchesTheCpuReference) {
   const SpecCase &c = GetParam();
-  vm::RunSpec spec = vm::loadRunSpec(c.spec);
+  session::RunSpec spec = session::loadRunSpec(c.spec);
   spec.module = c.module;
-  vm::RunOptions options;
+  session::RunOptions options;
   options.writeOutputs = false;
   options.keepBuffers = true;
   options.launch.threads = 2;
-  vm::RunOutcome outcome = vm::runSpec(spec, options);
+  session::RunOutcome outcome = session::runSpec(spec, options);
   vm::ref::Expected expected = vm::ref::runReference(c.spec);
   if (expected.error) {
     EXPECT_FALSE(outcome.ok()) << "the reference says a launch fails: " << *expected.error;

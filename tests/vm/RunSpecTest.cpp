@@ -1,7 +1,7 @@
 // The run-spec library behind `ptxray run`: JSON-path errors for malformed specs and for specs that
 // do not fit their module, generators, symbol buffers, by-value arguments, 32-bit modules, outputs
 // and failing launches. The kernels are the small handwritten PTX files in tests/vm/specs/.
-#include "vm/host/RunSpec.h"
+#include "session/RunSpec.h"
 #include "support/TestFiles.h"
 
 #include <fmt/format.h>
@@ -21,15 +21,15 @@ std::filesystem::path specsDir() {
   return sourceDir() / "tests" / "vm" / "specs";
 }
 
-vm::RunSpec parse(const std::string &text) {
-  return vm::parseRunSpecText(text, "spec.json", specsDir());
+session::RunSpec parse(const std::string &text) {
+  return session::parseRunSpecText(text, "spec.json", specsDir());
 }
 
 /// The error message parsing `text` gives ("" when it parses).
 std::string parseError(const std::string &text) {
   try {
     parse(text);
-  } catch (const vm::SpecError &e) {
+  } catch (const session::SpecError &e) {
     return e.what();
   }
   return "";
@@ -38,21 +38,21 @@ std::string parseError(const std::string &text) {
 /// The error message running `text` gives before its first launch ("" when it runs).
 std::string runError(const std::string &text) {
   try {
-    vm::RunOptions options;
+    session::RunOptions options;
     options.launch.threads = 1;
     options.writeOutputs = false;
-    vm::runSpec(parse(text), options);
-  } catch (const vm::SpecError &e) {
+    session::runSpec(parse(text), options);
+  } catch (const session::SpecError &e) {
     return e.what();
   }
   return "";
 }
 
-vm::RunOutcome run(const std::string &text) {
-  vm::RunOptions options;
+session::RunOutcome run(const std::string &text) {
+  session::RunOptions options;
   options.launch.threads = 1;
   options.keepBuffers = true;
-  return vm::runSpec(parse(text), options);
+  return session::runSpec(parse(text), options);
 }
 
 template <class T> std::vector<T> as(const std::vector<std::byte> &bytes) {
@@ -228,15 +228,15 @@ TEST(RunSpec, TheIssueExampleError) {
 TEST(RunSpec, InvalidJsonAndMissingFile) {
   EXPECT_THAT(parseError(R"({"module": "m.ptx",)"), HasSubstr("spec.json: invalid JSON: "));
   try {
-    vm::loadRunSpec(specsDir() / "no-such-spec.json");
+    session::loadRunSpec(specsDir() / "no-such-spec.json");
     FAIL() << "loaded a missing spec";
-  } catch (const vm::SpecError &e) {
+  } catch (const session::SpecError &e) {
     EXPECT_THAT(e.what(), HasSubstr("cannot open"));
   }
 }
 
 TEST(RunSpec, CommentsAndDefaults) {
-  vm::RunSpec s = parse(R"({"_why": "comment", "module": "affine.ptx",
+  session::RunSpec s = parse(R"({"_why": "comment", "module": "affine.ptx",
     "buffers": [{"name": "b", "bytes": 8}, {"name": "t", "symbol": "g_table"}],
     "launches": [{"grid": [2, 3], "block": [4], "_note": 1}]})");
   ASSERT_EQ(s.launches.size(), 1u);
@@ -244,8 +244,8 @@ TEST(RunSpec, CommentsAndDefaults) {
   EXPECT_EQ(s.launches[0].block, (vm::Dim3{4, 1, 1}));
   EXPECT_EQ(s.launches[0].dynamicSharedBytes, 0u);
   EXPECT_TRUE(s.launches[0].kernel.empty());
-  EXPECT_EQ(s.buffers[0].init.kind, vm::BufferInit::Kind::Zero);
-  EXPECT_EQ(s.buffers[1].init.kind, vm::BufferInit::Kind::Keep);
+  EXPECT_EQ(s.buffers[0].init.kind, session::BufferInit::Kind::Zero);
+  EXPECT_EQ(s.buffers[1].init.kind, session::BufferInit::Kind::Keep);
   EXPECT_EQ(s.module, specsDir() / "affine.ptx");
 }
 
@@ -288,7 +288,7 @@ TEST(RunSpec, ModuleErrorsNameTheJsonPath) {
 // Running.
 
 TEST(RunSpec, GeneratorsFillBuffersLikeDataGenerators) {
-  vm::RunOutcome r = run(R"({"module": "affine.ptx", "buffers": [
+  session::RunOutcome r = run(R"({"module": "affine.ptx", "buffers": [
       {"name": "in", "bytes": 1024, "init": {"random": {"dtype": "u32", "seed": 42, "min": 10, "max": 1000}}},
       {"name": "out", "bytes": 1024, "init": {"iota": {"dtype": "u32"}}},
       {"name": "f", "bytes": 64, "init": {"random": {"dtype": "f32", "seed": 9, "min": -1, "max": 1}}},
@@ -299,9 +299,9 @@ TEST(RunSpec, GeneratorsFillBuffersLikeDataGenerators) {
                {"type": "u32", "value": 3}, {"type": "u32", "value": 7}]}]})");
   ASSERT_TRUE(r.ok()) << r.error;
   std::vector<uint8_t> expectIn(1024), expectF(64), expectS(10);
-  ASSERT_EQ(vm::fillRandomInt(expectIn.data(), 1024, vm::DType::U32, 42, 10, 1000), "");
-  ASSERT_EQ(vm::fillRandomFloat(expectF.data(), 64, vm::DType::F32, 9, -1.0, 1.0), "");
-  ASSERT_EQ(vm::fillRandomInt(expectS.data(), 10, vm::DType::S16, 1, static_cast<uint64_t>(-3), 3), "");
+  ASSERT_EQ(session::fillRandomInt(expectIn.data(), 1024, session::DType::U32, 42, 10, 1000), "");
+  ASSERT_EQ(session::fillRandomFloat(expectF.data(), 64, session::DType::F32, 9, -1.0, 1.0), "");
+  ASSERT_EQ(session::fillRandomInt(expectS.data(), 10, session::DType::S16, 1, static_cast<uint64_t>(-3), 3), "");
   EXPECT_EQ(std::memcmp(r.buffers["in"].data(), expectIn.data(), 1024), 0);
   EXPECT_EQ(std::memcmp(r.buffers["f"].data(), expectF.data(), 64), 0);
   EXPECT_EQ(std::memcmp(r.buffers["s"].data(), expectS.data(), 10), 0);
@@ -335,14 +335,14 @@ TEST(RunSpec, LargeBuffersFillInParallelWithTheSameBytes) {
     "launches": []}})",
                                  big, file.string());
   std::vector<uint8_t> expectR(big), expectI(big), expectF(big, 0);
-  ASSERT_EQ(vm::fillRandomFloat(expectR.data(), big, vm::DType::F32, 5, -1.0, 1.0), "");
-  vm::fillIota(expectI.data(), big, vm::DType::U64);
+  ASSERT_EQ(session::fillRandomFloat(expectR.data(), big, session::DType::F32, 5, -1.0, 1.0), "");
+  session::fillIota(expectI.data(), big, session::DType::U64);
   std::memcpy(expectF.data(), fileBytes.data(), fileBytes.size());
   for (unsigned threads : {1u, 3u, 8u}) {
-    vm::RunOptions options;
+    session::RunOptions options;
     options.launch.threads = threads;
     options.keepBuffers = true;
-    vm::RunOutcome r = vm::runSpec(parse(text), options);
+    session::RunOutcome r = session::runSpec(parse(text), options);
     ASSERT_TRUE(r.ok()) << r.error;
     auto same = [&](const char *name, const std::vector<uint8_t> &expect) {
       const std::vector<std::byte> &got = r.buffers[name];
@@ -361,22 +361,22 @@ TEST(RunSpec, LargeBuffersFillInParallelWithTheSameBytes) {
 // Sessions: host buffers and host operations in issue order.
 
 TEST(RunSpec, SessionOperationsMoveTheBytes) {
-  vm::RunSpec spec = vm::loadRunSpec(specsDir() / "session.json");
+  session::RunSpec spec = session::loadRunSpec(specsDir() / "session.json");
   ASSERT_EQ(spec.operations.size(), 12u);
   EXPECT_EQ(spec.launches.size(), 2u);
-  EXPECT_EQ(spec.operations[1].kind, vm::SpecOperation::Kind::Launch);
+  EXPECT_EQ(spec.operations[1].kind, session::SpecOperation::Kind::Launch);
   EXPECT_EQ(spec.operations[4].launch, 1u);
   EXPECT_EQ(spec.operations[2].stream, 2u);
   EXPECT_EQ(spec.operations[8].bytes, 64u); // memset: the rest of the buffer
   EXPECT_EQ(spec.operations[9].bytes, 40u); // 2D: width x height
   EXPECT_EQ(spec.host.pcieGeneration, 3);
-  EXPECT_EQ(spec.buffers[0].memory, vm::BufferMemory::Pinned);
-  EXPECT_EQ(spec.buffers[1].memory, vm::BufferMemory::Pageable);
-  vm::RunOptions options;
+  EXPECT_EQ(spec.buffers[0].memory, session::BufferMemory::Pinned);
+  EXPECT_EQ(spec.buffers[1].memory, session::BufferMemory::Pageable);
+  session::RunOptions options;
   options.launch.threads = 2;
   options.keepBuffers = true;
   options.writeOutputs = false;
-  vm::RunOutcome r = vm::runSpec(spec, options);
+  session::RunOutcome r = session::runSpec(spec, options);
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.operationsRun, 12u);
   ASSERT_EQ(r.launches.size(), 2u);
@@ -437,11 +437,12 @@ TEST(RunSpec, BuffersAndOperationsNameTheirDevice) {
   const std::string buffers = R"("buffers": [{"name": "h", "bytes": 16, "host": "pinned"}, {"name": "d0", "bytes": 16},
                                              {"name": "d1", "bytes": 16, "device": 1}])";
   auto spec = [&](const std::string &ops) {
-    return vm::parseRunSpecText(R"({"module": "affine.ptx", "host": {"boards": 2}, )" + buffers +
-                                    R"(, "operations": [)" + ops + "]}",
-                                "spec.json", ".");
+    return session::parseRunSpecText(R"({"module": "affine.ptx", "host": {"boards": 2}, )" + buffers +
+                                         R"(, "operations": [)" + ops + "]}",
+                                     "spec.json", ".");
   };
-  vm::RunSpec s = spec(R"({"op": "memcpy_h2d", "dst": "d1", "src": "h"}, {"op": "memcpy_d2d", "dst": "d1", "src": "d0"},
+  session::RunSpec s =
+      spec(R"({"op": "memcpy_h2d", "dst": "d1", "src": "h"}, {"op": "memcpy_d2d", "dst": "d1", "src": "d0"},
                           {"op": "memcpy_d2d", "dst": "d1", "src": "d0", "device": 1}, {"op": "memset", "dst": "d1"},
                           {"op": "synchronize", "device": 1}, {"op": "event_record", "event": "e", "device": 1},
                           {"op": "stream_wait_event", "stream": 2, "event": "e"})");
@@ -455,7 +456,7 @@ TEST(RunSpec, BuffersAndOperationsNameTheirDevice) {
   auto error = [&](const std::string &ops) {
     try {
       spec(ops);
-    } catch (const vm::SpecError &e) {
+    } catch (const session::SpecError &e) {
       return std::string(e.what());
     }
     return std::string("no error");
@@ -480,19 +481,19 @@ TEST(RunSpec, ShortFilesZeroTheRestOfAModuleVariable) {
   std::filesystem::path file = std::filesystem::temp_directory_path() / ("ptxray-short-" + std::to_string(::getpid()));
   const uint32_t words[2] = {0xf0, 0xf1};
   std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char *>(words), sizeof words);
-  vm::RunOutcome r = run(R"({"module": "symbols.ptx", "buffers": [{"name": "t", "symbol": "g_table", "init": ")" +
-                         file.string() + R"("}], "launches": []})");
+  session::RunOutcome r = run(R"({"module": "symbols.ptx", "buffers": [{"name": "t", "symbol": "g_table", "init": ")" +
+                              file.string() + R"("}], "launches": []})");
   std::filesystem::remove(file);
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(as<uint32_t>(r.buffers["t"]), (std::vector<uint32_t>{0xf0, 0xf1, 0, 0}));
 }
 
 TEST(RunSpec, SymbolBuffersKeepOrReplaceModuleVariables) {
-  vm::RunOptions options;
+  session::RunOptions options;
   options.launch.threads = 1;
   options.keepBuffers = true;
   options.writeOutputs = false;
-  vm::RunOutcome r = vm::runSpec(vm::loadRunSpec(specsDir() / "symbols.json"), options);
+  session::RunOutcome r = session::runSpec(session::loadRunSpec(specsDir() / "symbols.json"), options);
   ASSERT_TRUE(r.ok()) << r.error;
   // Launch 1 doubles g_table {1,2,3,4}; launch 2 reads {2,4,6,8} and doubles it again.
   EXPECT_EQ(as<uint32_t>(r.buffers["out"]), (std::vector<uint32_t>{1002, 1004, 1006, 1008}));
@@ -503,7 +504,7 @@ TEST(RunSpec, SymbolBuffersKeepOrReplaceModuleVariables) {
 
 TEST(RunSpec, SymbolBufferAsPointerArgument) {
   // The kernel writes out[] through a pointer to the module's own g_table.
-  vm::RunOutcome r = run(R"({"module": "symbols.ptx", "buffers": [{"name": "t", "symbol": "g_table"}],
+  session::RunOutcome r = run(R"({"module": "symbols.ptx", "buffers": [{"name": "t", "symbol": "g_table"}],
     "launches": [{"grid": [1], "block": [4], "args": [{"buffer": "t"}]}]})");
   ASSERT_TRUE(r.ok()) << r.error;
   // out aliases g_table: out[i] = g_table[i] + 100, then g_table[i] = 2 * (old) is stored after.
@@ -512,7 +513,7 @@ TEST(RunSpec, SymbolBufferAsPointerArgument) {
 
 TEST(RunSpec, ScalarAndStructArguments) {
   // struct {u32 a; u32 b; u64 c} = {0x11223344, 0xffffffff, 0x0102030405060708} as bytes.
-  vm::RunOutcome r = run(R"({"module": "params.ptx", "buffers": [{"name": "out", "bytes": 32}],
+  session::RunOutcome r = run(R"({"module": "params.ptx", "buffers": [{"name": "out", "bytes": 32}],
     "launches": [{"kernel": "params", "grid": [1], "block": [1], "args": [
       {"type": "bytes", "hex": "44332211ffffffff0807060504030201"}, {"buffer": "out"},
       {"type": "f16", "value": 1.00146484375}, {"type": "s8", "value": -2}, {"type": "f32", "value": 0.1},
@@ -542,7 +543,8 @@ TEST(RunSpec, ScalarAndStructArguments) {
 
 TEST(RunSpec, ArgumentBytes) {
   auto bytesOf = [](const std::string &arg) {
-    vm::RunSpec s = parse(R"({"module": "m.ptx", "launches": [{"grid": [1], "block": [1], "args": [)" + arg + "]}]}");
+    session::RunSpec s =
+        parse(R"({"module": "m.ptx", "launches": [{"grid": [1], "block": [1], "args": [)" + arg + "]}]}");
     std::vector<unsigned> out;
     for (std::byte b : s.launches[0].args[0].bytes)
       out.push_back(static_cast<unsigned>(b));
@@ -567,7 +569,7 @@ TEST(RunSpec, ArgumentBytes) {
 }
 
 TEST(RunSpec, ThirtyTwoBitModulePointersAreFourBytes) {
-  vm::RunOutcome r = run(R"({"module": "ptr32.ptx", "buffers": [{"name": "out", "bytes": 128}],
+  session::RunOutcome r = run(R"({"module": "ptr32.ptx", "buffers": [{"name": "out", "bytes": 128}],
     "launches": [{"grid": [1], "block": [32], "args": [{"buffer": "out"}, {"type": "u32", "value": 100}]}]})");
   ASSERT_TRUE(r.ok()) << (r.launches.empty() ? r.error : r.launches[0].result.error);
   auto out = as<uint32_t>(r.buffers["out"]);
@@ -585,7 +587,7 @@ TEST(RunSpec, ThirtyTwoBitModulePointersAreFourBytes) {
 }
 
 TEST(RunSpec, DynamicSharedMemoryAndBarriers) {
-  vm::RunOutcome r = run(R"({"module": "reverse.ptx", "buffers": [
+  session::RunOutcome r = run(R"({"module": "reverse.ptx", "buffers": [
       {"name": "d", "bytes": 2048, "init": {"iota": {"dtype": "u32"}}}],
     "launches": [{"grid": [4], "block": [128], "dynamic_shared_bytes": 512, "args": [{"buffer": "d"}]}]})");
   ASSERT_TRUE(r.ok()) << r.error;
@@ -603,9 +605,9 @@ TEST(RunSpec, OutputsAreWrittenRelativeToTheSpec) {
       "args": [{"buffer": "out"}, {"buffer": "in"}, {"type": "u32", "value": 16},
                {"type": "u32", "value": 2}, {"type": "u32", "value": 1}]}],
     "outputs": [{"buffer": "out", "file": "results/out.bin"}, {"buffer": "t", "file": "t.bin"}]})";
-  vm::RunOptions options;
+  session::RunOptions options;
   options.launch.threads = 1;
-  vm::RunOutcome r = vm::runSpec(vm::parseRunSpecText(text, "spec.json", tmp.path()), options);
+  session::RunOutcome r = session::runSpec(session::parseRunSpecText(text, "spec.json", tmp.path()), options);
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.outputsWritten.size(), 2u);
   EXPECT_EQ(r.outputsWritten[0], tmp.path() / "results" / "out.bin");
@@ -624,9 +626,9 @@ TEST(RunSpec, SymbolOutputReadsTheModuleVariable) {
     "buffers": [{"name": "out", "bytes": 16}, {"name": "table", "symbol": "g_table"}],
     "launches": [{"kernel": "useSymbols", "grid": [1], "block": [4], "args": [{"buffer": "out"}]}],
     "outputs": [{"buffer": "table", "file": "table.bin"}]})";
-  vm::RunOptions options;
+  session::RunOptions options;
   options.launch.threads = 1;
-  vm::RunOutcome r = vm::runSpec(vm::parseRunSpecText(text, "spec.json", tmp.path()), options);
+  session::RunOutcome r = session::runSpec(session::parseRunSpecText(text, "spec.json", tmp.path()), options);
   ASSERT_TRUE(r.ok()) << r.error;
   std::string table = readFile(tmp.path() / "table.bin");
   ASSERT_EQ(table.size(), 16u);
@@ -645,11 +647,11 @@ TEST(RunSpec, FaultStopsTheRunAndSkipsOutputs) {
   size_t end = twice.find("\n  ]", launches);
   std::string one = twice.substr(launches, end - launches);
   twice.insert(end, "," + one);
-  vm::RunOptions options;
+  session::RunOptions options;
   options.launch.threads = 1;
   size_t callbacks = 0;
-  options.onLaunch = [&](const vm::LaunchReport &) { ++callbacks; };
-  vm::RunOutcome r = vm::runSpec(vm::parseRunSpecText(twice, "oob.json", tmp.path()), options);
+  options.onLaunch = [&](const session::LaunchReport &) { ++callbacks; };
+  session::RunOutcome r = session::runSpec(session::parseRunSpecText(twice, "oob.json", tmp.path()), options);
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.launches.size(), 1u) << "the second launch must not run";
   EXPECT_EQ(callbacks, 1u);
@@ -662,16 +664,16 @@ TEST(RunSpec, FaultStopsTheRunAndSkipsOutputs) {
   // Memcheck keeps going and reports every bad access (up to maxFaults).
   options.launch.continueOnError = true;
   options.launch.maxFaults = 1000;
-  r = vm::runSpec(vm::parseRunSpecText(text, "oob.json", tmp.path()), options);
+  r = session::runSpec(session::parseRunSpecText(text, "oob.json", tmp.path()), options);
   ASSERT_EQ(r.launches.size(), 1u);
   EXPECT_GT(r.launches[0].result.faults.size(), 100u);
   EXPECT_LE(r.launches[0].result.faults.size(), 1000u - 16u);
 }
 
 TEST(RunSpec, RefusedLaunch) {
-  vm::RunOptions options;
+  session::RunOptions options;
   options.launch.threads = 1;
-  vm::RunOutcome r = vm::runSpec(vm::loadRunSpec(specsDir() / "affine_refused.json"), options);
+  session::RunOutcome r = session::runSpec(session::loadRunSpec(specsDir() / "affine_refused.json"), options);
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.launches.size(), 1u);
   EXPECT_EQ(r.launches[0].result.status, vm::LaunchStatus::Refused);
@@ -679,20 +681,24 @@ TEST(RunSpec, RefusedLaunch) {
 }
 
 TEST(RunSpec, DevicePrintfIsCollected) {
-  vm::RunOptions options;
+  session::RunOptions options;
   options.launch.threads = 1;
-  vm::RunOutcome r = vm::runSpec(vm::loadRunSpec(specsDir() / "printf.json"), options);
+  session::RunOutcome r = session::runSpec(session::loadRunSpec(specsDir() / "printf.json"), options);
   ASSERT_TRUE(r.ok()) << (r.launches.empty() ? r.error : r.launches[0].result.error);
   EXPECT_EQ(r.printfOutput, "thread 0 of 4\nthread 1 of 4\nthread 2 of 4\nthread 3 of 4\n");
 }
 
-TEST(RunSpec, ArchIsResolved) {
-  vm::RunOptions options;
-  options.arch = "gtx9999";
-  EXPECT_THROW(vm::runSpec(vm::loadRunSpec(specsDir() / "affine.json"), options), std::invalid_argument);
-  options.arch = "h100";
+TEST(RunSpec, RunsOnTheTargetGiven) {
+  session::RunOptions options;
+  options.target = *arch::findArch("h100").target;
   options.launch.threads = 1;
-  EXPECT_TRUE(vm::runSpec(vm::loadRunSpec(specsDir() / "affine.json"), options).ok());
+  // affine.json launches 128-thread blocks: fine on both; a kernel's refusal names the target's limits.
+  EXPECT_TRUE(session::runSpec(session::loadRunSpec(specsDir() / "affine.json"), options).ok());
+  const session::RunOutcome refused =
+      session::runSpec(session::loadRunSpec(specsDir() / "affine_refused.json"), options);
+  ASSERT_EQ(refused.launches.size(), 1u);
+  EXPECT_EQ(refused.launches[0].result.refusal, vm::Refusal::InvalidConfiguration);
+  EXPECT_NE(refused.launches[0].result.error.find("on sm_90"), std::string::npos) << refused.launches[0].result.error;
 }
 
 } // namespace

@@ -1120,7 +1120,7 @@ TEST(Texture, NvccTexInline) {
 // ---------------------------------------------------------------------------------------------
 // Texture and surface accesses as the execution listener's memory events.
 
-struct TextureEvents : vm::ExecutionListener {
+struct TextureEvents : vm::Listener {
   std::vector<vm::MemoryEvent> events; ///< texture and surface events, in order (one worker)
   void onMemory(const vm::WarpRef &, const vm::MemoryEvent &e) override {
     if (e.path != vm::MemoryPath::LoadStore)
@@ -1136,7 +1136,7 @@ TEST(Texture, FetchesAreMemoryEventsWithTheirFootprint) {
   d.sampler.filter = FilterMode::Linear;
   uint64_t tex = h.device.textures().createTextureObject(d);
   TextureEvents listener;
-  h.options.listener = &listener;
+  h.device.setListener(&listener);
   // Lane i samples x = i + 1 (3 lanes): linear filtering blends texels i and i + 1.
   runTex<float>(h, texKernel("tex.1d.v4.f32.f32", "f32", 1), tex, std::vector<float>{1, 2, 3}, 1);
   ASSERT_EQ(listener.events.size(), 2u);
@@ -1185,7 +1185,7 @@ TEST(Texture, SurfaceAccessesAreMemoryEvents) {
 }
 )");
   TextureEvents listener;
-  h.options.listener = &listener;
+  h.device.setListener(&listener);
   // 12 threads write word 2 * tid: lanes 0..7 are inside the 16 words; .zero skips the rest.
   auto r = h.launch(m, "k", {1, 1, 1}, {12, 1, 1}, surf);
   ASSERT_TRUE(r.ok()) << describe(r);

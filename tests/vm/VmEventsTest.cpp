@@ -8,7 +8,7 @@
 namespace ptxray::test {
 namespace {
 
-struct Counter : vm::ExecutionListener {
+struct Counter : vm::Listener {
   std::mutex mutex;
   uint64_t instructions = 0, activeThreads = 0, executedThreads = 0, memory = 0, stores = 0, branches = 0,
            divergent = 0, barrierArrivals = 0, barrierReleases = 0, warps = 0, ctas = 0;
@@ -84,7 +84,7 @@ TEST(VmEvents, CountsMatchAHandCount) {
   auto &m = h.load(kIndex);
   uint64_t out = h.zeros<uint32_t>(1000);
   Counter c;
-  h.options.listener = &c;
+  h.device.setListener(&c);
   h.options.threads = 2;
   auto r = h.launch(m, "k", {8, 1, 1}, {128, 1, 1}, out, 1000u);
   ASSERT_TRUE(r.ok()) << describe(r);
@@ -117,11 +117,12 @@ TEST(VmEvents, ListeningAndWorkerCountDoNotChangeResults) {
   std::vector<std::vector<uint32_t>> results;
   for (unsigned threads : {1u, 2u, 4u}) {
     for (bool listen : {false, true}) {
-      uint64_t out = h.zeros<uint32_t>(1000);
       Counter c;
-      h.options.listener = listen ? &c : nullptr;
+      h.device.setListener(listen ? &c : nullptr); // both channels: the allocation too
+      uint64_t out = h.zeros<uint32_t>(1000);
       h.options.threads = threads;
       auto r = h.launch(m, "k", {8, 1, 1}, {128, 1, 1}, out, 1000u);
+      h.device.setListener(nullptr); // c ends with this iteration
       ASSERT_TRUE(r.ok()) << describe(r);
       results.push_back(h.download<uint32_t>(out, 1000));
     }

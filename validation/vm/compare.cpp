@@ -32,6 +32,7 @@ std::string readAll(const std::filesystem::path &p, bool &ok) {
 
 int main(int argc, char **argv) {
   using namespace ptxray::vm;
+  using namespace ptxray::session;
   if (argc < 3) {
     std::fprintf(stderr, "usage: compare SPEC.json RESULT_DIR [LABEL]\n");
     return 2;

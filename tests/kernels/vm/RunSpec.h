@@ -1,7 +1,7 @@
 // The run-spec format of `ptxray run SPEC.json`, as the test side reads it: the CPU reference
 // implementations (Reference.h) and the CUDA driver-API runner (validation/vm/spec_runner.cpp) share
 // this reader, so a spec means the same thing on the CPU and on a real GPU. The virtual GPU has its
-// own reader in src/vm; comparing the three is the point of the end-to-end tests.
+// own reader in src/session; comparing the three is the point of the end-to-end tests.
 //
 //   {"module": "PATH.ptx",
 //    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}],
@@ -17,7 +17,7 @@
 // Relative paths are relative to the spec file's folder. Header-only, C++17, nlohmann/json.
 #pragma once
 
-#include "vm/host/DataGenerators.h"
+#include "session/DataGenerators.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +31,9 @@
 #include <vector>
 
 namespace ptxray::vm::spec {
+
+// The generators are the run-spec format's (src/session/DataGenerators.h).
+using namespace ptxray::session;
 
 using Bytes = std::vector<uint8_t>;
 

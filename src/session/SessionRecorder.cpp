@@ -1,17 +1,10 @@
-#include "runtime/SessionRecorder.h"
+#include "session/SessionRecorder.h"
 
-#include "advisor/SessionRules.h"
-#include "report/TimelineView.h"
-#include "system/SessionFromSpec.h"
-#include "system/Timeline.h"
+#include "system/KernelOperation.h"
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <fstream>
-#include <iostream>
-
-namespace ptxray::runtime {
+namespace ptxray::session {
 
 using system::OpKind;
 using system::SessionOp;
@@ -80,39 +73,4 @@ void SessionRecorder::synchronize(unsigned device) {
   add(OpKind::Synchronize, {device, 0}, fmt::format("device {}", device));
 }
 
-bool SessionRecorder::write(const arch::ArchTarget &target, std::optional<int> connections,
-                            const std::vector<std::string> &outputs) const {
-  system::SystemOptions options;
-  options.connections = connections;
-  options.boards = boards_;
-  system::Timeline timeline;
-  try {
-    timeline = system::simulate(system::SystemConfig::forTarget(target, options), session_);
-  } catch (const std::invalid_argument &e) {
-    std::cerr << "ptxray: error: PTXRAY_TIMELINE: " << e.what() << "\n";
-    return false;
-  }
-  const std::vector<advisor::Finding> findings = advisor::adviseSession(timeline);
-  bool ok = true;
-  for (const std::string &path : outputs) {
-    std::string text = path.ends_with(".json") ? report::timelineJson(timeline, findings).dump(1) + "\n"
-                       : path.ends_with(".html") || path.ends_with(".htm") ? report::timelineHtml(timeline, findings)
-                                                                           : report::timelineText(timeline, findings);
-    if (path == "-") {
-      std::cerr << text;
-      continue;
-    }
-    std::ofstream out(path);
-    out << text;
-    if (!out) {
-      std::cerr << fmt::format("ptxray: error: cannot write {}\n", path);
-      ok = false;
-    } else {
-      std::cerr << fmt::format("ptxray: the timeline of {} operation{} is in {}\n", session_.ops.size(),
-                               session_.ops.size() == 1 ? "" : "s", path);
-    }
-  }
-  return ok;
-}
-
-} // namespace ptxray::runtime
+} // namespace ptxray::session

@@ -1,6 +1,6 @@
-#include "runtime/DriverExportTables.h"
+#include "libcuda/DriverExportTables.h"
 
-#include "runtime/Md2.h"
+#include "libcuda/Md2.h"
 #include "runtime/Runtime.h"
 
 #include <cstring>

@@ -1,8 +1,8 @@
 // Running a run spec (`ptxray run SPEC.json`) on a fresh vm::Device: buffers set up and filled in
 // parallel, host operations (copies, memsets, launches) executed in issue order, outputs written.
+#include "session/RunSpec.h"
+#include "session/SpecJson.h"
 #include "support/ParallelSlices.h"
-#include "vm/host/RunSpec.h"
-#include "vm/host/SpecJson.h"
 
 #include "arch/GpuDatabase.h"
 
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace ptxray::vm {
+namespace ptxray::session {
 
 using namespace specjson;
 
@@ -149,24 +149,24 @@ struct PlacedBuffer {
   std::vector<std::byte> host; ///< host buffers
 };
 
-std::string kernelList(const LoadedModule &module) {
+std::string kernelList(const vm::LoadedModule &module) {
   std::string list;
-  for (const DecodedFunction &f : module.program().functions)
+  for (const vm::DecodedFunction &f : module.program().functions)
     if (f.isEntry)
       list += (list.empty() ? "" : ", ") + f.name;
   return list.empty() ? "none" : list;
 }
 
-const DecodedFunction *resolveKernel(const Checker &c, const LoadedModule &module, const SpecLaunch &l) {
+const vm::DecodedFunction *resolveKernel(const Checker &c, const vm::LoadedModule &module, const SpecLaunch &l) {
   if (!l.kernel.empty()) {
-    if (const DecodedFunction *k = module.findKernel(l.kernel))
+    if (const vm::DecodedFunction *k = module.findKernel(l.kernel))
       return k;
     c.fail(member(l.path, "kernel"),
            fmt::format("the module has no kernel \"{}\" (kernels: {})", l.kernel, kernelList(module)));
   }
-  const DecodedFunction *only = nullptr;
+  const vm::DecodedFunction *only = nullptr;
   size_t count = 0;
-  for (const DecodedFunction &f : module.program().functions)
+  for (const vm::DecodedFunction &f : module.program().functions)
     if (f.isEntry) {
       only = &f;
       ++count;
@@ -189,19 +189,20 @@ void writeFile(const std::filesystem::path &file, std::span<const std::byte> dat
 
 } // namespace
 
+arch::ArchTarget RunOptions::defaultTarget() {
+  return *arch::findArch("sm_90").target;
+}
+
 RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
-  arch::ArchLookup lookup = arch::findArch(options.arch);
-  if (!lookup)
-    throw std::invalid_argument(lookup.error);
-  const arch::ArchTarget &target = *lookup.target;
-  Device device(*target.computeCapability, target.gpu ? target.gpu->smCount : 0);
-  device.memory().setListener(options.memoryListener);
+  const arch::ArchTarget &target = options.target;
+  vm::Device device(*target.computeCapability, target.gpu ? target.gpu->smCount : 0);
+  device.setListener(options.listener);
   Checker c(spec.name);
 
   std::error_code ec;
   if (!std::filesystem::is_regular_file(spec.module, ec))
     c.fail("module", fmt::format("cannot open \"{}\": no such file", spec.module.string()));
-  LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory);
+  vm::LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory);
   const unsigned pointerBytes = module.ptx().pointerBits() / 8;
 
   // Everything the module can tell us is wrong, before anything runs.
@@ -209,7 +210,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   for (const SpecBuffer &b : spec.buffers) {
     PlacedBuffer p{&b, 0, b.bytes, {}};
     if (!b.symbol.empty()) {
-      const PlacedVariable *v = module.findVariable(b.symbol);
+      const vm::PlacedVariable *v = module.findVariable(b.symbol);
       if (!v || (v->space != ptx::StateSpace::Global && v->space != ptx::StateSpace::Const))
         c.fail(member(b.path, "symbol"), fmt::format("the module has no .global or .const variable \"{}\"", b.symbol));
       p.address = module.deviceAddress(*v);
@@ -254,9 +255,9 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     } else if (op.kind == SpecOperation::Kind::Memset)
       within(op.dst, op.dstOffset, op.bytes);
   }
-  std::vector<const DecodedFunction *> kernels;
+  std::vector<const vm::DecodedFunction *> kernels;
   for (const SpecLaunch &l : spec.launches) {
-    const DecodedFunction *k = resolveKernel(c, module, l);
+    const vm::DecodedFunction *k = resolveKernel(c, module, l);
     kernels.push_back(k);
     if (l.args.size() != k->paramSizes.size())
       c.fail(member(l.path, "args"),
@@ -280,7 +281,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     }
   }
 
-  // Device memory and initial contents.
+  // vm::Device memory and initial contents.
   for (PlacedBuffer &p : placed) {
     const SpecBuffer &b = *p.spec;
     if (b.onHost()) { // host memory: the program's own; only copies reach it
@@ -401,4 +402,4 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   return outcome;
 }
 
-} // namespace ptxray::vm
+} // namespace ptxray::session

@@ -2,8 +2,8 @@
 // that driver-API programs (cuModuleLoadData of PTX, cuLaunchKernel) run on the virtual GPU and a
 // program mixing both APIs sees one device, one memory and one error state. One device, one context
 // (the primary context, current on every thread).
-#include "runtime/DriverExportTables.h"
-#include "runtime/DriverTextures.h"
+#include "libcuda/DriverExportTables.h"
+#include "libcuda/DriverTextures.h"
 #include "runtime/Runtime.h"
 
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // runtime turns cudaMallocArray, cudaMemcpy2DToArray and cudaCreateTextureObject into), translated to
 // the runtime's own (Textures.cpp): a driver descriptor names a format and a channel count where the
 // runtime's names bits per channel.
-#include "runtime/DriverTextures.h"
+#include "libcuda/DriverTextures.h"
 #include "runtime/Runtime.h"
 
 #include <fmt/format.h>

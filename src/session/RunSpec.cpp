@@ -1,7 +1,7 @@
 // Parsing run specs (`ptxray run SPEC.json`): every value checked, every error located by its JSON
 // path. Running them is SpecRunner.cpp.
-#include "vm/host/RunSpec.h"
-#include "vm/host/SpecJson.h"
+#include "session/RunSpec.h"
+#include "session/SpecJson.h"
 
 #include "vm/Memory.h"
 #include "vm/semantics/Half.h"
@@ -18,7 +18,7 @@
 #include <limits>
 #include <optional>
 
-namespace ptxray::vm {
+namespace ptxray::session {
 
 using nlohmann::json;
 
@@ -92,8 +92,8 @@ uint64_t scalarValueBits(const Checker &c, const ScalarType &t, const json &valu
     }
     return bits == 64 ? v : v & umax;
   }
-  case ScalarType::F16: return sem::fromF64<sem::HalfKind::F16>(c.number(value, path));
-  case ScalarType::BF16: return sem::fromF64<sem::HalfKind::BF16>(c.number(value, path));
+  case ScalarType::F16: return vm::sem::fromF64<vm::sem::HalfKind::F16>(c.number(value, path));
+  case ScalarType::BF16: return vm::sem::fromF64<vm::sem::HalfKind::BF16>(c.number(value, path));
   case ScalarType::F32: return std::bit_cast<uint32_t>(static_cast<float>(c.number(value, path)));
   case ScalarType::F64: return std::bit_cast<uint64_t>(c.number(value, path));
   }
@@ -271,7 +271,7 @@ SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, con
   if (!hasBytes && !hasSymbol)
     c.fail(path, "missing \"bytes\" (a device allocation) or \"symbol\" (a module variable)");
   if (hasBytes)
-    b.bytes = c.unsignedInt(j["bytes"], member(path, "bytes"), kGlobalLimit - kGlobalBase);
+    b.bytes = c.unsignedInt(j["bytes"], member(path, "bytes"), vm::kGlobalLimit - vm::kGlobalBase);
   else
     b.symbol = c.string(j["symbol"], member(path, "symbol"));
   if (j.contains("init")) {
@@ -648,4 +648,4 @@ RunSpec loadRunSpec(const std::filesystem::path &file) {
   return parseRunSpecText(text, file.string(), file.parent_path());
 }
 
-} // namespace ptxray::vm
+} // namespace ptxray::session

@@ -1,4 +1,4 @@
-#include "runtime/Md2.h"
+#include "libcuda/Md2.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "runtime/Fatbin.h"
+#include "fatbin/Fatbin.h"
 
 #include <fmt/format.h>
 #include <zstd.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <fstream>
 
-namespace ptxray::runtime {
+namespace ptxray::fatbin {
 namespace {
 
 template <typename T> T readLe(std::span<const std::byte> bytes, size_t offset) {
@@ -186,4 +186,4 @@ std::vector<std::byte> elfSection(std::span<const std::byte> bytes, const std::s
   return {};
 }
 
-} // namespace ptxray::runtime
+} // namespace ptxray::fatbin

@@ -2,7 +2,7 @@
 // so that each error names its place in the document ("launches[1].args[2].type: ...").
 #pragma once
 
-#include "vm/host/RunSpec.h"
+#include "session/RunSpec.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ptxray::vm::specjson {
+namespace ptxray::session::specjson {
 
 using nlohmann::json;
 
@@ -159,7 +159,7 @@ public:
     return out;
   }
 
-  Dim3 dim3(const json &j, const std::string &path) const {
+  vm::Dim3 dim3(const json &j, const std::string &path) const {
     if (!j.is_array() || j.empty() || j.size() > 3)
       fail(path, "expected an array of 1 to 3 positive integers");
     uint32_t d[3] = {1, 1, 1};
@@ -193,4 +193,4 @@ inline std::vector<std::byte> littleEndian(uint64_t v, unsigned bytes) {
   return out;
 }
 
-} // namespace ptxray::vm::specjson
+} // namespace ptxray::session::specjson

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace ptxray::runtime {
+namespace ptxray::fatbin {
 
 class FatbinError : public std::runtime_error {
 public:
@@ -75,4 +75,4 @@ std::vector<std::byte> readElfSection(const std::filesystem::path &file, const s
 /// The same from an ELF image in memory.
 std::vector<std::byte> elfSection(std::span<const std::byte> image, const std::string &name);
 
-} // namespace ptxray::runtime
+} // namespace ptxray::fatbin

@@ -33,8 +33,9 @@
 // runSpec() after loading it and before the first launch.
 #pragma once
 
+#include "arch/GpuDatabase.h"
+#include "session/DataGenerators.h"
 #include "vm/Device.h"
-#include "vm/host/DataGenerators.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -49,7 +50,7 @@
 #include <string>
 #include <vector>
 
-namespace ptxray::vm {
+namespace ptxray::session {
 
 /// A malformed spec, or one that does not fit its module. what() is "FILE: PATH: MESSAGE".
 class SpecError : public std::runtime_error {
@@ -103,7 +104,7 @@ struct SpecArg {
 
 struct SpecLaunch {
   std::string kernel; ///< empty: the module's only kernel
-  Dim3 grid, block;
+  vm::Dim3 grid, block;
   uint32_t dynamicSharedBytes = 0;
   bool cooperative = false; ///< cudaLaunchCooperativeKernel: every CTA resident, grid.sync() allowed
   std::vector<SpecArg> args;
@@ -190,22 +191,28 @@ void writeInitialContents(const RunSpec &spec, const SpecBuffer &buffer, std::sp
 struct LaunchReport {
   size_t index = 0; ///< in spec.launches
   std::string kernel;
-  Dim3 grid, block;
-  LaunchResult result;
+  vm::Dim3 grid, block;
+  vm::LaunchResult result;
   double seconds = 0;
   uint64_t threads() const { return grid.count() * block.count(); }
 };
 
 struct RunOptions {
-  std::string arch = "sm_90"; ///< anything arch::findArch accepts
-  LaunchOptions launch;
-  /// Told about the device's allocations and host writes from before the module loads (initcheck).
-  AllocationListener *memoryListener = nullptr;
+  /// The GPU the spec runs on (its compute capability and SM count); the target the caller resolved.
+  arch::ArchTarget target = defaultTarget();
+  vm::LaunchOptions launch;
+  /// Attached to the device before the module loads (vm::Device::setListener): it hears every
+  /// allocation, host write and launch of the run. Null: the plain VM.
+  vm::Listener *listener = nullptr;
   bool writeOutputs = true;
   bool keepBuffers = false;     ///< fill RunOutcome::buffers with every buffer's final contents
   std::string keepPtxDirectory; ///< a .cu module: where to write the PTX nvcc made of it
-  /// Called after each launch, before the next one starts (printing as the run goes).
+  /// Called after each launch, before the next one starts (printing as the run goes; the module is
+  /// alive, so the launch's profile can be advised on).
   std::function<void(const LaunchReport &)> onLaunch;
+
+  /// sm_90, the default of `ptxray run`.
+  static arch::ArchTarget defaultTarget();
 };
 
 struct RunOutcome {
@@ -221,8 +228,7 @@ struct RunOutcome {
 /// Runs a spec on a fresh vm::Device: loads the module, checks the spec against it, sets up the
 /// buffers, runs the launches in order (stopping at the first that fails, as a CUDA context would)
 /// and, when all succeeded, writes the outputs. Throws SpecError or VmError (module that does not
-/// load) before the first launch, std::invalid_argument for an unknown arch; later failures are in
-/// RunOutcome.
+/// load) before the first launch; later failures are in RunOutcome.
 RunOutcome runSpec(const RunSpec &spec, const RunOptions &options = {});
 
-} // namespace ptxray::vm
+} // namespace ptxray::session

@@ -1,21 +1,16 @@
-// PTXRAY_TIMELINE: the session a program's runtime calls make (copies, memsets, launches, events,
-// synchronizations, each on its stream), recorded as the program runs and placed in time by the
-// system model at exit (docs/system.md). The calls themselves still run to completion when issued;
-// only their timing is modeled.
+// The session a program's API calls make (copies, memsets, launches, events, synchronizations, each
+// on its stream), recorded as the program runs (PTXRAY_TIMELINE) and placed in time by the system
+// model at exit (docs/system.md). The calls themselves still run to completion when issued; only
+// their timing is modeled. The CUDA runtime and driver record through it; OpenCL's queues will.
 #pragma once
 
-#include "advisor/Finding.h"
-#include "arch/GpuDatabase.h"
 #include "model/PerformanceModel.h"
 #include "system/Session.h"
-#include "system/SystemConfig.h"
 
 #include <map>
-#include <optional>
 #include <string>
-#include <vector>
 
-namespace ptxray::runtime {
+namespace ptxray::session {
 
 /// A stream as the session names it: its device, and its number there (0: the default stream).
 struct StreamRef {
@@ -25,8 +20,8 @@ struct StreamRef {
 
 class SessionRecorder {
 public:
-  /// `boards`: of the GPU in the modeled host (PTXRAY_BOARDS).
-  SessionRecorder(int smCount, int boards) : smCount_(smCount), boards_(boards) {}
+  /// `smCount`: of the modeled GPU (a kernel's share of it).
+  explicit SessionRecorder(int smCount) : smCount_(smCount) {}
 
   /// A 2D copy has `rows` rows of bytes / rows bytes, the host's `hostPitch` apart; a peer copy goes
   /// from `fromDevice` to `toDevice`.
@@ -43,20 +38,13 @@ public:
 
   const system::Session &session() const { return session_; }
 
-  /// Simulates the session on `target` and writes it to each of `outputs` by extension: .json (schema
-  /// ptxray-timeline), .html, else text; "-" is text on stderr. Returns false when a file could not
-  /// be written (after saying so on stderr).
-  bool write(const arch::ArchTarget &target, std::optional<int> connections,
-             const std::vector<std::string> &outputs) const;
-
 private:
   /// A new operation of `kind` on `on`, appended; the caller fills in the rest.
   system::SessionOp &add(system::OpKind kind, StreamRef on, std::string label);
 
   int smCount_;
-  int boards_;
   system::Session session_;
   std::map<const void *, size_t> lastRecord_; ///< event -> its last EventRecord operation
 };
 
-} // namespace ptxray::runtime
+} // namespace ptxray::session

@@ -40,7 +40,7 @@
 #include <string>
 #include <string_view>
 
-namespace ptxray::vm {
+namespace ptxray::session {
 
 enum class DType { U8, S8, U16, S16, U32, S32, U64, S64, F32, F64 };
 
@@ -292,4 +292,4 @@ inline uint64_t defaultRandomMaxBits(DType t) {
   return intMaxBits(t);
 }
 
-} // namespace ptxray::vm
+} // namespace ptxray::session

@@ -1,0 +1,54 @@
+// How a launch's results become an analysis (report::Analysis): the performance model's profile
+// advised on while its module is alive, with the sanitizers' reports as correctness findings, the
+// analysis owning its copy of the profile. Shared by `ptxray analyze`/`compare` (every launch) and
+// programs' reports (`ptxray exec --report`: each kernel's costliest launch).
+#pragma once
+
+#include "advisor/Advisor.h"
+#include "report/AnalysisReport.h"
+#include "session/Tools.h"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ptxray::session {
+
+/// A sanitizer's report as the advisor takes it (the tool's correctness rule; its sites' source
+/// positions as references). Memcheck's faults have no rule: nullopt.
+std::optional<advisor::CorrectnessReport> correctnessReport(const ToolReport &report);
+/// Those of `reports` that become findings.
+std::vector<advisor::CorrectnessReport> correctnessReports(std::span<const ToolReport> reports);
+
+/// What advising a launch needs besides the launch.
+struct AdviceSettings {
+  advisor::AdvisorOptions advisor;
+  model::ModelOptions model;           ///< the options the profile was made with (what-ifs re-estimate)
+  std::vector<std::string> sourceDirs; ///< where the report looks for the sources the PTX names
+};
+
+/// Advises on `profile` (its module alive: call from the launch's callback) with the sanitizers'
+/// `hazards`; the analysis keeps a copy of the profile without the module pointer.
+report::Analysis analyzeLaunch(const arch::ArchTarget &target, const model::LaunchProfile &profile,
+                               std::vector<advisor::CorrectnessReport> hazards, const AdviceSettings &settings);
+
+/// Reports known at the end of a run only (leaks) added to an analysis's findings, as --only and
+/// --ignore allow, and the findings ranked again.
+void addRunEndFindings(report::Analysis &analysis, std::span<const ToolReport> reports,
+                       const advisor::AdvisorOptions &options);
+
+/// A program's report: per kernel, the analysis of its costliest launch so far (a program may launch
+/// a kernel thousands of times; the report shows each kernel once), in first-launch order.
+class KernelAnalyses {
+public:
+  /// Whether a launch of `kernel` taking `seconds` would replace what is kept (call analyzeLaunch
+  /// only then: advising costs more than the launch's comparison).
+  bool wants(const std::string &kernel, double seconds) const;
+  void keep(report::Analysis analysis);
+  const std::vector<report::Analysis> &analyses() const { return analyses_; }
+
+private:
+  std::vector<report::Analysis> analyses_;
+};
+
+} // namespace ptxray::session

@@ -1,0 +1,150 @@
+#include "session/Environment.h"
+
+#include "system/SystemConfig.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+namespace ptxray::session {
+
+namespace {
+
+std::string variable(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::vector<std::string> commaList(const std::string &text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty())
+      out.push_back(item);
+  return out;
+}
+
+/// A whole decimal number in [low, high], or nullopt.
+std::optional<long long> number(const std::string &text, long long low, long long high) {
+  if (text.empty())
+    return std::nullopt;
+  char *end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno || *end || v < low || v > high)
+    return std::nullopt;
+  return v;
+}
+
+std::string absolute(const std::string &file) {
+  return file.empty() || file == "-" ? file : std::filesystem::absolute(file).string();
+}
+
+} // namespace
+
+ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warnings) {
+  ProgramOptions o;
+  if (std::string arch = variable(env::kArch); !arch.empty())
+    o.arch = arch;
+  if (std::string t = variable(env::kThreads); !t.empty()) {
+    if (auto n = number(t, 0, 4096))
+      o.threads = static_cast<unsigned>(*n);
+    else
+      warnings.push_back(fmt::format("{}: \"{}\" is not 0 to 4096; all cores", env::kThreads, t));
+  }
+  if (std::string b = variable(env::kBoards); !b.empty()) {
+    if (auto n = number(b, 1, system::kMaxBoards))
+      o.boards = static_cast<int>(*n);
+    else
+      warnings.push_back(fmt::format("{}: \"{}\" is not 1 to {}; 1 board", env::kBoards, b, system::kMaxBoards));
+  }
+  try {
+    o.tools.tools = parseTools(commaList(variable(env::kTool)), env::kTool);
+  } catch (const std::invalid_argument &e) {
+    warnings.push_back(std::string(e.what()) + "; no tool runs");
+  }
+  if (std::string g = variable(env::kRacecheckGlobal); !g.empty()) {
+    if (g == "1" && o.tools.has(Tool::Racecheck))
+      o.tools.racecheckGlobal = true;
+    else
+      warnings.push_back(
+          fmt::format("{}: \"{}\" needs the value 1 and racecheck in {}", env::kRacecheckGlobal, g, env::kTool));
+  }
+  o.sanitizerJson = variable(env::kSanitizerJson);
+  o.metricsJson = variable(env::kMetricsJson);
+  o.report = variable(env::kReport);
+  o.timeline = commaList(variable(env::kTimeline));
+  o.model.clock = variable(env::kClock);
+  o.model.dlcm = variable(env::kDlcm);
+  if (!o.model.dlcm.empty() && o.model.dlcm != "ca" && o.model.dlcm != "cg") {
+    warnings.push_back(
+        fmt::format("{}: unknown value \"{}\" (ca, cg); the architecture's default", env::kDlcm, o.model.dlcm));
+    o.model.dlcm.clear();
+  }
+  if (std::string m = variable(env::kBankMode); !m.empty()) {
+    if (m == "4" || m == "8")
+      o.model.bankMode = m == "4" ? 4 : 8;
+    else
+      warnings.push_back(fmt::format("{}: unknown value \"{}\" (4, 8); the driver's default", env::kBankMode, m));
+  }
+  for (const std::string &what : commaList(variable(env::kLog))) {
+    if (what == "api")
+      o.logApi = true;
+    else
+      warnings.push_back(fmt::format("{}: unknown log \"{}\" (api)", env::kLog, what));
+  }
+  if (std::string p = variable(env::kPtx); p == "strict")
+    o.strictPtx = true;
+  else if (!p.empty())
+    warnings.push_back(fmt::format("{}: unknown value \"{}\" (strict)", env::kPtx, p));
+  if (std::string m = variable(env::kMaxInstructions); !m.empty()) {
+    if (auto n = number(m, 0, std::numeric_limits<long long>::max()))
+      o.maxInstructions = static_cast<uint64_t>(*n);
+    else
+      warnings.push_back(fmt::format("{}: \"{}\" is not a count; the default budget", env::kMaxInstructions, m));
+  }
+  o.connections = hyperQConnectionsFromEnvironment();
+  o.tools.model = o.needsModel();
+  return o;
+}
+
+void ProgramOptions::toEnvironment() const {
+  auto set = [](const char *name, const std::string &value) {
+    if (!value.empty())
+      setenv(name, value.c_str(), 1);
+  };
+  set(env::kArch, arch);
+  set(env::kThreads, threads ? std::to_string(threads) : "");
+  set(env::kBoards, boards > 1 ? std::to_string(boards) : "");
+  std::string tools;
+  for (Tool t : this->tools.tools)
+    tools += fmt::format("{}{}", tools.empty() ? "" : ",", toolInfo(t).name);
+  set(env::kTool, tools);
+  set(env::kRacecheckGlobal, this->tools.racecheckGlobal ? "1" : "");
+  set(env::kSanitizerJson, absolute(sanitizerJson));
+  set(env::kMetricsJson, absolute(metricsJson));
+  set(env::kReport, absolute(report));
+  std::string files;
+  for (const std::string &f : timeline)
+    files += fmt::format("{}{}", files.empty() ? "" : ",", absolute(f));
+  set(env::kTimeline, files);
+  set(env::kClock, model.clock);
+  set(env::kDlcm, model.dlcm);
+  set(env::kBankMode, model.bankMode ? std::to_string(model.bankMode) : "");
+  set(env::kLog, logApi ? "api" : "");
+  set(env::kPtx, strictPtx ? "strict" : "");
+  set(env::kMaxInstructions, maxInstructions ? std::to_string(maxInstructions) : "");
+  set(env::kMaxConnections, connections ? std::to_string(*connections) : "");
+}
+
+std::optional<int> hyperQConnectionsFromEnvironment() {
+  if (auto n = number(variable(env::kMaxConnections), 1, 1024))
+    return static_cast<int>(*n);
+  return std::nullopt;
+}
+
+} // namespace ptxray::session

@@ -1,0 +1,80 @@
+// The protocol between `ptxray exec` (or a user's shell) and ptxray's API libraries loaded into a
+// program (the CUDA runtime and driver now, OpenCL next): what the program runs under travels in
+// environment variables, named here once. ProgramOptions is their content; the command line writes
+// it (toEnvironment) and the libraries read it (fromEnvironment), with the same names, formats and
+// checks on both sides.
+#pragma once
+
+#include "session/ModelSettings.h"
+#include "session/Tools.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxray::session {
+
+namespace env {
+inline constexpr const char *kArch = "PTXRAY_ARCH";                        ///< the modeled GPU (default H100)
+inline constexpr const char *kThreads = "PTXRAY_THREADS";                  ///< worker threads (default: all cores)
+inline constexpr const char *kBoards = "PTXRAY_BOARDS";                    ///< boards of the GPU in the host
+inline constexpr const char *kTool = "PTXRAY_TOOL";                        ///< sanitizers, comma-separated
+inline constexpr const char *kRacecheckGlobal = "PTXRAY_RACECHECK_GLOBAL"; ///< "1": racecheck checks global memory
+inline constexpr const char *kSanitizerJson = "PTXRAY_SANITIZER_JSON";     ///< FILE: the reports as JSON
+inline constexpr const char *kMetricsJson = "PTXRAY_METRICS_JSON";         ///< FILE: the model's metrics
+inline constexpr const char *kReport = "PTXRAY_REPORT";      ///< FILE: the advisor's report (.html, .json, text)
+inline constexpr const char *kTimeline = "PTXRAY_TIMELINE";  ///< FILE[,FILE...]: the session's timeline
+inline constexpr const char *kClock = "PTXRAY_CLOCK";        ///< the model's SM clock (ModelSettings::clock)
+inline constexpr const char *kDlcm = "PTXRAY_DLCM";          ///< ca | cg
+inline constexpr const char *kBankMode = "PTXRAY_BANK_MODE"; ///< 4 | 8
+inline constexpr const char *kLog = "PTXRAY_LOG";            ///< api: trace every API call
+inline constexpr const char *kPtx = "PTXRAY_PTX";            ///< strict: refuse programs without runnable PTX
+inline constexpr const char *kMaxInstructions = "PTXRAY_MAX_INSTRUCTIONS"; ///< budget per launch
+inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";          ///< where `exec` finds the CUDA libraries
+/// CUDA's own: Hyper-Q connections a program's streams are spread over.
+inline constexpr const char *kMaxConnections = "CUDA_DEVICE_MAX_CONNECTIONS";
+} // namespace env
+
+/// What a program runs under.
+struct ProgramOptions {
+  std::string arch;     ///< "": kDefaultArch
+  unsigned threads = 0; ///< 0: all cores
+  int boards = 1;       ///< 1 to system::kMaxBoards
+  ToolSelection tools;  ///< sanitizers; `model` is set when an output needs the performance model
+  ModelSettings model;
+  std::string sanitizerJson;
+  std::string metricsJson;
+  std::string report;
+  std::vector<std::string> timeline; ///< FILEs; "-": text on the error stream
+  bool logApi = false;
+  /// Refuse a program without PTX the modeled GPU could JIT, as the driver does. By default the
+  /// oldest PTX runs instead (with a note), so that a program nvcc 13 built (compute_75 and newer
+  /// only) can still be studied on a modeled Kepler or Maxwell GPU.
+  bool strictPtx = false;
+  uint64_t maxInstructions = 0;   ///< 0: the VM's default
+  std::optional<int> connections; ///< CUDA_DEVICE_MAX_CONNECTIONS
+
+  /// Whether an output needs the performance model.
+  bool needsModel() const { return !metricsJson.empty() || !report.empty() || !timeline.empty(); }
+
+  /// Reads the variables. Values that do not parse are left at their defaults, each with a line in
+  /// `warnings` ("PTXRAY_BOARDS: \"x\" is not 1 to 16; 1 board").
+  static ProgramOptions fromEnvironment(std::vector<std::string> &warnings);
+  /// Sets the variables of the options given (those not at their defaults) for a program this process
+  /// is about to become: the command line overrides the environment, and what it leaves out stays
+  /// as the caller's environment has it. Files become absolute paths.
+  void toEnvironment() const;
+
+  /// The GPU a program sees when PTXRAY_ARCH does not say.
+  static constexpr const char *kDefaultArch = "h100";
+  const std::string &archOrDefault() const {
+    static const std::string fallback = kDefaultArch;
+    return arch.empty() ? fallback : arch;
+  }
+};
+
+/// CUDA_DEVICE_MAX_CONNECTIONS, when set to a number.
+std::optional<int> hyperQConnectionsFromEnvironment();
+
+} // namespace ptxray::session

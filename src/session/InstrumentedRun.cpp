@@ -1,0 +1,112 @@
+#include "session/InstrumentedRun.h"
+
+#include "session/Environment.h"
+#include "session/SanitizerLog.h"
+#include "session/SessionFromSpec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ptxray::session {
+
+bool hasHostOperations(const RunSpec &spec) {
+  return std::any_of(spec.operations.begin(), spec.operations.end(), [](const SpecOperation &op) {
+    return op.kind != SpecOperation::Kind::Launch || op.stream != 0 || op.device != 0;
+  });
+}
+
+system::SystemOptions systemOptions(const RunSpec &spec, const system::SystemOptions &overrides) {
+  system::SystemOptions o = overrides;
+  if (!o.pcieGeneration)
+    o.pcieGeneration = spec.host.pcieGeneration;
+  if (!o.pcieLanes)
+    o.pcieLanes = spec.host.pcieLanes;
+  if (!o.boards)
+    o.boards = spec.host.boards;
+  if (!o.connections)
+    o.connections = hyperQConnectionsFromEnvironment();
+  return o;
+}
+
+void printLaunchOutcome(const LaunchReport &r, Console console, bool quietPrintf,
+                        std::optional<size_t> memcheckFaultLimit) {
+  if (!r.result.printfOutput.empty() && !quietPrintf) {
+    console.out << r.result.printfOutput;
+    console.out.flush();
+  }
+  console.err << r.result.assertOutput;
+  switch (r.result.status) {
+  case vm::LaunchStatus::Success: break;
+  case vm::LaunchStatus::Refused:
+    console.err << fmt::format("error: launch of {} refused: {}\n", r.kernel, r.result.error);
+    break;
+  case vm::LaunchStatus::Faulted:
+  case vm::LaunchStatus::AssertFailed:
+    for (const vm::Fault &f : r.result.faults)
+      console.err << f.describe();
+    if (memcheckFaultLimit)
+      console.err << fmt::format("========= ERROR SUMMARY: {} error{}{}\n", r.result.faults.size(),
+                                 r.result.faults.size() == 1 ? "" : "s",
+                                 r.result.faults.size() >= *memcheckFaultLimit ? " (reports stop there)" : "");
+    console.err << fmt::format("error: launch of {} failed: {}\n", r.kernel, r.result.error);
+    break;
+  }
+}
+
+RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Console console,
+                          const std::function<void(const LaunchEvent &)> &onLaunch) {
+  ToolSelection tools = request.tools;
+  const bool wantSession = request.session == RunRequest::Session::Always ||
+                           (request.session == RunRequest::Session::WhenSpecHasOne && hasHostOperations(spec));
+  // Advice and sessions need the model's profiles.
+  tools.model = tools.model || request.advice || wantSession;
+  Instruments instruments(request.target, tools);
+  SanitizerLog log(instruments, console.err, true);
+
+  RunResult result;
+  RunOptions options;
+  options.target = request.target;
+  options.launch = request.launch;
+  instruments.configure(options.launch);
+  options.listener = instruments.listener();
+  options.keepPtxDirectory = request.keepPtxDirectory;
+  options.writeOutputs = request.writeOutputs;
+  options.onLaunch = [&](const LaunchReport &r) {
+    const std::vector<ToolReport> reports = instruments.launchReports(r.result);
+    if (request.reportTools)
+      log.afterLaunch(reports, r.index, r.kernel);
+    LaunchEvent event{r};
+    event.profile = instruments.lastProfile(r.result);
+    if (request.advice && r.result.ok() && event.profile) {
+      // The module is alive during the callback: advise now, keep a copy of the profile.
+      result.analyses.push_back(
+          analyzeLaunch(request.target, *event.profile, correctnessReports(reports), *request.advice));
+      event.analysis = &result.analyses.back();
+    }
+    if (onLaunch)
+      onLaunch(event);
+  };
+  result.outcome = runSpec(spec, options);
+
+  if (request.reportTools) {
+    result.toolErrors = log.finish();
+    result.sanitizerDocument = log.document(request.target.displayName());
+  } else if (request.advice && !result.analyses.empty()) {
+    // Leaks are known at the end of the run only: they belong to the last launch's analysis.
+    addRunEndFindings(result.analyses.back(), instruments.leakReports(), request.advice->advisor);
+  }
+  if (model::PerformanceModel *model = instruments.model()) {
+    result.profiles = model->launches();
+    for (model::LaunchProfile &p : result.profiles)
+      p.module = nullptr; // the run's module is gone
+  }
+  if (wantSession) {
+    const int smCount = request.target.board() ? request.target.board()->smCount : 1;
+    result.session = simulateSession(request.target, systemOptions(spec, request.system),
+                                     sessionFromSpec(spec, result.profiles, smCount));
+  }
+  return result;
+}
+
+} // namespace ptxray::session

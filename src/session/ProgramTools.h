@@ -1,0 +1,52 @@
+// The tools a program runs under, for ptxray's API libraries (`ptxray exec`: the CUDA runtime and
+// driver; OpenCL's ICD next): the sanitizers and the performance model listening to every launch,
+// their reports on the error stream as the program goes, the session its API calls make, and at
+// exit the summaries and every output asked for (sanitizer JSON, metrics, the advisor's report with
+// the sanitizers' findings in it, the timeline). The same pipeline as `ptxray run` and `analyze`.
+#pragma once
+
+#include "session/Analyses.h"
+#include "session/Environment.h"
+#include "session/SanitizerLog.h"
+#include "session/SessionRecorder.h"
+#include "session/Tools.h"
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace ptxray::session {
+
+class ProgramTools {
+public:
+  /// Throws std::invalid_argument for settings the target cannot take (a --clock of a GPU without
+  /// a board in the database, say).
+  ProgramTools(const ProgramOptions &options, const arch::ArchTarget &target, std::ostream &err);
+
+  bool memcheck() const { return instruments_.memcheck(); }
+  /// Attaches the tools to the program's device, before it allocates anything.
+  void attach(vm::Device &device) { instruments_.attach(device); }
+  /// Launch options the tools need.
+  void configure(vm::LaunchOptions &options) const { instruments_.configure(options); }
+
+  /// After a launch of `kernel` (its module alive) on `stream`: prints its reports, advises on it for
+  /// the report, records it in the session. Returns the modeled kernel time in seconds when the
+  /// model ran it.
+  std::optional<double> afterLaunch(const vm::LaunchResult &result, const std::string &kernel, StreamRef stream = {});
+  /// The session being recorded (PTXRAY_TIMELINE), or null.
+  SessionRecorder *recorder() { return recorder_ ? &*recorder_ : nullptr; }
+  /// At exit: leaks and summaries, then the files. False when a file could not be written.
+  bool finish();
+
+private:
+  const ProgramOptions options_;
+  std::ostream &err_;
+  Instruments instruments_;
+  SanitizerLog log_;
+  AdviceSettings advice_;
+  KernelAnalyses analyses_;
+  std::optional<SessionRecorder> recorder_;
+  size_t launches_ = 0;
+};
+
+} // namespace ptxray::session

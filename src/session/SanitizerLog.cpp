@@ -1,0 +1,84 @@
+#include "session/SanitizerLog.h"
+
+#include <fmt/format.h>
+
+namespace ptxray::session {
+
+using nlohmann::json;
+
+SanitizerLog::SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson)
+    : instruments_(instruments), err_(err), keepJson_(keepJson) {}
+
+json siteJson(const sanitizers::SiteText &site) {
+  return {{"source_line", site.sourceLine},   {"file", site.file},        {"line", site.line},
+          {"ptx_location", site.ptxLocation}, {"ptx_text", site.ptxText}, {"function", site.function}};
+}
+
+void SanitizerLog::keep(const ToolReport &report, std::optional<size_t> launch, const std::string *kernel) {
+  if (!keepJson_)
+    return;
+  const sanitizers::Hazard &h = report.hazard;
+  json sites = json::array();
+  for (const sanitizers::SiteText &site : h.sites)
+    sites.push_back(siteJson(site));
+  reports_.push_back({{"tool", toolInfo(report.tool).name},
+                      {"launch", launch ? json(*launch) : json(nullptr)},
+                      {"kernel", kernel ? json(*kernel) : json(nullptr)},
+                      {"severity", h.severity == sanitizers::Severity::Error ? "error" : "warning"},
+                      {"headline", h.headline},
+                      {"details", h.details},
+                      {"occurrences", h.occurrences},
+                      {"sites", std::move(sites)}});
+}
+
+void SanitizerLog::afterLaunch(std::span<const ToolReport> reports, size_t launch, const std::string &kernel) {
+  for (const ToolReport &r : reports) {
+    if (r.tool != Tool::Memcheck)
+      err_ << r.hazard.describe();
+    keep(r, launch, &kernel);
+  }
+}
+
+bool SanitizerLog::finish() {
+  // Leaks are known at the end only: a later launch may free what an earlier one allocated.
+  for (const ToolReport &r : instruments_.leakReports()) {
+    err_ << r.hazard.describe();
+    keep(r, std::nullopt, nullptr);
+  }
+  bool errors = false;
+  for (const ToolSummary &s : instruments_.summaries()) {
+    const ToolInfo &info = toolInfo(s.tool);
+    const std::string name(info.summaryName);
+    errors |= s.errors > 0;
+    switch (s.tool) {
+    case Tool::Racecheck:
+    case Tool::Synccheck:
+      err_ << "========= " << sanitizers::summaryLine(name.c_str(), s.errors, s.warnings) << "\n";
+      summary_[std::string(info.name)] = {{"errors", s.errors}, {"warnings", s.warnings}};
+      break;
+    case Tool::Leakcheck:
+      err_ << fmt::format("========= {} ({} byte{} leaked in {} block{})\n",
+                          sanitizers::errorSummaryLine(name.c_str(), s.errors), s.leakedBytes,
+                          s.leakedBytes == 1 ? "" : "s", s.leakedBlocks, s.leakedBlocks == 1 ? "" : "s");
+      summary_[std::string(info.name)] = {
+          {"errors", s.errors}, {"leaked_bytes", s.leakedBytes}, {"leaked_blocks", s.leakedBlocks}};
+      break;
+    case Tool::Memcheck:
+    case Tool::Initcheck:
+      err_ << "========= " << sanitizers::errorSummaryLine(name.c_str(), s.errors) << "\n";
+      summary_[std::string(info.name)] = {{"errors", s.errors}};
+      break;
+    }
+  }
+  return errors;
+}
+
+json SanitizerLog::document(const std::string &arch) const {
+  json tools = json::array();
+  for (const auto &[name, counts] : summary_.items())
+    tools.push_back(name);
+  return {{"schema", "ptxray-sanitizers"}, {"version", 1},        {"arch", arch},
+          {"tools", std::move(tools)},     {"reports", reports_}, {"summary", summary_}};
+}
+
+} // namespace ptxray::session

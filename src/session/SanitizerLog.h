@@ -1,0 +1,47 @@
+// compute-sanitizer's conventions for a run's tool reports, whoever runs it (`ptxray run`, a program
+// under `ptxray exec`): each launch's reports on the error stream as they come, every tool's summary
+// line at the end (the leak check's with its bytes and blocks), the exit status they imply, and the
+// same reports as one JSON document (schema ptxray-sanitizers, docs/sanitizers.md).
+#pragma once
+
+#include "session/Tools.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+
+namespace ptxray::session {
+
+class SanitizerLog {
+public:
+  /// Prints on `err`; keeps the reports for document() when `keepJson`.
+  SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson);
+
+  /// A launch's reports (Instruments::launchReports): racecheck, synccheck and initcheck's on the
+  /// error stream (memcheck's faults are printed with the launch's failure, as without memcheck);
+  /// all of them kept for the JSON. `launch` is the launch's index in the run, `kernel` its name.
+  void afterLaunch(std::span<const ToolReport> reports, size_t launch, const std::string &kernel);
+  /// At the end of the run: the leak reports and every tool's summary line. True when a tool
+  /// reported an error (the run's exit status is then 1).
+  bool finish();
+
+  /// {"schema": "ptxray-sanitizers", "version": 1, "arch", "tools", "reports", "summary"}.
+  nlohmann::json document(const std::string &arch) const;
+
+private:
+  Instruments &instruments_;
+  std::ostream &err_;
+  bool keepJson_;
+  nlohmann::json reports_ = nlohmann::json::array();
+  nlohmann::json summary_ = nlohmann::json::object();
+  void keep(const ToolReport &report, std::optional<size_t> launch, const std::string *kernel);
+};
+
+/// A report's source sites as JSON ({"source_line", "file", "line", "ptx_location", "ptx_text",
+/// "function"}).
+nlohmann::json siteJson(const sanitizers::SiteText &site);
+
+} // namespace ptxray::session
