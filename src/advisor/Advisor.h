@@ -27,7 +27,11 @@ struct Thresholds {
   double localShare = 0.01;           ///< local transactions over all global and local transactions
   double divergentBranchShare = 0.05; ///< divergent executions over all executions of a branch
   double warpEfficiency = 0.8;        ///< active lanes over 32 per warp instruction
-  double occupancyPlateau = 0.5;      ///< [BPG] §4.4: beyond this no gain is expected
+  double occupancyPlateau = 0.5;      ///< [BPG] §4.4, §4.5: beyond this no gain is expected
+  double minBlockThreads = 64;        ///< [BPG] §4.4: at least 64 threads per block
+  double recommendedBlockMin = 128;   ///< [BPG] §4.4: "between 128 and 256 threads per block"
+  double recommendedBlockMax = 256;   ///< [BPG] §4.4
+  double gridBlocksToScale = 100;     ///< [BPG] §4.4: blocks per launch "in the hundreds" to scale
   double tailWaveShare = 0.5;         ///< a last wave below this share of a full wave is a tail
   double tailWaveIdle = 0.1;          ///< ... when it idles at least this share of the launch's SM time
   double keplerIlp = 2;               ///< independent instructions per dependency step the hot code needs on Kepler

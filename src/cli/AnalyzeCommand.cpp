@@ -5,13 +5,13 @@
 #include "arch/GpuDatabase.h"
 #include "arch/OccupancyCalculator.h"
 #include "cli/Commands.h"
-#include "cli/KernelResources.h"
 #include "cli/LaunchOptions.h"
 #include "ptx/Demangle.h"
 #include "ptx/ModuleSummary.h"
 #include "report/AnalysisReport.h"
 #include "session/InstrumentedRun.h"
 #include "session/ModelSettings.h"
+#include "session/StaticAnalysis.h"
 #include "vm/Device.h"
 
 #include <fmt/format.h>
@@ -156,86 +156,12 @@ Analyzed analyzeLaunches(const session::RunSpec &spec, const AnalyzeOptions &o, 
 
 /// The static subset: every kernel of the module (or --kernel), from the PTX alone.
 Analyzed analyzeStatically(const AnalyzeOptions &o, const arch::ArchTarget &target, const advisor::AdvisorOptions &ao) {
-  const arch::ComputeCapability &cc = *target.computeCapability;
-  Analyzed out;
-  vm::Device device(cc, target.gpu ? target.gpu->smCount : 0);
-  // A .cu file's PTX is kept so that ptxas can count its registers.
-  std::string keep = o.keepPtx;
-  std::optional<std::filesystem::path> temporary;
-  if (keep.empty() && o.input.ends_with(".cu")) {
-    std::string dir = (std::filesystem::temp_directory_path() / "ptxray-analyze-XXXXXX").string();
-    if (!mkdtemp(dir.data()))
-      throw std::runtime_error("cannot create a temporary directory");
-    temporary = dir;
-    keep = dir;
-  }
-  struct Cleanup {
-    std::optional<std::filesystem::path> &dir;
-    ~Cleanup() {
-      std::error_code ec;
-      if (dir)
-        std::filesystem::remove_all(*dir, ec);
-    }
-  } cleanup{temporary};
-  const vm::LoadedModule &loaded = device.loadModuleFile(o.input, keep);
-  const ptx::Module &m = loaded.ptx();
-  const std::string ptxPath =
-      o.input.ends_with(".cu")
-          ? (std::filesystem::path(keep) / (std::filesystem::path(o.input).filename().string() + ".ptx")).string()
-          : o.input;
-  ptx::ModuleSummary summary = ptx::summarize(m);
-  bool found = false;
-  for (const ptx::Function &fn : m.functions) {
-    if (!fn.isEntry || !fn.hasBody)
-      continue;
-    const std::string demangled = ptx::demangle(fn.name);
-    if (!o.launch.kernel.empty() && fn.name != o.launch.kernel && demangled != o.launch.kernel &&
-        !demangled.starts_with(o.launch.kernel + "("))
-      continue;
-    found = true;
-    report::KernelStatic k;
-    k.kernel = std::string(fn.name);
-    k.demangled = demangled;
-    std::optional<KernelResources> res = kernelResources(ptxPath, k.kernel, cc);
-    if (!res) {
-      out.status = 1;
-      continue;
-    }
-    k.registers = res->registers;
-    k.registerSource = res->registerSource;
-    for (const ptx::FunctionSummary &f : summary.functions)
-      if (f.name == fn.name) {
-        k.staticSharedBytes = f.sharedBytes;
-        k.localBytesPerThread = f.localBytes;
-      }
-    for (int threads = cc.warpSize; threads <= cc.maxThreadsPerBlock; threads += cc.warpSize) {
-      if (res->threadsPerBlock && threads > *res->threadsPerBlock)
-        break;
-      arch::OccupancyInput in;
-      in.threadsPerBlock = threads;
-      in.registersPerThread = k.registers;
-      in.staticSharedBytes = k.staticSharedBytes;
-      k.occupancyByBlockSize.emplace_back(threads, arch::computeOccupancy(cc, in));
-    }
-    advisor::AnalysisInput in;
-    in.target = target;
-    in.module = &m;
-    in.kernel = k.kernel;
-    in.registersPerThread = k.registers;
-    in.modelOptions = session::modelOptions(o.model, target);
-    report::Analysis a;
-    a.target = target;
-    a.sourceDirs = {std::filesystem::path(o.input).parent_path().string()};
-    a.findings = advisor::advise(in, ao);
-    a.kernelStatic = std::move(k);
-    out.analyses.push_back(std::move(a));
-  }
-  if (!found) {
-    std::cerr << fmt::format("ptxray: error: {} has no kernel{}\n", o.input,
-                             o.launch.kernel.empty() ? "" : fmt::format(" named '{}'", o.launch.kernel));
-    out.status = 1;
-  }
-  return out;
+  session::StaticAnalysisRequest request{o.input, o.launch.kernel, o.keepPtx, session::modelOptions(o.model, target),
+                                         ao};
+  session::StaticAnalysisResult result = session::analyzeStatically(target, request);
+  for (const std::string &e : result.errors)
+    std::cerr << "ptxray: error: " << e << "\n";
+  return {std::move(result.analyses), std::nullopt, result.errors.empty() ? 0 : 1};
 }
 
 report::TextStyle textStyle(const AnalyzeOptions &o) {

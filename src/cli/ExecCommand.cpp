@@ -37,13 +37,15 @@ std::optional<fs::path> cudaLibraryDirectory() {
   return std::nullopt;
 }
 
-/// The AddressSanitizer runtime this process runs with, if any: a library built with ASan (the
-/// sanitizer build's libcudart) only loads into a program that has that runtime first.
+/// The AddressSanitizer runtime this process runs with, if any (GCC's libasan.so, clang's
+/// libclang_rt.asan with -shared-libsan): a library built with ASan (the sanitizer build's
+/// libcudart) only loads into a program that has that runtime first.
 std::string asanRuntime() {
   std::string found;
   dl_iterate_phdr(
       [](dl_phdr_info *info, size_t, void *data) {
-        if (info->dlpi_name && std::strstr(info->dlpi_name, "libasan.so"))
+        if (info->dlpi_name &&
+            (std::strstr(info->dlpi_name, "libasan.so") || std::strstr(info->dlpi_name, "libclang_rt.asan")))
           *static_cast<std::string *>(data) = info->dlpi_name;
         return 0;
       },

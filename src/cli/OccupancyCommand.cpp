@@ -1,12 +1,13 @@
 // `ptxray occupancy`: the CUDA Occupancy Calculator as a command, for one architecture, several side
 // by side (--compare), or a kernel's own resources (--kernel), with the spreadsheet's charts.
+#include "advisor/LaunchConfiguration.h"
 #include "arch/GpuDatabase.h"
-#include "arch/OccupancyAdvice.h"
 #include "arch/OccupancyCalculator.h"
 #include "cli/Commands.h"
 #include "cli/Input.h"
-#include "cli/KernelResources.h"
+#include "ptx/Parser.h"
 #include "report/OccupancyReport.h"
+#include "session/KernelResources.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -51,12 +52,8 @@ std::vector<std::string> splitList(const std::string &text) {
   return out;
 }
 
-std::string_view severityName(arch::Severity s) {
-  return s == arch::Severity::Error ? "error" : s == arch::Severity::Warning ? "warning" : "note";
-}
-
 nlohmann::json resultJson(const arch::ArchTarget &target, const arch::OccupancyInput &in,
-                          const arch::OccupancyResult &r, const std::vector<arch::Advice> &advice) {
+                          const arch::OccupancyResult &r, const std::vector<advisor::Finding> &advice) {
   nlohmann::json j;
   j["arch"] = target.displayName();
   j["compute_capability"] = target.computeCapability->version();
@@ -86,14 +83,19 @@ nlohmann::json resultJson(const arch::ArchTarget &target, const arch::OccupancyI
   j["smem_per_sm"] = r.sharedBytesPerSm;
   j["launch_error"] = r.launches() ? nlohmann::json(nullptr) : nlohmann::json(r.launchError);
   nlohmann::json adviceJson = nlohmann::json::array();
-  for (const arch::Advice &a : advice)
-    adviceJson.push_back({{"severity", severityName(a.severity)}, {"message", a.message}, {"source", a.source}});
+  for (const advisor::Finding &f : advice)
+    adviceJson.push_back({{"rule", f.rule},
+                          {"priority", advisor::priorityName(f.priority)},
+                          {"title", f.title},
+                          {"evidence", f.evidence},
+                          {"fix", f.fix},
+                          {"guide", f.guide}});
   j["advice"] = adviceJson;
   return j;
 }
 
 std::string resultText(const arch::ArchTarget &target, const arch::OccupancyInput &in, const arch::OccupancyResult &r,
-                       const std::vector<arch::Advice> &advice) {
+                       const std::vector<advisor::Finding> &advice) {
   std::string out =
       fmt::format("Occupancy on {}: {} threads/block, {} registers/thread, {} B shared/block\n", target.displayName(),
                   in.threadsPerBlock, in.registersPerThread, in.staticSharedBytes + in.dynamicSharedBytes);
@@ -113,8 +115,9 @@ std::string resultText(const arch::ArchTarget &target, const arch::OccupancyInpu
   }
   out += fmt::format("  allocated per block   {} registers, {} B shared (SM configured for {} B)\n",
                      r.allocatedRegistersPerBlock, r.allocatedSharedBytesPerBlock, r.sharedBytesPerSm);
-  for (const arch::Advice &a : advice)
-    out += fmt::format("  {}: {}\n      [{}]\n", severityName(a.severity), a.message, a.source);
+  for (const advisor::Finding &f : advice)
+    out += fmt::format("  [{}] {}: {}\n      {} ({})\n", advisor::priorityName(f.priority), f.rule, f.title, f.fix,
+                       f.guide);
   return out;
 }
 
@@ -166,9 +169,22 @@ int runOccupancy(const OccupancyOptions &o) {
       in.carveoutPercent = o.carveout;
     std::string resourceNote;
     if (!o.kernel.empty()) {
-      auto resources = kernelResources(o.kernel, o.entry, cc);
-      if (!resources)
+      auto input = readInput(o.kernel);
+      if (!input)
         return 1;
+      ptx::ParseResult parsed = ptx::parseModule(input->name, std::move(input->text));
+      if (!parsed.ok()) {
+        std::cerr << parsed.diagnostics.render(parsed.module->sources);
+        return 1;
+      }
+      const ptx::Function *kernel = session::findKernel(*parsed.module, o.entry);
+      if (!kernel) {
+        std::cerr << "ptxray: error: " << session::noKernelMessage(*parsed.module, o.kernel, o.entry) << "\n";
+        return 1;
+      }
+      // ptxas reads files only: standard input gets the fallbacks.
+      const std::optional<session::KernelResources> resources =
+          session::kernelResources(*parsed.module, *kernel, o.kernel == "-" ? "" : o.kernel, cc);
       if (o.regs < 0)
         in.registersPerThread = resources->registers;
       if (o.smem == 0)
@@ -193,21 +209,30 @@ int runOccupancy(const OccupancyOptions &o) {
       std::cerr << "ptxray: error: " << e.what() << "\n";
       return 2;
     }
-    std::optional<int> sms = target.gpu ? std::optional<int>(target.gpu->smCount) : std::nullopt;
-    std::optional<long long> grid = o.grid > 0 ? std::optional<long long>(o.grid) : std::nullopt;
-    std::vector<arch::Advice> advice = arch::adviseLaunch(cc, in, result, grid, sms);
+    const int smCount = target.gpu ? target.gpu->smCount : 0; // 0: a compute capability without a board
+    advisor::ConfigurationView view;
+    view.cc = &cc;
+    view.input = in;
+    view.result = result;
+    if (o.grid > 0)
+      view.gridBlocks = static_cast<uint64_t>(o.grid);
+    view.smCount = smCount;
+    view.gpu = target.gpu ? target.gpu->name : "";
+    std::vector<advisor::Finding> advice =
+        advisor::adviseConfiguration(view, advisor::Thresholds{}, advisor::ConfigurationScope::Calculator);
+    advisor::rankFindings(advice);
     nlohmann::json j = resultJson(target, in, result, advice);
     // cudaOccupancyMaxPotentialBlockSize for the same registers and shared memory.
-    arch::LaunchConfiguration best = arch::suggestLaunchConfiguration(cc, in, sms.value_or(1));
+    arch::LaunchConfiguration best = arch::suggestLaunchConfiguration(cc, in, smCount ? smCount : 1);
     std::string suggestion;
     if (best.blockSize > 0) {
       j["suggested_block_size"] = best.blockSize;
       j["suggested_occupancy"] = best.occupancy;
-      if (sms)
+      if (smCount)
         j["suggested_min_grid_size"] = best.minGridSize;
-      suggestion =
-          fmt::format("  launch configurator: {} threads/block gives {:.1f}%{}\n", best.blockSize, best.occupancy * 100,
-                      sms ? fmt::format(" (at least {} blocks to fill the {} SMs)", best.minGridSize, *sms) : "");
+      suggestion = fmt::format(
+          "  launch configurator: {} threads/block gives {:.1f}%{}\n", best.blockSize, best.occupancy * 100,
+          smCount ? fmt::format(" (at least {} blocks to fill the {} SMs)", best.minGridSize, smCount) : "");
     }
     if (!resourceNote.empty())
       j["kernel_resources"] = resourceNote.substr(2, resourceNote.size() - 3);

@@ -125,7 +125,7 @@ std::string occupancySvg(const ComputeCapability &cc, const OccupancyInput &inpu
 }
 
 std::string occupancyHtml(const ComputeCapability &cc, const OccupancyInput &input, const arch::OccupancyResult &result,
-                          const std::vector<arch::Advice> &advice, std::string_view archName) {
+                          const std::vector<advisor::Finding> &advice, std::string_view archName) {
   HtmlPage page(fmt::format("ptxray occupancy: {}", archName));
   page.addHeading(fmt::format("Occupancy on {}", archName));
   std::vector<TableRow> rows = {
@@ -144,12 +144,9 @@ std::string occupancyHtml(const ComputeCapability &cc, const OccupancyInput &inp
   if (!result.launches())
     rows.push_back({"launch fails", result.launchError});
   page.addTable(std::move(rows), "Launch and result");
-  for (const arch::Advice &a : advice)
-    page.addParagraph(fmt::format("{}: {} ({})",
-                                  a.severity == arch::Severity::Error     ? "error"
-                                  : a.severity == arch::Severity::Warning ? "warning"
-                                                                          : "note",
-                                  a.message, a.source));
+  for (const advisor::Finding &f : advice)
+    page.addParagraph(
+        fmt::format("[{}] {}: {} {} ({})", advisor::priorityName(f.priority), f.rule, f.title, f.fix, f.guide));
   for (const LineChart &chart : occupancyCharts(cc, input, archName))
     page.addChart(chart);
   return page.render();

@@ -2,7 +2,7 @@
 // thread, vs shared memory per block, the launch being analysed marked) and the page that shows them.
 #pragma once
 
-#include "arch/OccupancyAdvice.h"
+#include "advisor/Finding.h"
 #include "arch/OccupancyCalculator.h"
 #include "report/SvgChart.h"
 
@@ -22,7 +22,7 @@ std::string occupancySvg(const arch::ComputeCapability &cc, const arch::Occupanc
 
 /// A standalone HTML page: the launch, its result and limiters, the advice, and the three charts.
 std::string occupancyHtml(const arch::ComputeCapability &cc, const arch::OccupancyInput &input,
-                          const arch::OccupancyResult &result, const std::vector<arch::Advice> &advice,
+                          const arch::OccupancyResult &result, const std::vector<advisor::Finding> &advice,
                           std::string_view archName);
 
 } // namespace ptxray::report

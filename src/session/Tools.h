@@ -115,7 +115,6 @@ private:
   std::unique_ptr<sanitizers::Initcheck> initcheck_;
   std::unique_ptr<sanitizers::Leakcheck> leakcheck_;
   std::unique_ptr<model::PerformanceModel> model_;
-  size_t profilesSeen_ = 0;
   uint64_t memcheckErrors_ = 0;
 };
 

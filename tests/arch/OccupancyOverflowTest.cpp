@@ -1,6 +1,5 @@
 // Launches far beyond any GPU: the calculator must report them as failing launches with the true
 // sizes, never with a size that wrapped round in 32 bits (or past SIZE_MAX) into something that fits.
-#include "arch/OccupancyAdvice.h"
 #include "arch/OccupancyCalculator.h"
 
 #include <gtest/gtest.h>
@@ -172,24 +171,6 @@ TEST(OccupancyOverflow, ConfiguratorAndAvailableShared) {
         << c.smName();
     EXPECT_EQ(availableDynamicSharedBytes(c, launch(128, 32, kSizeMax), 1), std::nullopt) << c.smName();
     EXPECT_EQ(availableDynamicSharedBytes(c, launch(kBillion, 32), 1), std::nullopt) << c.smName();
-  }
-}
-
-// The advice repeats the failure with the real numbers and gives no occupancy advice for it.
-TEST(OccupancyOverflow, AdviceForHugeLaunches) {
-  const ComputeCapability &h100 = cc(9, 0);
-  OccupancyInput input = launch(kBillion, 32, kSizeMax / 2, kSizeMax / 2 + 1);
-  OccupancyResult result = computeOccupancy(h100, input);
-  EXPECT_EQ(result.launchFailures, (std::vector{TooManyThreads, TooManyRegistersPerBlock, TooMuchSharedMemory}));
-  std::vector<Advice> advice = adviseLaunch(h100, input, result, std::numeric_limits<long long>::max(), 132);
-  ASSERT_FALSE(advice.empty());
-  EXPECT_EQ(advice.front().kind, AdviceKind::LaunchFails);
-  EXPECT_TRUE(contains(advice.front().message, "the block needs 32000000000 registers")) << advice.front().message;
-  for (const Advice &a : advice) {
-    EXPECT_NE(a.kind, AdviceKind::OccupancyTooLowForRegisterLatency) << a.message;
-    EXPECT_NE(a.kind, AdviceKind::OccupancyPastPlateau) << a.message;
-    EXPECT_NE(a.kind, AdviceKind::GridBelowSmCount) << a.message;
-    EXPECT_FALSE(hasNegativeNumber(a.message)) << a.message;
   }
 }
 

@@ -129,3 +129,40 @@ add_test(NAME programs.multi_gpu_bad_boards COMMAND bash -c
   "PTXRAY_BOARDS=99 ${PTXRAY_BIN} exec --arch k40 -- ${PROGRAMS_DIR}/bin/multi_gpu 2>&1")
 set_tests_properties(programs.multi_gpu_bad_boards PROPERTIES PASS_REGULAR_EXPRESSION
   "PTXRAY_BOARDS: \"99\" is not 1 to 16; 1 board.*multi_gpu: PASS")
+
+# A program runs under the same pipeline as `ptxray run` and `analyze` (src/session, issue #24): the
+# three hazards planted in bin/hazards (a shared-memory race, a global race inside a block, a
+# device-heap leak) reach every output, with the options `run` has.
+set(HAZARDS ${PROGRAMS_DIR}/bin/hazards)
+add_test(NAME programs.exec_report_has_sanitizer_findings COMMAND bash -c
+  "${PTXRAY_BIN} exec --tool racecheck,leakcheck --report hazards-report.json -- ${HAZARDS} >/dev/null 2>&1 && \
+   python3 ${PROGRAMS_DIR}/report_rules.py hazards-report.json")
+set_tests_properties(programs.exec_report_has_sanitizer_findings PROPERTIES PASS_REGULAR_EXPRESSION
+  "_Z10sharedRacePi [^\n]*race-hazard.*_Z8heapLeakPi [^\n]*memory-leak")
+add_test(NAME programs.exec_racecheck_global COMMAND bash -c
+  "${PTXRAY_BIN} exec --tool racecheck -- ${HAZARDS} 2>&1 | grep SUMMARY; \
+   ${PTXRAY_BIN} exec --tool racecheck --racecheck-global -- ${HAZARDS} 2>&1 | grep -E 'memory\\)|SUMMARY'")
+set_tests_properties(programs.exec_racecheck_global PROPERTIES PASS_REGULAR_EXPRESSION
+  "RACECHECK SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\n.*shared memory\\)\n.*hazards\\.cu:31 and Read access at [^ ]*hazards\\.cu:32 \\(Read-After-Write hazard, global memory\\)\n.*RACECHECK SUMMARY: 2 hazards displayed")
+add_test(NAME programs.exec_leak_summary COMMAND bash -c "${PTXRAY_BIN} exec --tool leakcheck -- ${HAZARDS} 2>&1")
+set_tests_properties(programs.exec_leak_summary PROPERTIES PASS_REGULAR_EXPRESSION
+  "Leaked 256 bytes in 4 device-heap blocks allocated by malloc at [^ ]*hazards\\.cu:37.*LEAKCHECK SUMMARY: 1 error \\(256 bytes leaked in 4 blocks\\)")
+add_test(NAME programs.exec_sanitizer_json COMMAND bash -c
+  "${PTXRAY_BIN} exec --tool racecheck,leakcheck --sanitizer-json hazards-sanitizers.json -- ${HAZARDS} >/dev/null 2>&1 && \
+   python3 -c \"import json; d = json.load(open('hazards-sanitizers.json')); \
+print(d['schema'], d['tools'], [(r['tool'], r['kernel'], r['sites'][0]['line']) for r in d['reports']], d['summary']['leakcheck'])\"")
+set_tests_properties(programs.exec_sanitizer_json PROPERTIES PASS_REGULAR_EXPRESSION
+  "ptxray-sanitizers \\['leakcheck', 'racecheck'\\] \\[\\('racecheck', '_Z10sharedRacePi', 25\\), \\('leakcheck', None, 37\\)\\] {'errors': 1, 'leaked_blocks': 4, 'leaked_bytes': 256}")
+# The model's settings reach a program's report: the K40 ships at its base clock ([KTG] 1.4.6).
+add_test(NAME programs.exec_model_settings COMMAND bash -c
+  "for clock in default boost; do ${PTXRAY_BIN} exec --arch k40 --clock $clock --report mm-$clock.json -- \
+     ${PROGRAMS_DIR}/bin/matmul_tiled >/dev/null 2>&1 && \
+   python3 -c \"import json; print(json.load(open('mm-$clock.json'))['analyses'][0]['launch']['time']['explanation'][:22])\"; done")
+set_tests_properties(programs.exec_model_settings PROPERTIES PASS_REGULAR_EXPRESSION
+  "^Tesla K40 at 745 MHz, \nTesla K40 at 875 MHz, \n$")
+# One list of tool names: the command lines and PTXRAY_TOOL say the same.
+add_test(NAME programs.tool_names_are_one_list COMMAND bash -c
+  "${PTXRAY_BIN} exec --tool helgrind -- ${HAZARDS} 2>&1; ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/tests/vm/specs/affine.json --tool helgrind 2>&1; \
+   PTXRAY_TOOL=helgrind ${PTXRAY_BIN} exec -- ${HAZARDS} 2>&1")
+set_tests_properties(programs.tool_names_are_one_list PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: --tool: unknown tool \"helgrind\" \\(memcheck, racecheck, synccheck, initcheck, leakcheck\\)\nptxray: error: --tool: unknown tool \"helgrind\" \\(memcheck, racecheck, synccheck, initcheck, leakcheck\\)\nptxray: warning: PTXRAY_TOOL: unknown tool \"helgrind\" \\(memcheck, racecheck, synccheck, initcheck, leakcheck\\); no tool runs\nhazards: done")

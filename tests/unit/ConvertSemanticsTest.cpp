@@ -2,6 +2,8 @@
 // volatile casts), C++ integer conversions, and consistency of the typed cvt<D, S> with convert().
 #include "vm/semantics/Convert.h"
 
+#include "support/HostConversions.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -201,8 +203,7 @@ template <class T> T hostIntToFloat(uint64_t a, ST s) {
     volatile T f = static_cast<T>(v);
     return f;
   }
-  volatile uint64_t v = static_cast<uint64_t>(srcInt(a, s));
-  volatile T f = static_cast<T>(v);
+  volatile T f = ptxray::test::fromUnsigned<T>(static_cast<uint64_t>(srcInt(a, s)));
   return f;
 }
 

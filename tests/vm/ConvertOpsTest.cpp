@@ -1,5 +1,7 @@
 // cvt and cvt.pack run through the VM over edge-case inputs, compared with host conversions written in
-// this file (fesetround + volatile casts, _Float16, round-to-odd narrowing), not with src/vm/semantics.
+// this file (fesetround + volatile casts, support/Float16Reference.h, round-to-odd narrowing), not with
+// src/vm/semantics.
+#include "support/HostConversions.h"
 #include "vm/FloatTestSupport.h"
 
 #include <climits>
@@ -273,17 +275,17 @@ TEST(ConvertOps, IntToFloatEveryRounding) {
           const std::string n = d.name;
           if (n == "f32")
             want.push_back(rounded(kModes[r], [&] {
-              volatile float f = s.isSigned ? static_cast<float>(xs) : static_cast<float>(xu);
+              volatile float f = s.isSigned ? static_cast<float>(xs) : fromUnsigned<float>(xu);
               return u64{B(static_cast<float>(f))};
             }));
           else if (n == "f64")
             want.push_back(rounded(kModes[r], [&] {
-              volatile double f = s.isSigned ? static_cast<double>(xs) : static_cast<double>(xu);
+              volatile double f = s.isSigned ? static_cast<double>(xs) : fromUnsigned<double>(xu);
               return B(static_cast<double>(f));
             }));
           else
             want.push_back(
-                narrow(roundToOdd([&] { return s.isSigned ? static_cast<double>(xs) : static_cast<double>(xu); }), d,
+                narrow(roundToOdd([&] { return s.isSigned ? static_cast<double>(xs) : fromUnsigned<double>(xu); }), d,
                        kModes[r]));
         }
         expectEq(inst, runKernel(inst + " {d}, {a};", {d.bits, regWidth(s.bits), 0, 0}, in), want, in);
@@ -446,7 +448,7 @@ TEST(ConvertOps, HalfSourceInB16RegisterAndImmediates) {
   const std::vector<u64> h = {0x3c00, 0xc000, 0x7c00, 0x0001, 0x7bff};
   std::vector<u64> w;
   for (u64 v : h)
-    w.push_back(B(static_cast<float>(H(static_cast<u16>(v)))));
+    w.push_back(B(H(static_cast<u16>(v))));
   expectEq("cvt.f32.f16", runKernel("cvt.f32.f16 {d}, {a};", {32, 16, 0, 0}, h), w, h);
   const std::vector<u64> any = {0};
   expectEq("cvt imm f32", runKernel("cvt.rn.f16.f32 {d}, 0f3FC00000;", {16, 32, 0, 0}, any), {0x3e00}, any);

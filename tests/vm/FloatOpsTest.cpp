@@ -1,7 +1,7 @@
 // Floating-point instructions run through the VM. Each lane applies one instruction to inputs full of
 // edge cases (+-0, +-inf, NaNs, subnormals with and without .ftz, max finite, halfway cases, random
 // values from fixed seeds); results are compared with host computations written in this file from the
-// PTX ISA (fesetround + volatile for directed rounding, _Float16 for f16, round-to-odd for exact
+// PTX ISA (fesetround + volatile for directed rounding, support/Float16Reference.h for f16, round-to-odd for exact
 // narrowing), not with src/vm/semantics.
 #include "vm/FloatTestSupport.h"
 
@@ -221,10 +221,10 @@ TEST(FloatOps, F32ApproximationsWithinIsaBounds) {
       {"ex2.approx.ftz.f32", false, [](double x) { return std::exp2(x); }, 2},
       {"lg2.approx.f32", true, [](double x) { return std::log2(x); }, -std::ldexp(1.0, -22)},
       {"lg2.approx.ftz.f32", true, [](double x) { return std::log2(x); }, -std::ldexp(1.0, -22)},
-      {"sin.approx.f32", false, [](double x) { return std::sin(x); }, -std::ldexp(1.0, -20.5)},
-      {"sin.approx.ftz.f32", false, [](double x) { return std::sin(x); }, -std::ldexp(1.0, -20.5)},
-      {"cos.approx.f32", false, [](double x) { return std::cos(x); }, -std::ldexp(1.0, -20.5)},
-      {"cos.approx.ftz.f32", false, [](double x) { return std::cos(x); }, -std::ldexp(1.0, -20.5)},
+      {"sin.approx.f32", false, [](double x) { return std::sin(x); }, -std::exp2(-20.5)},
+      {"sin.approx.ftz.f32", false, [](double x) { return std::sin(x); }, -std::exp2(-20.5)},
+      {"cos.approx.f32", false, [](double x) { return std::cos(x); }, -std::exp2(-20.5)},
+      {"cos.approx.ftz.f32", false, [](double x) { return std::cos(x); }, -std::exp2(-20.5)},
       {"tanh.approx.f32", false, [](double x) { return std::tanh(x); }, -1},
   };
   for (const Approx &c : cases) {
@@ -702,7 +702,7 @@ TEST(FloatOps, HalfArithmeticFmaSignMinMax) {
               continue;
             const double want = inst.starts_with("ex2") ? std::exp2(v) : std::tanh(v);
             const double tol = inst.starts_with("ex2") ? std::fabs(want) * (isF16 ? 1.0 / 1024 : 1.0 / 128) + 1e-7
-                                                       : (isF16 ? std::ldexp(1.0, -10.9) : 1.0 / 256);
+                                                       : (isF16 ? std::exp2(-10.9) : 1.0 / 256);
             ASSERT_LE(std::fabs(halfValue(g16, isF16) - want), tol) << inst << " " << hex(in16) << " -> " << hex(g16);
           }
       }
@@ -713,7 +713,7 @@ TEST(FloatOps, HalfFloatLiteralOperands) {
   const std::vector<u64> a = {0x3c00, 0x4000, 0xbc00};
   std::vector<u64> want;
   for (u64 v : a)
-    want.push_back(B(static_cast<_Float16>(static_cast<float>(H(static_cast<u16>(v))) + 1.5f)));
+    want.push_back(floatToHalf(H(static_cast<u16>(v)) + 1.5f));
   expectSame("add.f16 0f", runKernel("add.f16 {d}, {a}, 0f3FC00000;", {16, 16, 0, 0}, a), want, a);
 }
 

@@ -1,10 +1,11 @@
 // Shared by FloatOpsTest and ConvertOpsTest: a kernel that applies one instruction (or a few) per lane
 // to inputs from arrays, and host reference arithmetic written independently of src/vm/semantics:
-// directed rounding through fesetround with volatile operands, f16 through the compiler's _Float16, and
+// directed rounding through fesetround with volatile operands, f16 through support/Float16Reference.h, and
 // exact narrowing through round-to-odd (truncate, then set the lowest bit if inexact; correct whenever
 // the intermediate has at least two more bits than the target).
 #pragma once
 
+#include "support/Float16Reference.h"
 #include "support/VmHarness.h"
 
 #include <gtest/gtest.h>
@@ -113,11 +114,9 @@ inline u32 B(float f) {
 inline u64 B(double d) {
   return std::bit_cast<u64>(d);
 }
-inline u16 B(_Float16 h) {
-  return std::bit_cast<u16>(h);
-}
-inline _Float16 H(u16 b) {
-  return std::bit_cast<_Float16>(b);
+/// f16 bits as a float (exact).
+inline float H(u16 b) {
+  return halfToFloat(b);
 }
 
 inline float flush(float x) {
@@ -148,13 +147,21 @@ template <class F> double roundToOdd(F f) {
   return v;
 }
 
-/// double -> f16 bits with the host rounding mode `mode` (exact double rounding when x is round-to-odd).
+/// double -> f16 bits rounded in the host direction `mode`: to float by round-to-odd (exact for the
+/// 11-bit target), then to f16 in `mode`.
 inline u16 toHalf(double x, int mode = FE_TONEAREST) {
+  if (std::isnan(x))
+    return floatToHalf(static_cast<float>(x), mode);
   volatile double v = x;
-  return rounded(mode, [&] {
-    volatile _Float16 h = static_cast<_Float16>(v);
-    return B(static_cast<_Float16>(h));
-  });
+  std::feclearexcept(FE_INEXACT);
+  std::fesetround(FE_TOWARDZERO);
+  volatile float f = static_cast<float>(v);
+  const bool inexact = std::fetestexcept(FE_INEXACT);
+  std::fesetround(FE_TONEAREST);
+  u32 b = std::bit_cast<u32>(static_cast<float>(f));
+  if (inexact)
+    b |= 1;
+  return floatToHalf(std::bit_cast<float>(b), mode);
 }
 
 /// double -> bf16 bits: to float by round-to-odd, then to 8 fraction bits in direction `mode`.

@@ -1,19 +1,16 @@
-#include "cli/KernelResources.h"
+#include "session/KernelResources.h"
 
-#include "cli/Input.h"
 #include "ptx/Demangle.h"
 #include "ptx/ModuleSummary.h"
-#include "ptx/Parser.h"
 #include "ptx/RegisterPressure.h"
 #include "support/Process.h"
 
 #include <fmt/format.h>
 
-#include <iostream>
 #include <regex>
 #include <sstream>
 
-namespace ptxray::cli {
+namespace ptxray::session {
 namespace {
 
 /// Registers ptxas allocates for `kernel` on `sm`, or nullopt when ptxas is absent or fails (it
@@ -45,37 +42,29 @@ std::optional<int> ptxasRegisters(const std::string &path, const std::string &ke
 
 } // namespace
 
-std::optional<KernelResources> kernelResources(const std::string &path, const std::string &entry,
-                                               const arch::ComputeCapability &cc) {
-  auto input = readInput(path);
-  if (!input)
-    return std::nullopt;
-  ptx::ParseResult parsed = ptx::parseModule(input->name, std::move(input->text));
-  if (!parsed.ok()) {
-    std::cerr << parsed.diagnostics.render(parsed.module->sources);
-    return std::nullopt;
-  }
-  const ptx::Module &m = *parsed.module;
-  const ptx::Function *kernel = nullptr;
-  for (const ptx::Function &fn : m.functions) {
+const ptx::Function *findKernel(const ptx::Module &module, const std::string &entry) {
+  for (const ptx::Function &fn : module.functions) {
     if (!fn.isEntry || !fn.hasBody)
       continue;
-    if (entry.empty() || fn.name == entry || ptx::demangle(fn.name) == entry ||
-        ptx::demangle(fn.name).starts_with(entry + "(")) {
-      kernel = &fn;
-      break;
-    }
+    const std::string demangled = ptx::demangle(fn.name);
+    if (entry.empty() || fn.name == entry || demangled == entry || demangled.starts_with(entry + "("))
+      return &fn;
   }
-  if (!kernel) {
-    std::string names;
-    for (const ptx::Function &fn : m.functions)
-      if (fn.isEntry && fn.hasBody)
-        names += fmt::format("\n  {}", ptx::demangle(fn.name));
-    std::cerr << fmt::format("ptxray: error: {} has no kernel {}{}{}\n", path, entry.empty() ? "" : "named ",
-                             entry.empty() ? "" : "'" + entry + "'", names.empty() ? "" : "; its kernels are:" + names);
-    return std::nullopt;
-  }
+  return nullptr;
+}
 
+std::string noKernelMessage(const ptx::Module &module, const std::string &file, const std::string &entry) {
+  std::string names;
+  for (const ptx::Function &fn : module.functions)
+    if (fn.isEntry && fn.hasBody)
+      names += fmt::format("\n  {}", ptx::demangle(fn.name));
+  return fmt::format("{} has no kernel{}{}", file, entry.empty() ? "" : fmt::format(" named '{}'", entry),
+                     names.empty() ? "" : "; its kernels are:" + names);
+}
+
+KernelResources kernelResources(const ptx::Module &m, const ptx::Function &fn, const std::string &ptxFile,
+                                const arch::ComputeCapability &cc) {
+  const ptx::Function *kernel = &fn;
   KernelResources r;
   r.kernel = ptx::demangle(kernel->name);
   ptx::ModuleSummary summary = ptx::summarize(m);
@@ -99,8 +88,8 @@ std::optional<KernelResources> kernelResources(const std::string &path, const st
     }
   }
 
-  // ptxas reads files only: standard input ("-") gets the fallbacks.
-  if (auto regs = path == "-" ? std::nullopt : ptxasRegisters(path, std::string(kernel->name), cc.smName())) {
+  // ptxas reads files only: a module not on disk (standard input) gets the fallbacks.
+  if (auto regs = ptxFile.empty() ? std::nullopt : ptxasRegisters(ptxFile, std::string(kernel->name), cc.smName())) {
     r.registers = *regs;
     r.registerSource = fmt::format("ptxas -v for {}", cc.smName());
   } else if (maxnreg) {
@@ -114,4 +103,4 @@ std::optional<KernelResources> kernelResources(const std::string &path, const st
   return r;
 }
 
-} // namespace ptxray::cli
+} // namespace ptxray::session
