@@ -8,7 +8,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev     # CLI, JSON output, formatting
   libgtest-dev libgmock-dev libbenchmark-dev     # tests and benchmarks
   librapidcheck-dev                              # property tests
-  clang libclang-rt-14-dev                       # libFuzzer target for the parser
+  clang libclang-rt-14-dev                       # libFuzzer targets, the sanitizer build (clang 14)
+  libclc-14                                      # OpenCL C -> PTX: libclc's nvptx64 library for clang 14
   clang-format                                   # the code style in .clang-format
   chromium fonts-dejavu-core python3             # HTML report screenshot test (tests/report)
   libxml2-utils                                  # xmllint: SVG/HTML well-formedness in tests

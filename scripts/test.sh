@@ -13,11 +13,11 @@ jobs=$(nproc)
 summary=()
 stage_start=$SECONDS
 
-# The time since the last stage ended, as "(2m05s)".
-elapsed() {
+# Adds a line to the summary with the time since the last stage ended: "LABEL (2m05s)".
+stage_done() { # summary-text
   local s=$((SECONDS - stage_start))
   stage_start=$SECONDS
-  printf '(%dm%02ds)' $((s / 60)) $((s % 60))
+  summary+=("$1 ($((s / 60))m$(printf '%02d' $((s % 60)))s)")
 }
 
 run_ctest() { # build-dir label
@@ -28,7 +28,7 @@ run_ctest() { # build-dir label
   total=$(sed -nE 's/.*tests passed, ([0-9]+) tests failed out of ([0-9]+).*/\2/p' "$log" | tail -n1)
   failed=$(sed -nE 's/.*tests passed, ([0-9]+) tests failed out of ([0-9]+).*/\1/p' "$log" | tail -n1)
   rm -f "$log"
-  summary+=("$2: $((total - failed)) passed, $failed failed $(elapsed)")
+  stage_done "$2: $((total - failed)) passed, $failed failed"
   [ "$failed" = 0 ]
 }
 
@@ -47,12 +47,12 @@ build_without_warnings() { # label command...
 
 echo "== the README's first command: scripts/quickstart.sh (Release, as a user builds it; no warning allowed)"
 build_without_warnings "quick-start build" ./scripts/quickstart.sh
-summary+=("quickstart: 1 passed, 0 failed $(elapsed)")
+stage_done "quickstart: 1 passed, 0 failed"
 
 echo "== the tests, added to the quick start's Release tree (its libraries are not rebuilt) and run"
 cmake -S . -B build/release -DPTXRAY_TESTS=ON
 build_without_warnings "tests' build" cmake --build build/release
-summary+=("test build (Release, gcc): 1 passed, 0 failed $(elapsed)")
+stage_done "test build (Release, gcc): 1 passed, 0 failed"
 run_ctest build/release "tests"
 
 echo "== the other compiler: clang, -Werror, AddressSanitizer + UndefinedBehaviorSanitizer; build and test"
@@ -61,17 +61,17 @@ echo "== the other compiler: clang, -Werror, AddressSanitizer + UndefinedBehavio
 cmake -S . -B build/asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
   "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" -DPTXRAY_SANITIZE=ON -DPTXRAY_WERROR=ON
 cmake --build build/asan
-summary+=("sanitizer build (clang, -Werror): 1 passed, 0 failed $(elapsed)")
+stage_done "sanitizer build (clang, -Werror): 1 passed, 0 failed"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_ctest build/asan "sanitizer tests"
 
 echo "== fuzz the parser (60 s), the VM (30 s) and the fatbinary reader (15 s)"
 ./scripts/fuzz.sh 60
-summary+=("fuzz: 1 passed, 0 failed $(elapsed)")
+stage_done "fuzz: 1 passed, 0 failed"
 
 echo "== formatting"
 ./scripts/format.sh --check
-summary+=("format: 1 passed, 0 failed $(elapsed)")
+stage_done "format: 1 passed, 0 failed"
 
 echo
 printf '%s\n' "${summary[@]}"

@@ -256,7 +256,7 @@ SourceRef RuleContext::ref(const Site &site, std::string evidence, double weight
   return r;
 }
 
-Finding RuleContext::make(std::string_view rule) const {
+Finding findingOf(std::string_view rule) {
   const RuleInfo &info = catalogued(rule);
   Finding f;
   f.rule = std::string(rule);
@@ -264,6 +264,10 @@ Finding RuleContext::make(std::string_view rule) const {
   f.category = info.category;
   f.guide = std::string(info.guide);
   return f;
+}
+
+Finding RuleContext::make(std::string_view rule) const {
+  return findingOf(rule);
 }
 
 double RuleContext::gain(const std::function<void(model::TimeInputs &)> &change) const {

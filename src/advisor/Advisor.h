@@ -92,6 +92,9 @@ const RuleInfo *findRule(std::string_view id);
 /// The catalogue's entry of a rule that makes findings; throws std::logic_error for an id that is
 /// not there (a misspelling in the code, never user input).
 const RuleInfo &catalogued(std::string_view id);
+/// A finding of `rule` with its priority, category and guide section from the catalogue (throws as
+/// catalogued() does for an id that is not there).
+Finding findingOf(std::string_view rule);
 
 /// A finding per correctness report (priority high for errors, medium for warnings).
 std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports);

@@ -13,17 +13,6 @@ double d(uint64_t v) {
   return static_cast<double>(v);
 }
 
-/// A finding of `rule` with priority, category and guide section from the catalogue.
-Finding make(std::string_view rule) {
-  const RuleInfo &info = catalogued(rule);
-  Finding f;
-  f.rule = std::string(rule);
-  f.priority = info.priority;
-  f.category = info.category;
-  f.guide = std::string(info.guide);
-  return f;
-}
-
 std::optional<OccupancyLift> liftFor(const ConfigurationView &c, arch::OccupancyResource limiter) {
   const arch::ComputeCapability &cc = *c.cc;
   const arch::OccupancyInput &base = c.input;
@@ -91,7 +80,7 @@ std::string limiterNames(const arch::OccupancyResult &r) {
 void launchability(const ConfigurationView &c, std::vector<Finding> &out) {
   const arch::ComputeCapability &cc = *c.cc;
   if (!c.result.launches()) {
-    Finding f = make("launch-fails");
+    Finding f = findingOf("launch-fails");
     f.title = "The launch fails: " + c.result.launchError;
     f.evidence = fmt::format("{} threads per block, {} registers per thread, {} of shared memory per block on {}.",
                              c.input.threadsPerBlock, c.input.registersPerThread,
@@ -100,7 +89,7 @@ void launchability(const ConfigurationView &c, std::vector<Finding> &out) {
     out.push_back(std::move(f));
   }
   if (c.input.staticSharedBytes > static_cast<size_t>(cc.maxStaticSharedPerBlock)) {
-    Finding f = make("static-shared-too-large");
+    Finding f = findingOf("static-shared-too-large");
     f.title = fmt::format("{} of statically declared shared memory: at most {} per block on {}",
                           bytes(d(c.input.staticSharedBytes)), bytes(d(cc.maxStaticSharedPerBlock)), cc.smName());
     f.evidence = "Static __shared__ arrays are limited to 48 KB per block; more must be allocated dynamically.";
@@ -108,7 +97,7 @@ void launchability(const ConfigurationView &c, std::vector<Finding> &out) {
     out.push_back(std::move(f));
   }
   if (c.result.sharedMemoryOptInRequired) {
-    Finding f = make("shared-opt-in");
+    Finding f = findingOf("shared-opt-in");
     f.title = fmt::format("{} of shared memory per block needs the kernel's opt-in",
                           bytes(d(c.input.staticSharedBytes) + d(c.input.dynamicSharedBytes)));
     f.evidence = fmt::format("Blocks get {} of shared memory by default on {}; more needs an attribute set before "
@@ -119,7 +108,7 @@ void launchability(const ConfigurationView &c, std::vector<Finding> &out) {
     out.push_back(std::move(f));
   }
   if (c.input.carveoutPercent && cc.sharedCarveoutsBytes.empty()) {
-    Finding f = make("carveout-ignored");
+    Finding f = findingOf("carveout-ignored");
     f.title = fmt::format("A shared-memory carveout has no effect on {}", cc.smName());
     f.evidence = "Carveouts (cudaFuncAttributePreferredSharedMemoryCarveout) exist from compute capability 7.0; "
                  "older GPUs split L1 and shared memory by the cache configuration ([BPG] 4.5).";
@@ -135,7 +124,7 @@ void occupancy(const ConfigurationView &c, const Thresholds &t, ConfigurationSco
     return;
   if (o.occupancy >= t.occupancyPlateau) {
     if (scope == ConfigurationScope::Calculator && o.occupancy > t.occupancyPlateau) {
-      Finding f = make("occupancy-past-plateau");
+      Finding f = findingOf("occupancy-past-plateau");
       f.title = fmt::format("Occupancy {} is past {}, beyond which more occupancy rarely helps", percent(o.occupancy),
                             percent(t.occupancyPlateau));
       f.evidence = "Past the plateau, more resident warps hide no more latency ([BPG] 4.4, 4.5).";
@@ -161,7 +150,7 @@ void occupancy(const ConfigurationView &c, const Thresholds &t, ConfigurationSco
       fmt::format(" Per block: {} threads, {} registers per thread, {} of shared memory.", c.input.threadsPerBlock,
                   c.input.registersPerThread, bytes(d(c.input.staticSharedBytes) + d(c.input.dynamicSharedBytes)));
 
-  Finding f = make("occupancy-limited");
+  Finding f = findingOf("occupancy-limited");
   f.title = fmt::format("Occupancy {} ({} of {} warps per SM), limited by {}", percent(o.occupancy), o.activeWarpsPerSm,
                         o.maxWarpsPerSm, limiterNames(o));
   f.evidence = fmt::format("{} blocks fit an SM; below {} occupancy too few warps are resident to hide memory "
@@ -172,7 +161,7 @@ void occupancy(const ConfigurationView &c, const Thresholds &t, ConfigurationSco
   out.push_back(std::move(f));
 
   if (o.occupancy < cc.minOccupancyToHideRegisterLatency) {
-    Finding h = make("occupancy-latency-hiding");
+    Finding h = findingOf("occupancy-latency-hiding");
     h.title =
         fmt::format("{} resident threads per SM cannot hide register dependencies", o.activeWarpsPerSm * cc.warpSize);
     h.evidence = fmt::format("An arithmetic result is ready about {} cycles after it issues; hiding that takes at "
@@ -193,7 +182,7 @@ void blockShape(const ConfigurationView &c, const Thresholds &t, ConfigurationSc
   if (threads == 0)
     return;
   if (threads % warpSize) {
-    Finding f = make("block-not-warp-multiple");
+    Finding f = findingOf("block-not-warp-multiple");
     const uint64_t warps = (threads + warpSize - 1) / warpSize;
     const double used = d(threads) / d(warps * warpSize);
     f.title = fmt::format("{} threads per block is not a multiple of {}: {} of the last warp's lanes idle", threads,
@@ -208,7 +197,7 @@ void blockShape(const ConfigurationView &c, const Thresholds &t, ConfigurationSc
     out.push_back(std::move(f));
   }
   if (cc.registerBankBlockMultiple && threads % static_cast<uint64_t>(*cc.registerBankBlockMultiple) != 0) {
-    Finding f = make("block-register-banks");
+    Finding f = findingOf("block-register-banks");
     f.title = fmt::format("{} threads per block is not a multiple of {}", threads, *cc.registerBankBlockMultiple);
     f.evidence = fmt::format("On {} the compiler avoids register bank conflicts best with blocks of a multiple of "
                              "{} threads ([BPG] 3.2.6).",
@@ -217,7 +206,7 @@ void blockShape(const ConfigurationView &c, const Thresholds &t, ConfigurationSc
     out.push_back(std::move(f));
   }
   if (d(threads) < t.minBlockThreads) {
-    Finding f = make("block-too-small");
+    Finding f = findingOf("block-too-small");
     f.title = fmt::format("{} threads per block: below the guides' minimum of {}", threads, t.minBlockThreads);
     f.evidence =
         fmt::format("An SM holds at most {} blocks, so {}-thread blocks fill at most {} of its {} warps "
@@ -234,7 +223,7 @@ void blockShape(const ConfigurationView &c, const Thresholds &t, ConfigurationSc
     out.push_back(std::move(f));
   } else if (scope == ConfigurationScope::Calculator &&
              (d(threads) < t.recommendedBlockMin || d(threads) > t.recommendedBlockMax)) {
-    Finding f = make("block-size-range");
+    Finding f = findingOf("block-size-range");
     f.title = fmt::format("{} threads per block: outside the recommended starting range of {} to {}", threads,
                           t.recommendedBlockMin, t.recommendedBlockMax);
     f.evidence = "The guide's starting point for experiments; the best size depends on the kernel ([BPG] 4.4).";
@@ -242,7 +231,7 @@ void blockShape(const ConfigurationView &c, const Thresholds &t, ConfigurationSc
     out.push_back(std::move(f));
   }
   if (c.result.launches() && c.result.activeBlocksPerSm == 1) {
-    Finding f = make("single-block-per-sm");
+    Finding f = findingOf("single-block-per-sm");
     f.title = "One block fits an SM: while it waits at a barrier the SM has nothing else to run";
     f.evidence = fmt::format("Limited by {}; with two or more resident blocks, one runs while another waits "
                              "([BPG] 4.4).",
@@ -252,14 +241,14 @@ void blockShape(const ConfigurationView &c, const Thresholds &t, ConfigurationSc
   }
 }
 
-void gridSize(const ConfigurationView &c, const Thresholds &t, std::vector<Finding> &out) {
+void gridSize(const ConfigurationView &c, const Thresholds &t, ConfigurationScope scope, std::vector<Finding> &out) {
   const int sms = c.smCount;
   if (sms <= 0 || !c.gridBlocks || !c.result.launches())
     return;
   const uint64_t ctas = *c.gridBlocks;
   const uint64_t perWave = static_cast<uint64_t>(sms) * static_cast<uint64_t>(std::max(1, c.result.activeBlocksPerSm));
   if (ctas < static_cast<uint64_t>(sms)) {
-    Finding f = make("grid-below-sm-count");
+    Finding f = findingOf("grid-below-sm-count");
     f.title = fmt::format("{} blocks for {} SMs: {} SMs idle", ctas, sms, sms - static_cast<int>(ctas));
     f.evidence = fmt::format("{} has {} multiprocessors; a grid needs at least that many blocks to give each one "
                              "work, and several per SM to hide latency ([BPG] 4.4).",
@@ -268,10 +257,12 @@ void gridSize(const ConfigurationView &c, const Thresholds &t, std::vector<Findi
                         "with {} blocks per SM resident, {} blocks fill the GPU.",
                         sms, c.result.activeBlocksPerSm, perWave);
     out.push_back(std::move(f));
+    if (scope == ConfigurationScope::Launch)
+      return; // the fix is the same: more blocks (the calculator lists every rule that applies)
   } else {
     const uint64_t fullWaves = ctas / perWave, tail = ctas % perWave;
     if (fullWaves == 0) {
-      Finding f = make("grid-does-not-fill-gpu");
+      Finding f = findingOf("grid-does-not-fill-gpu");
       f.title = fmt::format("{} blocks do not reach the computed occupancy: {} are needed", ctas, perWave);
       f.evidence = fmt::format("{} SMs x {} resident blocks = {} blocks to fill every SM once ([BPG] 4.4).", sms,
                                c.result.activeBlocksPerSm, perWave);
@@ -281,7 +272,7 @@ void gridSize(const ConfigurationView &c, const Thresholds &t, std::vector<Findi
       const double tailShare = d(tail) / d(perWave);
       const double lost = (1 - tailShare) / d(fullWaves + 1);
       if (tailShare < t.tailWaveShare && lost >= t.tailWaveIdle) {
-        Finding f = make("tail-wave");
+        Finding f = findingOf("tail-wave");
         f.title = fmt::format("A tail wave of {} blocks: {} full waves of {} blocks, then {} of the GPU busy", tail,
                               fullWaves, perWave, percent(tailShare));
         f.evidence = fmt::format("{} SMs x {} resident blocks = {} blocks per wave; {} blocks leave the last wave "
@@ -295,7 +286,7 @@ void gridSize(const ConfigurationView &c, const Thresholds &t, std::vector<Findi
     }
   }
   if (d(ctas) < t.gridBlocksToScale) {
-    Finding f = make("grid-too-small-to-scale");
+    Finding f = findingOf("grid-too-small-to-scale");
     f.title = fmt::format("{} blocks will not fill larger GPUs", ctas);
     f.evidence = "To scale to future devices the number of blocks per launch should be in the hundreds; "
                  "thousands of blocks scale across generations ([BPG] 4.4, [Kepler] 1.4.1).";
@@ -320,7 +311,7 @@ std::vector<Finding> adviseConfiguration(const ConfigurationView &c, const Thres
   launchability(c, out);
   occupancy(c, t, scope, out);
   blockShape(c, t, scope, out);
-  gridSize(c, t, out);
+  gridSize(c, t, scope, out);
   return out;
 }
 

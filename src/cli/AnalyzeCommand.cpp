@@ -3,16 +3,13 @@
 // launch, the static subset from the PTX alone. `ptxray compare`: the same launch on several GPUs.
 #include "advisor/Advisor.h"
 #include "arch/GpuDatabase.h"
-#include "arch/OccupancyCalculator.h"
 #include "cli/Commands.h"
 #include "cli/LaunchOptions.h"
-#include "ptx/Demangle.h"
-#include "ptx/ModuleSummary.h"
 #include "report/AnalysisReport.h"
 #include "session/InstrumentedRun.h"
 #include "session/ModelSettings.h"
 #include "session/StaticAnalysis.h"
-#include "vm/Device.h"
+#include "toolchain/Compilers.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -48,55 +45,8 @@ struct AnalyzeOptions {
   LaunchCommandLine launch;
 };
 
-/// "a,b" and repeated options alike.
-std::vector<std::string> splitList(const std::vector<std::string> &items) {
-  std::vector<std::string> out;
-  for (const std::string &item : items) {
-    size_t start = 0;
-    for (;;) {
-      size_t comma = item.find(',', start);
-      std::string part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (!part.empty())
-        out.push_back(part);
-      if (comma == std::string::npos)
-        break;
-      start = comma + 1;
-    }
-  }
-  return out;
-}
-
 advisor::AdvisorOptions advisorOptions(const AnalyzeOptions &o) {
-  advisor::AdvisorOptions a;
-  a.only = splitList(o.only);
-  a.ignore = splitList(o.ignore);
-  for (const std::string &id : a.only)
-    if (!advisor::findRule(id))
-      throw std::invalid_argument(fmt::format("--only: unknown rule '{}' (--list-rules shows them)", id));
-  for (const std::string &id : a.ignore)
-    if (!advisor::findRule(id))
-      throw std::invalid_argument(fmt::format("--ignore: unknown rule '{}' (--list-rules shows them)", id));
-  for (const std::string &t : o.thresholds) {
-    size_t eq = t.find('=');
-    const std::string name = t.substr(0, eq);
-    const advisor::ThresholdInfo *info = nullptr;
-    for (const advisor::ThresholdInfo &ti : advisor::thresholdInfos())
-      if (ti.name == name)
-        info = &ti;
-    if (eq == std::string::npos || !info)
-      throw std::invalid_argument(
-          fmt::format("--threshold '{}': expected NAME=VALUE with a NAME from --list-rules", t));
-    try {
-      size_t used = 0;
-      double v = std::stod(t.substr(eq + 1), &used);
-      if (used != t.size() - eq - 1 || !(v >= 0))
-        throw std::invalid_argument("");
-      a.thresholds.*(info->member) = v;
-    } catch (const std::exception &) {
-      throw std::invalid_argument(fmt::format("--threshold '{}': the value must be a non-negative number", t));
-    }
-  }
-  return a;
+  return session::advisorOptions(o.only, o.ignore, o.thresholds);
 }
 
 bool useColor(const AnalyzeOptions &o) {
@@ -149,15 +99,18 @@ Analyzed analyzeLaunches(const session::RunSpec &spec, const AnalyzeOptions &o, 
   session::RunResult result = session::runInstrumented(spec, request, console, [&](const session::LaunchEvent &e) {
     session::printLaunchOutcome(e.report, console, o.quiet);
   });
-  if (!result.outcome.error.empty())
-    std::cerr << "ptxray: error: " << result.outcome.error << "\n";
   return {std::move(result.analyses), std::move(result.session), result.status()};
 }
 
 /// The static subset: every kernel of the module (or --kernel), from the PTX alone.
 Analyzed analyzeStatically(const AnalyzeOptions &o, const arch::ArchTarget &target, const advisor::AdvisorOptions &ao) {
-  session::StaticAnalysisRequest request{o.input, o.launch.kernel, o.keepPtx, session::modelOptions(o.model, target),
-                                         ao};
+  session::StaticAnalysisRequest request;
+  request.module = o.input;
+  request.kernel = o.launch.kernel;
+  request.keepPtx = o.keepPtx;
+  request.buildOptions = toolchain::splitBuildOptions(o.launch.buildOptions);
+  request.model = session::modelOptions(o.model, target);
+  request.advisor = ao;
   session::StaticAnalysisResult result = session::analyzeStatically(target, request);
   for (const std::string &e : result.errors)
     std::cerr << "ptxray: error: " << e << "\n";
@@ -194,8 +147,8 @@ int analyzeCommand(const AnalyzeOptions &o) {
   }
   const advisor::AdvisorOptions ao = advisorOptions(o);
   // Without a grid (and without a spec) there is no launch: the static subset.
-  const bool staticOnly =
-      !specMode && o.launch.grid.empty() && o.launch.block.empty() && o.launch.args.empty() && o.launch.buffers.empty();
+  const bool staticOnly = !specMode && o.launch.grid.empty() && o.launch.block.empty() && o.launch.args.empty() &&
+                          o.launch.buffers.empty() && o.launch.globalOffset.empty();
   Analyzed result;
   try {
     if (staticOnly) {
@@ -285,7 +238,7 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
   if (!o.json.empty() &&
       !session::writeOutput(
           o.json,
-          nlohmann::json{{"schema", "ptxray-compare"}, {"version", 1}, {"comparisons", comparisons}}.dump(1) + "\n",
+          session::jsonText(nlohmann::json{{"schema", "ptxray-compare"}, {"version", 1}, {"comparisons", comparisons}}),
           std::cerr))
     return 1;
   if (!o.html.empty() &&

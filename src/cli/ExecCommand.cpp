@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <link.h>
 #include <unistd.h>
 
@@ -72,10 +73,7 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
     return 2;
   }
   // What the libraries would refuse, refused here first, where the option is named.
-  if (options.tools.racecheckGlobal && !options.tools.has(session::Tool::Racecheck))
-    throw std::invalid_argument("--racecheck-global needs --tool racecheck");
-  if (!options.sanitizerJson.empty() && !options.tools.anySanitizer())
-    throw std::invalid_argument("--sanitizer-json needs a tool (--tool NAME)");
+  session::checkToolOptions(options.tools, !options.sanitizerJson.empty());
   (void)session::modelOptions(options.model, *lookup.target);
   std::optional<fs::path> libraries = cudaLibraryDirectory();
   if (!libraries) {
@@ -134,7 +132,8 @@ CommandRunner addExecCommand(CLI::App &app) {
                 "Refuse a program without PTX the GPU could run, as the driver does (default: run its oldest PTX "
                 "on an older modeled GPU, with a note)");
   cmd->add_flag("--log-api", p.logApi, "Trace every CUDA runtime call on stderr");
-  cmd->add_option("--max-instructions", p.maxInstructions, "Thread-instruction budget per launch (0: default)");
+  cmd->add_option("--max-instructions", p.maxInstructions, "Thread-instruction budget per launch (0: default)")
+      ->check(CLI::Range(0LL, std::numeric_limits<long long>::max(), "NONNEGATIVE"));
   cmd->add_option("--timeline", p.timeline,
                   "FILE: the session's copies, launches and synchronizations on the modeled system at exit "
                   "(FILE.json, FILE.html, else text; - for stderr); repeatable")

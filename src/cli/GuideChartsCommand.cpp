@@ -51,10 +51,15 @@ report::CoalescingSeries runExperiments(const arch::ArchTarget &target, const Gu
   // One input and one output large enough for the largest offset or stride.
   const uint64_t words = n * static_cast<uint64_t>(std::max(o.maxStep, 1)) + static_cast<uint64_t>(o.maxStep);
   const uint64_t in = device.allocate(words * 4, "idata"), out = device.allocate(words * 4, "odata");
+  // One model hears every launch of the series (a profile each), attached while the series runs.
+  model::PerformanceModel perf(target);
+  struct Attached {
+    vm::Device &device;
+    ~Attached() { device.setListener(nullptr); }
+  } attached{device};
+  device.setListener(&perf);
   for (bool byStride : {false, true}) {
     for (int step = byStride ? 1 : 0; step <= o.maxStep; ++step) {
-      model::PerformanceModel perf(target);
-      device.setListener(&perf); // one launch each: a fresh model per offset or stride
       vm::LaunchOptions launch;
       launch.threads = o.threads;
       vm::LaunchConfig config;
@@ -123,7 +128,7 @@ int guideChartsCommand(const GuideChartsOptions &o) {
     return 1;
   }
   std::cout << report::coalescingText(all);
-  if (!o.json.empty() && !session::writeOutput(o.json, seriesJson(all).dump(1) + "\n", std::cerr))
+  if (!o.json.empty() && !session::writeOutput(o.json, session::jsonText(seriesJson(all)), std::cerr))
     return 1;
   if (!o.html.empty()) {
     report::HtmlPage page("ptxray: the OpenCL Best Practices Guide's coalescing experiments");

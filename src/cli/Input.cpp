@@ -1,5 +1,7 @@
 #include "cli/Input.h"
 
+#include "toolchain/Compilers.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -30,6 +32,27 @@ std::optional<InputFile> readInput(const std::string &path) {
     return std::nullopt;
   }
   return in;
+}
+
+std::optional<InputFile> readModuleInput(const std::string &path, const std::string &buildOptions, int smVersion) {
+  try {
+    std::optional<toolchain::CompiledModule> compiled =
+        path == "-" ? std::nullopt
+                    : toolchain::compileModuleFile(path, smVersion, toolchain::splitBuildOptions(buildOptions));
+    if (!compiled) {
+      if (!buildOptions.empty()) {
+        std::cerr << "ptxray: error: --build-options are for an OpenCL C module (.cl)\n";
+        return std::nullopt;
+      }
+      return readInput(path);
+    }
+    std::cerr << compiled->buildLog;
+    return InputFile{std::move(compiled->name), std::move(compiled->ptx)};
+  } catch (const toolchain::CompileError &e) {
+    std::string what = e.what();
+    std::cerr << what << (what.ends_with('\n') ? "" : "\n");
+    return std::nullopt;
+  }
 }
 
 } // namespace ptxray::cli

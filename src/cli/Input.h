@@ -14,4 +14,10 @@ struct InputFile {
 /// Reads `path`; prints an error and returns nullopt when it cannot.
 std::optional<InputFile> readInput(const std::string &path);
 
+/// A module's PTX: a .ptx file as it is, a .cl file (OpenCL C, with `buildOptions`) or a .cu file
+/// (CUDA, for compute capability `smVersion`) compiled to PTX, named FILE.cl.ptx / FILE.cu.ptx.
+/// Prints the compiler's diagnostics and returns nullopt when it cannot.
+std::optional<InputFile> readModuleInput(const std::string &path, const std::string &buildOptions = {},
+                                         int smVersion = 75);
+
 } // namespace ptxray::cli

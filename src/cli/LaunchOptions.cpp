@@ -101,7 +101,7 @@ json parseArg(const std::string &text) {
   std::string where = fmt::format("--arg '{}'", text);
   size_t colon = text.find(':');
   if (colon == std::string::npos)
-    usageError(where + ": expected TYPE:VALUE, buf:NAME[+OFFSET] or bytes:HEX");
+    usageError(where + ": expected TYPE:VALUE, buf:NAME[+OFFSET], bytes:HEX or local:BYTES");
   std::string kind = text.substr(0, colon), rest = text.substr(colon + 1);
   if (kind == "buf") {
     size_t plus = rest.find('+');
@@ -112,6 +112,8 @@ json parseArg(const std::string &text) {
   }
   if (kind == "bytes")
     return {{"type", "bytes"}, {"hex", rest}};
+  if (kind == "local")
+    return {{"local", parseCount(rest, true, where)}};
   if (rest.starts_with("0x") || rest.starts_with("0X"))
     return {{"type", kind}, {"bits", rest}};
   return {{"type", kind}, {"value", numberOrString(rest)}};
@@ -132,7 +134,7 @@ uint64_t parseCount(std::string_view text, bool allowSuffix, const std::string &
 
 bool LaunchCommandLine::any() const {
   return !kernel.empty() || !grid.empty() || !block.empty() || shared || cooperative || !buffers.empty() ||
-         !args.empty() || !outputs.empty();
+         !args.empty() || !outputs.empty() || !buildOptions.empty() || !globalOffset.empty();
 }
 
 void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o) {
@@ -144,8 +146,13 @@ void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o) {
   cmd.add_flag("--cooperative", o.cooperative,
                "A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, grid.sync() works");
   cmd.add_option("--buffer", o.buffers, "NAME=BYTES[:INIT] device buffer (repeatable)")->allow_extra_args(false);
-  cmd.add_option("--arg", o.args, "Kernel argument: TYPE:VALUE, buf:NAME[+OFFSET], bytes:HEX (repeatable)")
+  cmd.add_option("--arg", o.args,
+                 "Kernel argument: TYPE:VALUE, buf:NAME[+OFFSET], bytes:HEX, local:BYTES (an OpenCL __local "
+                 "pointer) (repeatable)")
       ->allow_extra_args(false);
+  cmd.add_option("--build-options", o.buildOptions,
+                 "An OpenCL C module's build options, as clBuildProgram takes them (\"-D N=4 -cl-mad-enable\")");
+  cmd.add_option("--global-offset", o.globalOffset, "OpenCL's global work offset X[,Y[,Z]] (get_global_offset)");
   cmd.add_option("--output", o.outputs, "NAME=FILE: write a buffer after the launch (repeatable)")
       ->allow_extra_args(false);
 }
@@ -170,6 +177,10 @@ json commandLineSpec(const std::string &module, const LaunchCommandLine &o) {
                  {"args", json::array()}};
   if (o.cooperative)
     launch["cooperative"] = true;
+  if (!o.globalOffset.empty())
+    launch["global_work_offset"] = parseDims(o.globalOffset, "--global-offset");
+  if (!o.buildOptions.empty())
+    spec["build_options"] = o.buildOptions;
   if (!o.kernel.empty())
     launch["kernel"] = o.kernel;
   for (const std::string &a : o.args)
@@ -197,7 +208,8 @@ std::string commandLinePlace(const LaunchCommandLine &o, const std::string &path
   static const std::pair<const char *, const char *> kPlaces[] = {
       {"launches[0].kernel", "--kernel"}, {"launches[0].grid", "--grid"},
       {"launches[0].block", "--block"},   {"launches[0].dynamic_shared_bytes", "--shared"},
-      {"launches[0].args", "--arg"},      {"launches[0]", "--kernel"},
+      {"launches[0].args", "--arg"},      {"launches[0].global_work_offset", "--global-offset"},
+      {"launches[0]", "--kernel"},        {"build_options", "--build-options"},
   };
   for (auto [prefix, option] : kPlaces)
     if (path.starts_with(prefix))

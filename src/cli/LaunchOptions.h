@@ -24,7 +24,9 @@ struct LaunchCommandLine {
   std::vector<std::string> buffers;
   std::vector<std::string> args;
   std::vector<std::string> outputs;
-  bool any() const; ///< whether any launch option was given
+  std::string buildOptions; ///< --build-options: an OpenCL C module's
+  std::string globalOffset; ///< --global-offset X[,Y[,Z]]: OpenCL's global work offset
+  bool any() const;         ///< whether any launch option was given
 };
 
 /// Registers the launch options on a subcommand.
@@ -57,6 +59,7 @@ inline constexpr const char *kLaunchOptionsHelp =
   --arg TYPE:VALUE            TYPE: u8 s8 u16 s16 u32 s32 u64 s64 b8 b16 b32 b64 f16 bf16 f32 f64;
                               VALUE 0x... is the exact bit pattern (f32:0x3f800000)
   --arg bytes:HEX             a struct passed by value, byte by byte (bytes:0100000002000000)
+  --arg local:BYTES           an OpenCL __local pointer: BYTES of the work-group's local memory
   --output NAME=FILE          write buffer NAME to FILE after the launch
 Arguments are in the kernel's parameter order. Without --kernel, the module's only kernel runs.)";
 

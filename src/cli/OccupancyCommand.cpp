@@ -6,8 +6,10 @@
 #include "cli/Commands.h"
 #include "cli/Input.h"
 #include "ptx/Parser.h"
+#include "ptx/Printer.h"
 #include "report/OccupancyReport.h"
 #include "session/KernelResources.h"
+#include "support/TemporaryFolder.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -33,6 +35,7 @@ struct OccupancyOptions {
   std::string chart;
   std::string kernel;
   std::string entry;
+  std::string buildOptions;
   std::string compare;
   long long grid = 0;
 };
@@ -169,7 +172,7 @@ int runOccupancy(const OccupancyOptions &o) {
       in.carveoutPercent = o.carveout;
     std::string resourceNote;
     if (!o.kernel.empty()) {
-      auto input = readInput(o.kernel);
+      auto input = readModuleInput(o.kernel, o.buildOptions, cc.major * 10 + cc.minor);
       if (!input)
         return 1;
       ptx::ParseResult parsed = ptx::parseModule(input->name, std::move(input->text));
@@ -182,9 +185,17 @@ int runOccupancy(const OccupancyOptions &o) {
         std::cerr << "ptxray: error: " << session::noKernelMessage(*parsed.module, o.kernel, o.entry) << "\n";
         return 1;
       }
-      // ptxas reads files only: standard input gets the fallbacks.
+      // ptxas reads files only: a compiled source's PTX is written to one for it; a module from
+      // standard input gets the fallbacks.
+      std::string ptxFile = o.kernel == "-" ? "" : o.kernel;
+      std::optional<support::TemporaryFolder> scratch;
+      if (o.kernel.ends_with(".cl") || o.kernel.ends_with(".cu")) {
+        scratch.emplace("ptxray-occupancy");
+        ptxFile = (scratch->path() / "kernel.ptx").string();
+        std::ofstream(ptxFile, std::ios::binary) << ptx::printModule(*parsed.module);
+      }
       const std::optional<session::KernelResources> resources =
-          session::kernelResources(*parsed.module, *kernel, o.kernel == "-" ? "" : o.kernel, cc);
+          session::kernelResources(*parsed.module, *kernel, ptxFile, cc);
       if (o.regs < 0)
         in.registersPerThread = resources->registers;
       if (o.smem == 0)
@@ -302,6 +313,7 @@ CommandRunner addOccupancyCommand(CLI::App &app) {
   cmd->add_option("--chart", o->chart, "Write the three charts: FILE.svg, or FILE.html with the results");
   cmd->add_option("--kernel", o->kernel, "Take registers and shared memory from a PTX kernel");
   cmd->add_option("--entry", o->entry, "Kernel of --kernel (default: the only or first one)");
+  cmd->add_option("--build-options", o->buildOptions, "An OpenCL C kernel file's build options (\"-D N=4\")");
   cmd->add_option("--compare", o->compare, "Several architectures side by side: sm_20,sm_30,sm_35,sm_37");
   return [cmd, o]() -> int {
     if (!cmd->parsed())

@@ -16,6 +16,7 @@ namespace {
 struct ParseOptionsCli {
   std::string path;
   bool json = false;
+  std::string buildOptions;
 };
 
 nlohmann::json paramJson(const ptx::ParamSummary &p) {
@@ -122,14 +123,17 @@ std::string summaryText(const std::string &file, const ptx::ModuleSummary &s) {
 CommandRunner addParseCommand(CLI::App &app) {
   auto opts = std::make_shared<ParseOptionsCli>();
   CLI::App *cmd = app.add_subcommand("parse", "Check a PTX module and summarize it");
-  cmd->add_option("file", opts->path, "PTX file, or - for standard input")->required();
+  cmd->add_option("file", opts->path,
+                  "PTX file, or - for standard input; an OpenCL C (.cl) or CUDA (.cu) file is compiled to PTX first")
+      ->required();
   cmd->add_flag("--json", opts->json, "Print the summary as JSON");
+  cmd->add_option("--build-options", opts->buildOptions, "An OpenCL C file's build options (\"-D N=4\")");
   return [cmd, opts]() -> int {
     if (!cmd->parsed())
       return -1;
-    auto input = readInput(opts->path);
+    auto input = readModuleInput(opts->path, opts->buildOptions);
     if (!input)
-      return 2;
+      return opts->path.ends_with(".cl") || opts->path.ends_with(".cu") ? 1 : 2;
     ptx::ParseResult result = ptx::parseModule(input->name, std::move(input->text));
     if (!result.ok()) {
       std::cerr << result.diagnostics.render(result.module->sources);

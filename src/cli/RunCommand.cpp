@@ -83,13 +83,11 @@ int runCommand(const RunCommandOptions &o) {
   request.tools.tools = session::parseTools(o.tools, "--tool");
   if (o.memcheck && !request.tools.has(session::Tool::Memcheck))
     request.tools.tools.insert(request.tools.tools.begin(), session::Tool::Memcheck);
-  if (o.racecheckGlobal && !request.tools.has(session::Tool::Racecheck))
-    throw std::invalid_argument("--racecheck-global needs --tool racecheck");
   request.tools.racecheckGlobal = o.racecheckGlobal;
-  if (!o.sanitizerJson.empty() && !request.tools.anySanitizer())
-    throw std::invalid_argument("--sanitizer-json needs a tool (--tool NAME or --memcheck)");
+  session::checkToolOptions(request.tools, !o.sanitizerJson.empty(), true);
   request.tools.model = o.metrics || !o.metricsJson.empty();
-  request.tools.modelOptions = session::modelOptions(o.model, request.target);
+  if (request.tools.model)
+    request.tools.modelOptions = session::modelOptions(o.model, request.target);
   request.launch.threads = o.threads;
   request.launch.maxInstructions = o.maxInstructions;
   if (request.tools.model)
@@ -122,13 +120,8 @@ int runCommand(const RunCommandOptions &o) {
   int status = result.status();
   if (!o.metricsJson.empty() && !session::writeMetrics(o.metricsJson, result.profiles, std::cerr))
     status = 1;
-  const session::RunOutcome &outcome = result.outcome;
-  if (!outcome.error.empty())
-    std::cerr << "ptxray: error: " << outcome.error << "\n";
-  if (!outcome.launches.empty() && !outcome.launches.back().result.ok() && !spec->outputs.empty())
-    std::cerr << "note: outputs not written: a launch failed\n";
   if (!o.sanitizerJson.empty() &&
-      !session::writeOutput(o.sanitizerJson, result.sanitizerDocument.dump(1) + "\n", std::cerr))
+      !session::writeOutput(o.sanitizerJson, session::jsonText(result.sanitizerDocument), std::cerr))
     status = 1;
   return status;
 }

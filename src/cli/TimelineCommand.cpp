@@ -44,7 +44,7 @@ int timelineCommand(const TimelineOptions &o) {
     session::ProgramOptions program;
     program.arch = o.arch;
     program.threads = o.threads;
-    program.boards = o.boards.value_or(1);
+    program.boards = o.boards;
     program.connections = o.connections;
     program.timeline = {"-"};
     if (!o.json.empty())
@@ -84,8 +84,6 @@ int timelineCommand(const TimelineOptions &o) {
     return 1;
   }
   int status = result.status();
-  if (!result.outcome.error.empty())
-    std::cerr << "error: " << result.outcome.error << "\n";
   report::TimelineTextOptions text;
   text.width = o.width;
   text.operations = !o.quiet;

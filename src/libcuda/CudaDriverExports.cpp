@@ -51,7 +51,9 @@ std::once_flag gExitHandler;
 template <typename F> CUresult driver(const char *name, F &&call) {
   Runtime &rt = Runtime::instance();
   std::lock_guard lock(rt.mutex());
-  CUresult r = gInitialized ? driverResult(call(rt)) : kCudaErrorNotInitialized;
+  CUresult r = kCudaErrorNotInitialized;
+  if (gInitialized)
+    r = driverResult(Runtime::guarded(name, [&] { return call(rt); }));
   if (rt.config().logApi)
     rt.log(fmt::format("{} = {}", name, r));
   return r;
@@ -109,7 +111,10 @@ CUresult cuInit(unsigned flags) {
     std::atexit([] {
       Runtime &rt = Runtime::instance();
       std::lock_guard lock(rt.mutex());
-      rt.finish();
+      Runtime::guarded("exit", [&] {
+        rt.finish();
+        return cuda::kSuccess;
+      });
     });
   });
   gInitialized = true;

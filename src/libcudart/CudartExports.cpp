@@ -22,7 +22,7 @@ namespace {
 template <typename F> Error api(const char *name, F &&call) {
   Runtime &rt = Runtime::instance();
   std::lock_guard lock(rt.mutex());
-  Error e = call(rt);
+  Error e = Runtime::guarded(name, [&] { return call(rt); });
   if (rt.config().logApi)
     rt.log(fmt::format("{} = {}", name, cuda::errorName(e)));
   return rt.record(e);

@@ -282,10 +282,14 @@ struct LineEntry {
 
 struct SourceFile {
   uint32_t index = 0;
+  /// The file's path: the name as written, or, in LLVM's two-string form `.file N "dir" "name"`
+  /// (clang's OpenCL and CUDA output), the name joined to its directory when it is relative.
   std::string_view name;
   bool hasTimestamp = false;
   uint64_t timestamp = 0;
   uint64_t size = 0;
+  std::string_view directory{}; ///< the two-string form's directory as written; empty otherwise
+  std::string_view written{};   ///< the two-string form's name as written (for printing)
   bool operator==(const SourceFile &) const = default;
 };
 

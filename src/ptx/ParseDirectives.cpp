@@ -220,18 +220,31 @@ void Parser::parseFile() {
     unexpected("a file name string");
     return skipLineRest(directiveOffset);
   }
-  f.name = tok_.text.substr(1, tok_.text.size() - 2);
-  if (f.name.find('\\') != std::string_view::npos) {
-    // \" and \\ stand for the characters themselves (a file name holding a quote).
-    std::string name;
-    for (size_t i = 0; i < f.name.size(); ++i) {
-      if (f.name[i] == '\\' && i + 1 < f.name.size() && (f.name[i + 1] == '"' || f.name[i + 1] == '\\'))
+  // \" and \\ stand for the characters themselves (a file name holding a quote).
+  auto unquote = [&](std::string_view quoted) {
+    std::string_view text = quoted.substr(1, quoted.size() - 2);
+    if (text.find('\\') == std::string_view::npos)
+      return text;
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '"' || text[i + 1] == '\\'))
         ++i;
-      name += f.name[i];
+      out += text[i];
     }
-    f.name = m_.sources.intern(name);
-  }
+    return m_.sources.intern(out);
+  };
+  f.name = unquote(tok_.text);
   advance();
+  if (at(TokenKind::String)) {
+    // LLVM's form: the directory, then the name.
+    f.directory = f.name;
+    f.written = unquote(tok_.text);
+    advance();
+    f.name = f.written.starts_with('/') || f.directory.empty()
+                 ? f.written
+                 : m_.sources.intern(std::string(f.directory) + (f.directory.ends_with('/') ? "" : "/") +
+                                     std::string(f.written));
+  }
   if (at(TokenKind::Comma)) {
     advance();
     if (!parseUnsigned(f.timestamp, "a timestamp"))

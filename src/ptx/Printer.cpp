@@ -158,13 +158,10 @@ private:
   }
 
   void file(const SourceFile &f) {
-    std::string name;
-    for (char c : f.name) {
-      if (c == '"' || c == '\\')
-        name += '\\';
-      name += c;
-    }
-    out_ += fmt::format(".file {} \"{}\"", f.index, name);
+    if (!f.directory.empty() || !f.written.empty())
+      out_ += fmt::format(".file {} {} {}", f.index, quotedString(f.directory), quotedString(f.written));
+    else
+      out_ += fmt::format(".file {} {}", f.index, quotedString(f.name));
     if (f.hasTimestamp)
       out_ += fmt::format(", {}, {}", f.timestamp, f.size);
     out_ += "\n";
@@ -419,6 +416,16 @@ private:
 };
 
 } // namespace
+
+std::string quotedString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
 
 std::string printModule(const Module &module) {
   return ModulePrinter(module).run();

@@ -2,6 +2,7 @@
 
 #include "arch/OccupancyCalculator.h"
 #include "runtime/HostMappedMemory.h"
+#include "session/InstrumentedRun.h"
 #include "system/SystemConfig.h"
 #include "vm/Memory.h"
 
@@ -86,20 +87,21 @@ Runtime::Runtime() {
     std::cerr << "ptxray: warning: " << w << "\n";
   arch::ArchLookup lookup = arch::findArch(config_.archOrDefault());
   if (!lookup) {
-    std::cerr << fmt::format("ptxray: error: {}: {}\n", session::env::kArch, lookup.error);
+    std::cerr << fmt::format("ptxray: warning: {}: {}; the {}\n", session::env::kArch, lookup.error,
+                             session::ProgramOptions::kDefaultArch);
     lookup = arch::findArch(session::ProgramOptions::kDefaultArch);
   }
   target_ = *lookup.target;
   // Kept: NVIDIA's static runtime releases the devices' contexts from an exit handler that runs after
   // the GPU table's destructor.
-  deviceCount_ = (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards;
+  deviceCount_ = (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards.value_or(1);
   device_ = std::make_unique<vm::Device>(*target_.computeCapability, target_.gpu ? target_.gpu->smCount : 0);
   try {
     tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
   } catch (const std::invalid_argument &e) {
-    // A model setting this GPU cannot take (--clock base without a board): the board's default.
-    std::cerr << "ptxray: error: " << e.what() << "\n";
-    config_.model = {};
+    // A model setting this GPU cannot take (PTXRAY_CLOCK=base without a board): that one at its default.
+    std::cerr << "ptxray: warning: " << e.what() << "; the default\n";
+    config_.model.clock.clear();
     tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
   }
   tools_->attach(*device_);
@@ -112,6 +114,11 @@ Runtime::Runtime() {
 }
 
 Runtime::~Runtime() = default;
+
+void Runtime::reportInternalError(const char *call, const char *what) {
+  // Never throws: it is the last resort of a call that must return an error code.
+  std::fprintf(stderr, "ptxray: internal error in %s: %s\n", call, what);
+}
 
 cuda::Error Runtime::unsupported(const char *function) {
   Runtime &rt = instance();
@@ -722,13 +729,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
       log(fmt::format("launch of {} refused: {}", f->name, result.error));
     return refusalError(result.refusal);
   }
-  if (!result.printfOutput.empty()) {
-    std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
-    std::fflush(stdout);
-  }
-  std::fputs(result.assertOutput.c_str(), stderr);
-  for (const vm::Fault &fault : result.faults)
-    std::cerr << fault.describe();
+  session::printDeviceOutput(result, {std::cout, std::cerr});
   std::optional<double> modeled = tools_->afterLaunch(result, f->name, streamRef(stream));
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())

@@ -18,8 +18,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -193,6 +195,22 @@ public:
   void recordStreamSynchronize(void *stream);
   void recordEventSynchronize(void *event);
   void recordSynchronize();
+
+  /// Runs one API call's body so that no C++ exception reaches the program (an exception through C
+  /// code is a crash): std::bad_alloc becomes cudaErrorMemoryAllocation, anything else
+  /// cudaErrorUnknown, with a line on stderr naming the call.
+  template <typename F> static cuda::Error guarded(const char *name, F &&body) {
+    try {
+      return body();
+    } catch (const std::bad_alloc &) {
+      reportInternalError(name, "out of host memory");
+      return cuda::kErrorMemoryAllocation;
+    } catch (const std::exception &e) {
+      reportInternalError(name, e.what());
+      return cuda::kErrorUnknown;
+    }
+  }
+  static void reportInternalError(const char *call, const char *what);
 
   /// A call of a runtime function ptxray does not implement: says so once per function on stderr and
   /// returns (and records) cudaErrorNotSupported.

@@ -316,6 +316,7 @@ void Initcheck::onLaunchEnd() {
     h.occurrences = entry.count;
     h.headline = fmt::format("Uninitialized {} memory read of size {} byte{} at {}", spaceQualifier(key.space),
                              entry.bytes, entry.bytes == 1 ? "" : "s", text.shortPlace());
+    h.kernel = kernel.name;
     h.details.push_back(fmt::format("in kernel {}", kernel.name));
     std::string by = fmt::format("by thread {} in block {} at {}  {}", dimText(threadOf(first.thread, launch_.block)),
                                  dimText(first.ctaId), text.ptxLocation, text.ptxText);

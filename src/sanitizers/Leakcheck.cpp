@@ -85,6 +85,7 @@ std::vector<Hazard> Leakcheck::leaks() const {
     h.occurrences = s.blocks;
     h.headline = fmt::format("Leaked {} byte{} in {} device-heap block{} allocated by malloc at {}", s.bytes,
                              s.bytes == 1 ? "" : "s", s.blocks, s.blocks == 1 ? "" : "s", text.shortPlace());
+    h.kernel = b.kernel;
     h.details.push_back(fmt::format("in kernel {}", b.kernel));
     std::string by =
         fmt::format("first: {} bytes at 0x{:x}, by thread {} in block {} of launch {} at {}  {}", b.bytes,

@@ -678,6 +678,7 @@ void Racecheck::onLaunchEnd() {
       h.headline = fmt::format("Race reported between {} access at {} and {} access at {} ({} hazard, {} memory)",
                                accessName(key.firstKind), first.shortPlace(), accessName(key.secondKind),
                                second.shortPlace(), raceKindName(kind), space);
+    h.kernel = kernel.name;
     h.details.push_back(fmt::format("in kernel {}", kernel.name));
     auto accessLine = [&](AccessKind k, const SiteText &t, uint32_t thread) {
       std::string line = fmt::format("{} by thread {} at {}  {}", accessName(k),

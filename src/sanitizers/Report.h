@@ -42,6 +42,7 @@ SiteText describeSite(const Site &site);
 /// One report: a distinct problem (kind and instructions), with the first occurrence's details.
 struct Hazard {
   Severity severity = Severity::Error;
+  std::string kernel;               ///< PTX name of the kernel it happened in (for a leak: the one that allocated)
   std::string headline;             ///< after "Error: " / "Warning: "
   std::vector<std::string> details; ///< one line each
   uint64_t occurrences = 0;

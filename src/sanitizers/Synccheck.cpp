@@ -396,6 +396,7 @@ void Synccheck::onLaunchEnd() {
     h.severity = Severity::Error;
     h.occurrences = entry.count;
     h.headline = headline(key.check, site, other);
+    h.kernel = kernel.name;
     h.details.push_back(fmt::format("in kernel {}", kernel.name));
     h.details.push_back(fmt::format("at {}  {}", site.ptxLocation, site.ptxText));
     if (key.other.function)

@@ -1,8 +1,67 @@
 #include "session/Analyses.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace ptxray::session {
+
+namespace {
+
+/// "a,b" and repeated options alike.
+std::vector<std::string> splitList(const std::vector<std::string> &items) {
+  std::vector<std::string> out;
+  for (const std::string &item : items) {
+    size_t start = 0;
+    for (;;) {
+      size_t comma = item.find(',', start);
+      std::string part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!part.empty())
+        out.push_back(part);
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+advisor::AdvisorOptions advisorOptions(const std::vector<std::string> &only, const std::vector<std::string> &ignore,
+                                       const std::vector<std::string> &thresholds) {
+  advisor::AdvisorOptions a;
+  a.only = splitList(only);
+  a.ignore = splitList(ignore);
+  for (const std::string &id : a.only)
+    if (!advisor::findRule(id))
+      throw std::invalid_argument(fmt::format("--only: unknown rule '{}' (--list-rules shows them)", id));
+  for (const std::string &id : a.ignore)
+    if (!advisor::findRule(id))
+      throw std::invalid_argument(fmt::format("--ignore: unknown rule '{}' (--list-rules shows them)", id));
+  for (const std::string &t : thresholds) {
+    const size_t eq = t.find('=');
+    const std::string name = t.substr(0, eq);
+    const advisor::ThresholdInfo *info = nullptr;
+    for (const advisor::ThresholdInfo &ti : advisor::thresholdInfos())
+      if (ti.name == name)
+        info = &ti;
+    if (eq == std::string::npos || !info)
+      throw std::invalid_argument(
+          fmt::format("--threshold '{}': expected NAME=VALUE with a NAME from --list-rules", t));
+    try {
+      size_t used = 0;
+      const double v = std::stod(t.substr(eq + 1), &used);
+      if (used != t.size() - eq - 1 || !(v >= 0))
+        throw std::invalid_argument("");
+      a.thresholds.*(info->member) = v;
+    } catch (const std::exception &) {
+      throw std::invalid_argument(fmt::format("--threshold '{}': the value must be a non-negative number", t));
+    }
+  }
+  return a;
+}
 
 std::optional<advisor::CorrectnessReport> correctnessReport(const ToolReport &report) {
   const std::string_view rule = toolInfo(report.tool).rule;
@@ -54,19 +113,38 @@ report::Analysis analyzeLaunch(const arch::ArchTarget &target, const model::Laun
   return a;
 }
 
-void addRunEndFindings(report::Analysis &analysis, std::span<const ToolReport> reports,
-                       const advisor::AdvisorOptions &options) {
+void attachReports(std::vector<report::Analysis> &analyses, std::span<const ToolReport> reports,
+                   const advisor::AdvisorOptions &options) {
+  if (analyses.empty())
+    return;
   auto listed = [](const std::vector<std::string> &list, const std::string &rule) {
     return std::find(list.begin(), list.end(), rule) != list.end();
   };
-  bool added = false;
-  for (advisor::Finding &f : advisor::correctnessFindings(correctnessReports(reports)))
-    if ((options.only.empty() || listed(options.only, f.rule)) && !listed(options.ignore, f.rule)) {
-      analysis.findings.push_back(std::move(f));
-      added = true;
+  std::vector<bool> changed(analyses.size(), false);
+  for (const ToolReport &r : reports) {
+    std::optional<advisor::CorrectnessReport> c = correctnessReport(r);
+    if (!c)
+      continue;
+    size_t owner = analyses.size() - 1;
+    for (size_t i = analyses.size(); i-- > 0;)
+      if (analyses[i].launch && analyses[i].launch->kernel == r.hazard.kernel) {
+        owner = i;
+        break;
+      }
+    for (advisor::Finding &f : advisor::correctnessFindings({*c})) {
+      if ((!options.only.empty() && !listed(options.only, f.rule)) || listed(options.ignore, f.rule))
+        continue;
+      std::vector<advisor::Finding> &findings = analyses[owner].findings;
+      if (std::any_of(findings.begin(), findings.end(),
+                      [&](const advisor::Finding &g) { return g.rule == f.rule && g.title == f.title; }))
+        continue;
+      findings.push_back(std::move(f));
+      changed[owner] = true;
     }
-  if (added)
-    advisor::rankFindings(analysis.findings);
+  }
+  for (size_t i = 0; i < analyses.size(); ++i)
+    if (changed[i])
+      advisor::rankFindings(analyses[i].findings);
 }
 
 bool KernelAnalyses::wants(const std::string &kernel, double seconds) const {

@@ -14,6 +14,12 @@
 
 namespace ptxray::session {
 
+/// The advisor's options as users give them (`--only`, `--ignore`, `--threshold NAME=VALUE`; each
+/// entry one item or a comma-separated list). Throws std::invalid_argument for an unknown rule or
+/// threshold, or a value that is not a non-negative number.
+advisor::AdvisorOptions advisorOptions(const std::vector<std::string> &only, const std::vector<std::string> &ignore,
+                                       const std::vector<std::string> &thresholds);
+
 /// A sanitizer's report as the advisor takes it (the tool's correctness rule; its sites' source
 /// positions as references). Memcheck's faults have no rule: nullopt.
 std::optional<advisor::CorrectnessReport> correctnessReport(const ToolReport &report);
@@ -32,10 +38,12 @@ struct AdviceSettings {
 report::Analysis analyzeLaunch(const arch::ArchTarget &target, const model::LaunchProfile &profile,
                                std::vector<advisor::CorrectnessReport> hazards, const AdviceSettings &settings);
 
-/// Reports known at the end of a run only (leaks) added to an analysis's findings, as --only and
-/// --ignore allow, and the findings ranked again.
-void addRunEndFindings(report::Analysis &analysis, std::span<const ToolReport> reports,
-                       const advisor::AdvisorOptions &options);
+/// Reports not made with their launch's analysis (leaks, known at the end of a run; a program's
+/// reports of launches other than the one its report shows) as findings: each on the last analysis of
+/// the kernel it happened in (else the last analysis), once (a finding already there is not repeated),
+/// as --only and --ignore allow; the findings ranked again.
+void attachReports(std::vector<report::Analysis> &analyses, std::span<const ToolReport> reports,
+                   const advisor::AdvisorOptions &options);
 
 /// A program's report: per kernel, the analysis of its costliest launch so far (a program may launch
 /// a kernel thousands of times; the report shows each kernel once), in first-launch order.

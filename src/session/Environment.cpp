@@ -79,6 +79,13 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
   o.report = variable(env::kReport);
   o.timeline = commaList(variable(env::kTimeline));
   o.model.clock = variable(env::kClock);
+  if (const std::string &clock = o.model.clock;
+      !clock.empty() && clock != "default" && clock != "base" && clock != "boost" && !number(clock, 1, 10000)) {
+    warnings.push_back(
+        fmt::format("{}: \"{}\" is not default, base, boost or a clock in MHz (1 to 10000); the board's default",
+                    env::kClock, clock));
+    o.model.clock.clear();
+  }
   o.model.dlcm = variable(env::kDlcm);
   if (!o.model.dlcm.empty() && o.model.dlcm != "ca" && o.model.dlcm != "cg") {
     warnings.push_back(
@@ -108,6 +115,8 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
       warnings.push_back(fmt::format("{}: \"{}\" is not a count; the default budget", env::kMaxInstructions, m));
   }
   o.connections = hyperQConnectionsFromEnvironment();
+  if (std::string n = variable(env::kMaxConnections); !n.empty() && !o.connections)
+    warnings.push_back(fmt::format("{}: \"{}\" is not 1 to 1024; the GPU's default", env::kMaxConnections, n));
   o.tools.model = o.needsModel();
   return o;
 }
@@ -119,7 +128,7 @@ void ProgramOptions::toEnvironment() const {
   };
   set(env::kArch, arch);
   set(env::kThreads, threads ? std::to_string(threads) : "");
-  set(env::kBoards, boards > 1 ? std::to_string(boards) : "");
+  set(env::kBoards, boards ? std::to_string(*boards) : "");
   std::string tools;
   for (Tool t : this->tools.tools)
     tools += fmt::format("{}{}", tools.empty() ? "" : ",", toolInfo(t).name);

@@ -38,10 +38,10 @@ inline constexpr const char *kMaxConnections = "CUDA_DEVICE_MAX_CONNECTIONS";
 
 /// What a program runs under.
 struct ProgramOptions {
-  std::string arch;     ///< "": kDefaultArch
-  unsigned threads = 0; ///< 0: all cores
-  int boards = 1;       ///< 1 to system::kMaxBoards
-  ToolSelection tools;  ///< sanitizers; `model` is set when an output needs the performance model
+  std::string arch;          ///< "": kDefaultArch
+  unsigned threads = 0;      ///< 0: all cores
+  std::optional<int> boards; ///< 1 to system::kMaxBoards; unset: 1
+  ToolSelection tools;       ///< sanitizers; `model` is set when an output needs the performance model
   ModelSettings model;
   std::string sanitizerJson;
   std::string metricsJson;

@@ -29,13 +29,19 @@ system::SystemOptions systemOptions(const RunSpec &spec, const system::SystemOpt
   return o;
 }
 
-void printLaunchOutcome(const LaunchReport &r, Console console, bool quietPrintf,
-                        std::optional<size_t> memcheckFaultLimit) {
-  if (!r.result.printfOutput.empty() && !quietPrintf) {
-    console.out << r.result.printfOutput;
+void printDeviceOutput(const vm::LaunchResult &result, Console console, bool quietPrintf) {
+  if (!result.printfOutput.empty() && !quietPrintf) {
+    console.out << result.printfOutput;
     console.out.flush();
   }
-  console.err << r.result.assertOutput;
+  console.err << result.assertOutput;
+  for (const vm::Fault &f : result.faults)
+    console.err << f.describe();
+}
+
+void printLaunchOutcome(const LaunchReport &r, Console console, bool quietPrintf,
+                        std::optional<size_t> memcheckFaultLimit) {
+  printDeviceOutput(r.result, console, quietPrintf);
   switch (r.result.status) {
   case vm::LaunchStatus::Success: break;
   case vm::LaunchStatus::Refused:
@@ -43,8 +49,6 @@ void printLaunchOutcome(const LaunchReport &r, Console console, bool quietPrintf
     break;
   case vm::LaunchStatus::Faulted:
   case vm::LaunchStatus::AssertFailed:
-    for (const vm::Fault &f : r.result.faults)
-      console.err << f.describe();
     if (memcheckFaultLimit)
       console.err << fmt::format("========= ERROR SUMMARY: {} error{}{}\n", r.result.faults.size(),
                                  r.result.faults.size() == 1 ? "" : "s",
@@ -61,6 +65,10 @@ RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Consol
                            (request.session == RunRequest::Session::WhenSpecHasOne && hasHostOperations(spec));
   // Advice and sessions need the model's profiles.
   tools.model = tools.model || request.advice || wantSession;
+  // A host the system model cannot build (several boards of an integrated GPU) is refused before
+  // anything runs.
+  if (wantSession)
+    (void)system::SystemConfig::forTarget(request.target, systemOptions(spec, request.system));
   Instruments instruments(request.target, tools);
   SanitizerLog log(instruments, console.err, true);
 
@@ -88,13 +96,20 @@ RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Consol
       onLaunch(event);
   };
   result.outcome = runSpec(spec, options);
+  // What ended the run early comes before the tools' summaries, which end the output.
+  const RunOutcome &outcome = result.outcome;
+  if (!outcome.error.empty())
+    console.err << "ptxray: error: " << outcome.error << "\n";
+  if (!outcome.launches.empty() && !outcome.launches.back().result.ok() && !spec.outputs.empty() &&
+      request.writeOutputs)
+    console.err << "note: outputs not written: a launch failed\n";
 
   if (request.reportTools) {
     result.toolErrors = log.finish();
     result.sanitizerDocument = log.document(request.target.displayName());
-  } else if (request.advice && !result.analyses.empty()) {
-    // Leaks are known at the end of the run only: they belong to the last launch's analysis.
-    addRunEndFindings(result.analyses.back(), instruments.leakReports(), request.advice->advisor);
+  } else if (request.advice) {
+    // Leaks are known at the end of the run only: each goes to the kernel that allocated.
+    attachReports(result.analyses, instruments.leakReports(), request.advice->advisor);
   }
   if (model::PerformanceModel *model = instruments.model()) {
     result.profiles = model->launches();

@@ -68,9 +68,15 @@ bool hasHostOperations(const RunSpec &spec);
 system::SystemOptions systemOptions(const RunSpec &spec, const system::SystemOptions &overrides);
 
 /// Runs `spec` as asked; `onLaunch` (may be empty) after each launch, after its sanitizer reports.
-/// Throws what runSpec throws (SpecError, vm::VmError) before the first launch.
+/// At the end, on the error stream: what stopped the run early ("ptxray: error: ..."), that outputs
+/// were not written, then the tools' summaries. Throws what runSpec throws (SpecError, vm::VmError)
+/// before the first launch, std::invalid_argument for a host the system model cannot build.
 RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Console console,
                           const std::function<void(const LaunchEvent &)> &onLaunch = {});
+
+/// What a kernel printed: device printf on `out` (unless `quietPrintf`), failed assertions and the
+/// fault reports on `err`. What every front end shows of a launch, a CUDA program's included.
+void printDeviceOutput(const vm::LaunchResult &result, Console console, bool quietPrintf = false);
 
 /// A launch's own output as ptxray's commands show it: device printf on `out` (unless `quietPrintf`),
 /// failed assertions, faults and the launch's error on `err`. With memcheck, an ERROR SUMMARY line

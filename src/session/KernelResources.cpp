@@ -42,14 +42,17 @@ std::optional<int> ptxasRegisters(const std::string &path, const std::string &ke
 
 } // namespace
 
+bool kernelMatches(const ptx::Function &fn, const std::string &entry) {
+  if (entry.empty() || fn.name == entry)
+    return true;
+  const std::string demangled = ptx::demangle(fn.name);
+  return demangled == entry || demangled.starts_with(entry + "(");
+}
+
 const ptx::Function *findKernel(const ptx::Module &module, const std::string &entry) {
-  for (const ptx::Function &fn : module.functions) {
-    if (!fn.isEntry || !fn.hasBody)
-      continue;
-    const std::string demangled = ptx::demangle(fn.name);
-    if (entry.empty() || fn.name == entry || demangled == entry || demangled.starts_with(entry + "("))
+  for (const ptx::Function &fn : module.functions)
+    if (fn.isEntry && fn.hasBody && kernelMatches(fn, entry))
       return &fn;
-  }
   return nullptr;
 }
 

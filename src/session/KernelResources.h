@@ -21,6 +21,10 @@ struct KernelResources {
   std::string threadsSource;
 };
 
+/// Whether `entry` names `fn`: its PTX name, its demangled name, or that name without the parameter
+/// list (every overload and template instance); an empty entry names every kernel.
+bool kernelMatches(const ptx::Function &fn, const std::string &entry);
+
 /// The kernel `entry` names (its PTX name, its demangled name, or that name without the parameter
 /// list; empty: the first kernel) among `module`'s kernels with a body; null when there is none.
 const ptx::Function *findKernel(const ptx::Module &module, const std::string &entry);

@@ -24,11 +24,17 @@ struct ModelSettings {
   bool operator==(const ModelSettings &) const = default;
 };
 
-/// The MHz of `clock` for ModelOptions::smClockMHz (0: the board's default). Throws
-/// std::invalid_argument naming `--clock`.
-int clockMHz(const std::string &clock, const arch::ArchTarget &target);
+/// Where settings come from, for the errors that name them: the command line (--clock, --dlcm,
+/// --bank-mode) or a program's environment (PTXRAY_CLOCK, PTXRAY_DLCM, PTXRAY_BANK_MODE).
+enum class SettingSource : uint8_t { CommandLine, Environment };
 
-/// Throws std::invalid_argument for a value out of range.
-model::ModelOptions modelOptions(const ModelSettings &settings, const arch::ArchTarget &target);
+/// The MHz of `clock` for ModelOptions::smClockMHz (0: the board's default). Throws
+/// std::invalid_argument naming the option or variable.
+int clockMHz(const std::string &clock, const arch::ArchTarget &target,
+             SettingSource source = SettingSource::CommandLine);
+
+/// Throws std::invalid_argument for a value out of range, naming the option or variable.
+model::ModelOptions modelOptions(const ModelSettings &settings, const arch::ArchTarget &target,
+                                 SettingSource source = SettingSource::CommandLine);
 
 } // namespace ptxray::session

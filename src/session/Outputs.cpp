@@ -24,6 +24,7 @@ bool writeOutput(const std::string &path, std::string_view contents, std::ostrea
     err << contents;
     return true;
   }
+  errno = 0; // a failure that sets none must not show an older one's reason
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (out) {
     out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
@@ -38,6 +39,10 @@ bool writeOutput(const std::string &path, std::string_view contents, std::ostrea
     return false;
   }
   return true;
+}
+
+std::string jsonText(const nlohmann::json &document) {
+  return document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 SimulatedSession simulateSession(const arch::ArchTarget &target, const system::SystemOptions &options,
@@ -55,7 +60,7 @@ std::string renderAnalyses(OutputFormat format, const std::vector<report::Analys
     nlohmann::json document = report::analysisJson(analyses);
     if (session)
       document["session"] = report::timelineJson(session->timeline, session->findings);
-    return document.dump(1) + "\n";
+    return jsonText(document);
   }
   case OutputFormat::Html: return report::analysisHtml(analyses);
   case OutputFormat::Text: break;
@@ -80,7 +85,7 @@ std::string renderAnalyses(OutputFormat format, const std::vector<report::Analys
 std::string renderTimeline(OutputFormat format, const SimulatedSession &session,
                            const report::TimelineTextOptions &text) {
   switch (format) {
-  case OutputFormat::Json: return report::timelineJson(session.timeline, session.findings).dump(1) + "\n";
+  case OutputFormat::Json: return jsonText(report::timelineJson(session.timeline, session.findings));
   case OutputFormat::Html: return report::timelineHtml(session.timeline, session.findings);
   case OutputFormat::Text: break;
   }
@@ -88,7 +93,7 @@ std::string renderTimeline(OutputFormat format, const SimulatedSession &session,
 }
 
 bool writeMetrics(const std::string &path, const std::vector<model::LaunchProfile> &launches, std::ostream &err) {
-  return writeOutput(path, report::metricsJson(launches).dump(1) + "\n", err);
+  return writeOutput(path, jsonText(report::metricsJson(launches)), err);
 }
 
 } // namespace ptxray::session

@@ -13,6 +13,8 @@
 #include "system/SystemConfig.h"
 #include "system/Timeline.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <ostream>
 #include <span>
@@ -29,6 +31,10 @@ OutputFormat outputFormat(std::string_view path);
 /// Writes `contents` to `path` (replacing it), or to `err` for "-". False, after an error line on
 /// `err` naming the file and the reason, when it could not be written completely (a full disk too).
 bool writeOutput(const std::string &path, std::string_view contents, std::ostream &err);
+
+/// A JSON document as ptxray writes it: one space of indent, a final newline, and any byte that is not
+/// UTF-8 (a name in a program's PTX, say) replaced rather than thrown about.
+std::string jsonText(const nlohmann::json &document);
 
 /// A session placed in time on the modeled system, and the advisor's findings on it.
 struct SimulatedSession {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace ptxray::session {
@@ -13,7 +14,7 @@ namespace {
 ToolSelection selectionFor(const ProgramOptions &options, const arch::ArchTarget &target) {
   ToolSelection s = options.tools;
   s.model = options.needsModel();
-  s.modelOptions = modelOptions(options.model, target);
+  s.modelOptions = modelOptions(options.model, target, SettingSource::Environment);
   return s;
 }
 
@@ -23,7 +24,8 @@ ProgramTools::ProgramTools(const ProgramOptions &options, const arch::ArchTarget
     : options_(options), err_(err), instruments_(target, selectionFor(options, target)),
       log_(instruments_, err, !options.sanitizerJson.empty()) {
   advice_.model = instruments_.selection().modelOptions;
-  advice_.sourceDirs = {std::filesystem::current_path().string()};
+  std::error_code ec;
+  advice_.sourceDirs = {std::filesystem::current_path(ec).string()};
   if (!options.timeline.empty())
     recorder_.emplace(target.board() ? target.board()->smCount : 0);
 }
@@ -32,11 +34,18 @@ std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, 
                                                 StreamRef stream) {
   const std::vector<ToolReport> reports = instruments_.launchReports(result);
   log_.afterLaunch(reports, launches_++, kernel);
+  if (!options_.report.empty())
+    for (const ToolReport &r : reports)
+      if (std::none_of(reports_.begin(), reports_.end(), [&](const ToolReport &kept) {
+            return kept.tool == r.tool && kept.hazard.kernel == r.hazard.kernel &&
+                   kept.hazard.headline == r.hazard.headline;
+          }))
+        reports_.push_back(r);
   const model::LaunchProfile *profile = instruments_.lastProfile(result);
   if (!profile)
     return std::nullopt;
   if (!options_.report.empty() && result.ok() && analyses_.wants(profile->kernel, profile->time.seconds))
-    analyses_.keep(analyzeLaunch(instruments_.target(), *profile, correctnessReports(reports), advice_));
+    analyses_.keep(analyzeLaunch(instruments_.target(), *profile, {}, advice_));
   if (recorder_)
     recorder_->launch(*profile, stream);
   return profile->time.seconds;
@@ -47,17 +56,12 @@ bool ProgramTools::finish() {
   const std::vector<ToolReport> leaks = instruments_.leakReports();
   log_.finish();
   if (!options_.sanitizerJson.empty())
-    ok &= writeOutput(options_.sanitizerJson, log_.document(instruments_.target().displayName()).dump(1) + "\n", err_);
+    ok &= writeOutput(options_.sanitizerJson, jsonText(log_.document(instruments_.target().displayName())), err_);
   if (!options_.report.empty()) {
     std::vector<report::Analysis> analyses = analyses_.analyses();
-    if (!analyses.empty() && !leaks.empty()) {
-      // A leak belongs to the kernel whose code called malloc, when one of the reported kernels did.
-      report::Analysis *owner = &analyses.back();
-      for (report::Analysis &a : analyses)
-        if (!leaks.front().hazard.sites.empty() && a.launch->kernel == leaks.front().hazard.sites.front().function)
-          owner = &a;
-      addRunEndFindings(*owner, leaks, advice_.advisor);
-    }
+    // Every launch's reports and the leaks, each on its kernel's analysis.
+    attachReports(analyses, reports_, advice_.advisor);
+    attachReports(analyses, leaks, advice_.advisor);
     const std::string &path = options_.report;
     if (writeOutput(path, renderAnalyses(outputFormat(path), analyses), err_))
       err_ << fmt::format("ptxray: the advisor's report of {} kernel{} is in {}\n", analyses.size(),

@@ -45,6 +45,9 @@ private:
   SanitizerLog log_;
   AdviceSettings advice_;
   KernelAnalyses analyses_;
+  /// Every launch's reports, each once (a kernel launched a thousand times reports a race once): the
+  /// report shows one launch per kernel, and all of them.
+  std::vector<ToolReport> reports_;
   std::optional<SessionRecorder> recorder_;
   size_t launches_ = 0;
 };

@@ -2,6 +2,7 @@
 // path. Running them is SpecRunner.cpp.
 #include "session/RunSpec.h"
 #include "session/SpecJson.h"
+#include "toolchain/Compilers.h"
 
 #include "vm/Memory.h"
 #include "vm/semantics/Half.h"
@@ -40,7 +41,7 @@ using namespace specjson;
 
 std::filesystem::path resolve(const std::filesystem::path &dir, const std::string &p) {
   std::filesystem::path path(p);
-  return path.is_absolute() || dir.empty() ? path : dir / path;
+  return path.is_absolute() || dir.empty() ? path : (dir / path).lexically_normal();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,6 +105,17 @@ SpecArg parseArg(const Checker &c, const RunSpec &spec, const json &j, const std
   c.requireObject(j, path);
   SpecArg a;
   a.path = path;
+  if (j.contains("local")) {
+    // An OpenCL __local pointer (clSetKernelArg(k, i, BYTES, NULL)): the runtime places that many
+    // bytes in the work-group's local memory and passes their address.
+    c.checkKeys(j, path, {"local"});
+    a.isLocal = true;
+    a.type = "local";
+    a.localBytes = c.unsignedInt(j["local"], member(path, "local"), std::numeric_limits<uint32_t>::max());
+    if (a.localBytes == 0)
+      c.fail(member(path, "local"), "a __local argument needs at least 1 byte (CL_INVALID_ARG_SIZE)");
+    return a;
+  }
   if (j.contains("buffer")) {
     c.checkKeys(j, path, {"buffer", "offset"});
     a.isBuffer = true;
@@ -288,13 +300,49 @@ SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, con
 
 SpecLaunch parseLaunch(const Checker &c, const RunSpec &spec, const json &j, const std::string &path) {
   c.requireObject(j, path);
-  c.checkKeys(j, path, {"kernel", "grid", "block", "dynamic_shared_bytes", "cooperative", "args"});
+  c.checkKeys(j, path,
+              {"kernel", "grid", "block", "global_work_size", "local_work_size", "global_work_offset",
+               "dynamic_shared_bytes", "cooperative", "args"});
   SpecLaunch l;
   l.path = path;
   if (j.contains("kernel"))
     l.kernel = c.string(j["kernel"], member(path, "kernel"));
-  l.grid = c.dim3(c.required(j, path, "grid"), member(path, "grid"));
-  l.block = c.dim3(c.required(j, path, "block"), member(path, "block"));
+  if (j.contains("global_work_size")) {
+    // OpenCL's NDRange: work-items in all, work-items per work-group (a divisor in every dimension, as
+    // OpenCL 1.2 requires), and an optional offset of the global ids.
+    if (j.contains("grid") || j.contains("block"))
+      c.fail(path, "give \"grid\" and \"block\" (CUDA) or \"global_work_size\" and \"local_work_size\" "
+                   "(OpenCL), not both");
+    const vm::Dim3 global = c.dim3(j["global_work_size"], member(path, "global_work_size"));
+    l.block = c.dim3(c.required(j, path, "local_work_size"), member(path, "local_work_size"));
+    const uint32_t g[3] = {global.x, global.y, global.z}, b[3] = {l.block.x, l.block.y, l.block.z};
+    uint32_t groups[3];
+    for (int d = 0; d < 3; ++d) {
+      if (g[d] % b[d])
+        c.fail(member(path, "local_work_size"),
+               fmt::format("dimension {}: {} work-items do not divide into work-groups of {} (OpenCL 1.2: "
+                           "CL_INVALID_WORK_GROUP_SIZE)",
+                           d, g[d], b[d]));
+      groups[d] = g[d] / b[d];
+    }
+    l.grid = {groups[0], groups[1], groups[2]};
+    l.openclSizes = true;
+  } else {
+    if (j.contains("local_work_size"))
+      c.fail(member(path, "local_work_size"), "\"local_work_size\" goes with \"global_work_size\"");
+    l.grid = c.dim3(c.required(j, path, "grid"), member(path, "grid"));
+    l.block = c.dim3(c.required(j, path, "block"), member(path, "block"));
+  }
+  if (j.contains("global_work_offset")) {
+    const json &offset = j["global_work_offset"];
+    const std::string p = member(path, "global_work_offset");
+    c.requireArray(offset, p);
+    if (offset.empty() || offset.size() > 3)
+      c.fail(p, "expected an array of 1 to 3 offsets");
+    for (size_t d = 0; d < offset.size(); ++d)
+      l.globalOffset[d] =
+          static_cast<uint32_t>(c.unsignedInt(offset[d], element(p, d), std::numeric_limits<uint32_t>::max()));
+  }
   if (j.contains("dynamic_shared_bytes"))
     l.dynamicSharedBytes = static_cast<uint32_t>(c.unsignedInt(
         j["dynamic_shared_bytes"], member(path, "dynamic_shared_bytes"), std::numeric_limits<uint32_t>::max()));
@@ -572,8 +620,21 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
   spec.name = name;
   spec.dir = dir;
   c.requireObject(document, "");
-  c.checkKeys(document, "", {"module", "buffers", "launches", "operations", "outputs", "host"});
+  c.checkKeys(document, "", {"module", "build_options", "buffers", "launches", "operations", "outputs", "host"});
   spec.module = resolve(dir, c.string(c.required(document, "", "module"), "module"));
+  if (document.contains("build_options")) {
+    // An OpenCL C module's build options: a string as clBuildProgram takes it, or a list.
+    const json &options = document["build_options"];
+    if (options.is_string()) {
+      spec.buildOptions = toolchain::splitBuildOptions(options.get<std::string>());
+    } else {
+      c.requireArray(options, "build_options");
+      for (size_t i = 0; i < options.size(); ++i)
+        spec.buildOptions.push_back(c.string(options[i], element("build_options", i)));
+    }
+    if (!spec.module.string().ends_with(".cl") && !spec.buildOptions.empty())
+      c.fail("build_options", "build options are for an OpenCL C module (.cl)");
+  }
   if (document.contains("buffers")) {
     const json &buffers = document["buffers"];
     c.requireArray(buffers, "buffers");

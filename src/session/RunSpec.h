@@ -2,12 +2,15 @@
 // buffers to set up, the launches (or a session of host operations) to run in order and the buffers
 // to write back to files.
 //
-//   {"module": "PATH.ptx" | "PATH.cu",
+//   {"module": "PATH.ptx" | "PATH.cu" | "PATH.cl",
+//    "build_options": "-D N=4 -cl-mad-enable" | [...],   (an OpenCL C module's, as clBuildProgram's)
 //    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}
 //                | {"name": N, "bytes": B, "host": "pinned" | "pageable", "init": INIT}],
 //                (a plain device buffer may name its "device": 0, 1, ... on a system of several GPUs)
 //    "launches": [{"kernel": K, "grid": [x,y,z], "block": [x,y,z], "dynamic_shared_bytes": D,
 //                  "cooperative": false, "args": [ARG...]}],
+//                 (OpenCL's NDRange instead of grid and block: "global_work_size": [x,y,z],
+//                  "local_work_size": [x,y,z], "global_work_offset": [x,y,z])
 //    "operations": [{"op": OP, "stream": S, ...}],   (instead of "launches"; SpecOperation below)
 //    "host": {"pcie_generation": G, "pcie_lanes": L, "boards": B},
 //    "outputs": [{"buffer": N, "file": "PATH"}]}
@@ -25,6 +28,8 @@
 //                                          nearest even ("inf", "-inf", "nan" are accepted)
 //         {"type": T, "bits": "0x..."}     the exact bit pattern
 //         {"type": "bytes", "hex": "..."}  a struct passed by value, byte by byte
+//         {"local": BYTES}                 an OpenCL __local pointer: BYTES of the work-group's local
+//                                          memory (clSetKernelArg with a size and no value)
 //   grid and block take 1 to 3 entries (missing ones are 1). Relative paths are relative to the
 //   spec file's folder. Keys starting with "_" are ignored (comments); other unknown keys are errors.
 //
@@ -39,6 +44,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -97,6 +103,10 @@ struct SpecArg {
   bool isBuffer = false;
   std::string buffer; ///< isBuffer: the buffer's name
   uint64_t offset = 0;
+  /// {"local": BYTES}: an OpenCL __local pointer; the bytes are placed in the work-group's local
+  /// (shared) memory after its static part, and the argument is their address there.
+  bool isLocal = false;
+  uint64_t localBytes = 0;
   std::vector<std::byte> bytes; ///< !isBuffer: the parameter's bytes, little-endian
   std::string type;             ///< "u32", "bytes", ... ("pointer" for buffers)
   std::string path;             ///< "launches[0].args[2]"
@@ -107,6 +117,9 @@ struct SpecLaunch {
   vm::Dim3 grid, block;
   uint32_t dynamicSharedBytes = 0;
   bool cooperative = false; ///< cudaLaunchCooperativeKernel: every CTA resident, grid.sync() allowed
+  /// "global_work_offset": OpenCL's offset of the global ids (get_global_offset).
+  std::array<uint32_t, 3> globalOffset{};
+  bool openclSizes = false; ///< given as "global_work_size" and "local_work_size"
   std::vector<SpecArg> args;
   std::string path; ///< "launches[1]"
 };
@@ -164,6 +177,7 @@ struct RunSpec {
   std::string name;          ///< the spec as errors name it (its file name as given)
   std::filesystem::path dir; ///< relative paths start here (empty: the current directory)
   std::filesystem::path module;
+  std::vector<std::string> buildOptions; ///< "build_options": an OpenCL C module's (clBuildProgram's)
   std::vector<SpecBuffer> buffers;
   std::vector<SpecLaunch> launches;      ///< every launch, in issue order
   std::vector<SpecOperation> operations; ///< every host operation, in issue order (launches included)

@@ -29,6 +29,20 @@ void SanitizerLog::keep(const ToolReport &report, std::optional<size_t> launch, 
                       {"details", h.details},
                       {"occurrences", h.occurrences},
                       {"sites", std::move(sites)}});
+  if (report.fault) {
+    const vm::Fault &f = *report.fault;
+    auto dim = [](vm::Dim3 d) { return json::array({d.x, d.y, d.z}); };
+    reports_.back()["fault"] = {{"kind", vm::faultKindId(f.kind)},
+                                {"kernel", f.kernel},
+                                {"function", f.function},
+                                {"block", dim(f.block)},
+                                {"thread", dim(f.thread)},
+                                {"address", f.address},
+                                {"size", f.size},
+                                {"space", vm::spaceName(f.space)},
+                                {"access", f.size ? json(f.isWrite ? "write" : "read") : json(nullptr)},
+                                {"detail", f.detail}};
+  }
 }
 
 void SanitizerLog::afterLaunch(std::span<const ToolReport> reports, size_t launch, const std::string &kernel) {

@@ -202,7 +202,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(spec.module, ec))
     c.fail("module", fmt::format("cannot open \"{}\": no such file", spec.module.string()));
-  vm::LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory);
+  vm::LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory, spec.buildOptions);
   const unsigned pointerBytes = module.ptx().pointerBits() / 8;
 
   // Everything the module can tell us is wrong, before anything runs.
@@ -256,6 +256,11 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
       within(op.dst, op.dstOffset, op.bytes);
   }
   std::vector<const vm::DecodedFunction *> kernels;
+  struct LocalLayout {
+    std::vector<uint64_t> offsets; ///< per argument: where a __local argument's bytes start
+    uint64_t dynamicBytes = 0;     ///< the launch's dynamic shared memory, __local arguments included
+  };
+  std::vector<LocalLayout> localLayouts;
   for (const SpecLaunch &l : spec.launches) {
     const vm::DecodedFunction *k = resolveKernel(c, module, l);
     kernels.push_back(k);
@@ -265,9 +270,9 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
                          k->paramSizes.size() == 1 ? "" : "s", l.args.size()));
     for (size_t i = 0; i < l.args.size(); ++i) {
       const SpecArg &a = l.args[i];
-      uint64_t size = a.isBuffer ? pointerBytes : a.bytes.size();
+      uint64_t size = a.isBuffer || a.isLocal ? pointerBytes : a.bytes.size();
       if (size != k->paramSizes[i]) {
-        std::string what = a.isBuffer
+        std::string what = a.isBuffer || a.isLocal
                                ? fmt::format("a pointer is {} bytes in this {}-bit module", size, pointerBytes * 8)
                                : fmt::format("the {} argument is {}", a.type, size);
         c.fail(a.path, fmt::format("parameter {} of {} is {} bytes; {}", i, k->name, k->paramSizes[i], what));
@@ -279,6 +284,25 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
                  fmt::format("offset {} is past the end of buffer \"{}\" ({} bytes)", a.offset, a.buffer, p.bytes));
       }
     }
+    // OpenCL __local arguments: after the work-group's static local memory and any dynamic bytes
+    // the launch asks for, each aligned to the largest power of two (up to 128, OpenCL's largest
+    // vector) that divides its size, so that every element type the size can hold is aligned.
+    LocalLayout layout;
+    uint64_t end = k->staticSharedBytes + l.dynamicSharedBytes;
+    for (const SpecArg &a : l.args) {
+      if (!a.isLocal) {
+        layout.offsets.push_back(0);
+        continue;
+      }
+      const uint64_t align = std::min<uint64_t>(a.localBytes & (~a.localBytes + 1), 128);
+      const uint64_t at = (end + align - 1) / align * align;
+      end = at + a.localBytes;
+      layout.offsets.push_back(at);
+    }
+    layout.dynamicBytes = end - k->staticSharedBytes;
+    if (layout.dynamicBytes > std::numeric_limits<uint32_t>::max())
+      c.fail(l.path, fmt::format("{} bytes of dynamic shared (local) memory per block", layout.dynamicBytes));
+    localLayouts.push_back(std::move(layout));
   }
 
   // vm::Device memory and initial contents.
@@ -350,7 +374,13 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     const size_t i = op.launch;
     const SpecLaunch &l = spec.launches[i];
     std::vector<std::vector<std::byte>> args;
-    for (const SpecArg &a : l.args) {
+    const LocalLayout &layout = localLayouts[i];
+    for (size_t arg = 0; arg < l.args.size(); ++arg) {
+      const SpecArg &a = l.args[arg];
+      if (a.isLocal) {
+        args.push_back(littleEndian(layout.offsets[arg], pointerBytes));
+        continue;
+      }
       if (!a.isBuffer) {
         args.push_back(a.bytes);
         continue;
@@ -366,8 +396,9 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     report.grid = l.grid;
     report.block = l.block;
     auto start = std::chrono::steady_clock::now();
-    report.result = device.launch(module, kernels[i]->name, {l.grid, l.block, l.dynamicSharedBytes, l.cooperative},
-                                  args, options.launch);
+    vm::LaunchConfig config{l.grid, l.block, static_cast<uint32_t>(layout.dynamicBytes), l.cooperative};
+    config.globalOffset = l.globalOffset;
+    report.result = device.launch(module, kernels[i]->name, config, args, options.launch);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome.printfOutput += report.result.printfOutput;
     failed = !report.result.ok();

@@ -4,54 +4,29 @@
 #include "ptx/Demangle.h"
 #include "ptx/ModuleSummary.h"
 #include "session/KernelResources.h"
+#include "support/TemporaryFolder.h"
 #include "vm/Device.h"
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 
 namespace ptxray::session {
 
-namespace {
-
-/// A temporary folder, removed with everything in it when this goes out of scope.
-class TemporaryFolder {
-public:
-  TemporaryFolder() {
-    std::string dir = (std::filesystem::temp_directory_path() / "ptxray-analyze-XXXXXX").string();
-    if (!mkdtemp(dir.data()))
-      throw std::runtime_error("cannot create a temporary directory");
-    path_ = dir;
-  }
-  ~TemporaryFolder() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TemporaryFolder(const TemporaryFolder &) = delete;
-  TemporaryFolder &operator=(const TemporaryFolder &) = delete;
-  const std::filesystem::path &path() const { return path_; }
-
-private:
-  std::filesystem::path path_;
-};
-
-} // namespace
-
 StaticAnalysisResult analyzeStatically(const arch::ArchTarget &target, const StaticAnalysisRequest &request) {
   const arch::ComputeCapability &cc = *target.computeCapability;
   StaticAnalysisResult out;
   vm::Device device(cc, target.gpu ? target.gpu->smCount : 0);
-  // A .cu file's PTX is kept so that ptxas can count its registers.
-  const bool cuda = request.module.ends_with(".cu");
-  std::optional<TemporaryFolder> temporary;
+  // A source's PTX is kept so that ptxas can count its registers.
+  const bool cuda = request.module.ends_with(".cu") || request.module.ends_with(".cl");
+  std::optional<support::TemporaryFolder> temporary;
   std::string keep = request.keepPtx;
   if (keep.empty() && cuda) {
-    temporary.emplace();
+    temporary.emplace("ptxray-analyze");
     keep = temporary->path().string();
   }
-  const vm::LoadedModule &loaded = device.loadModuleFile(request.module, keep);
+  const vm::LoadedModule &loaded = device.loadModuleFile(request.module, keep, request.buildOptions);
   const ptx::Module &m = loaded.ptx();
   const std::string ptxFile =
       cuda ? (std::filesystem::path(keep) / (std::filesystem::path(request.module).filename().string() + ".ptx"))
@@ -59,7 +34,7 @@ StaticAnalysisResult analyzeStatically(const arch::ArchTarget &target, const Sta
            : request.module;
   const ptx::ModuleSummary summary = ptx::summarize(m);
   for (const ptx::Function &fn : m.functions) {
-    if (!fn.isEntry || !fn.hasBody || (!request.kernel.empty() && findKernel(m, request.kernel) != &fn))
+    if (!fn.isEntry || !fn.hasBody || !kernelMatches(fn, request.kernel))
       continue;
     const KernelResources res = kernelResources(m, fn, ptxFile, cc);
     report::KernelStatic k;

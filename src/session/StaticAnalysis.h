@@ -12,9 +12,10 @@
 namespace ptxray::session {
 
 struct StaticAnalysisRequest {
-  std::string module;  ///< a .ptx file, or a .cu file nvcc compiles
+  std::string module;  ///< a .ptx file, a .cu file nvcc compiles, a .cl file clang compiles
   std::string kernel;  ///< one kernel (PTX or C++ name); empty: every kernel
-  std::string keepPtx; ///< a .cu module: the folder its PTX is written to (else a temporary one)
+  std::string keepPtx; ///< a .cu or .cl module: the folder its PTX is written to (else a temporary one)
+  std::vector<std::string> buildOptions; ///< an OpenCL C module's
   model::ModelOptions model;
   advisor::AdvisorOptions advisor;
 };

@@ -68,6 +68,14 @@ std::vector<Tool> parseTools(std::span<const std::string> names, std::string_vie
   return out;
 }
 
+void checkToolOptions(const ToolSelection &selection, bool sanitizerJson, bool memcheckFlag) {
+  if (selection.racecheckGlobal && !selection.has(Tool::Racecheck))
+    throw std::invalid_argument("--racecheck-global needs --tool racecheck");
+  if (sanitizerJson && !selection.anySanitizer())
+    throw std::invalid_argument(
+        fmt::format("--sanitizer-json needs a tool (--tool NAME{})", memcheckFlag ? " or --memcheck" : ""));
+}
+
 bool ToolSelection::has(Tool tool) const {
   return std::find(tools.begin(), tools.end(), tool) != tools.end();
 }
@@ -116,6 +124,7 @@ const model::LaunchProfile *Instruments::lastProfile(const vm::LaunchResult &res
 sanitizers::Hazard faultHazard(const vm::Fault &fault) {
   sanitizers::Hazard h;
   h.severity = sanitizers::Severity::Error;
+  h.kernel = fault.kernel;
   h.headline = fault.headline();
   h.details = fault.detailLines();
   h.occurrences = 1;
@@ -136,7 +145,7 @@ std::vector<ToolReport> Instruments::launchReports(const vm::LaunchResult &resul
     return out;
   auto add = [&](Tool tool, const std::vector<sanitizers::Hazard> &hazards) {
     for (const sanitizers::Hazard &h : hazards)
-      out.push_back({tool, h});
+      out.push_back({tool, h, std::nullopt});
   };
   if (racecheck_)
     add(Tool::Racecheck, racecheck_->launchHazards());
@@ -147,7 +156,7 @@ std::vector<ToolReport> Instruments::launchReports(const vm::LaunchResult &resul
   if (memcheck()) {
     memcheckErrors_ += result.faultCount;
     for (const vm::Fault &f : result.faults)
-      out.push_back({Tool::Memcheck, faultHazard(f)});
+      out.push_back({Tool::Memcheck, faultHazard(f), f});
   }
   return out;
 }
@@ -156,7 +165,7 @@ std::vector<ToolReport> Instruments::leakReports() const {
   std::vector<ToolReport> out;
   if (leakcheck_)
     for (sanitizers::Hazard &h : leakcheck_->leaks())
-      out.push_back({Tool::Leakcheck, std::move(h)});
+      out.push_back({Tool::Leakcheck, std::move(h), std::nullopt});
   return out;
 }
 

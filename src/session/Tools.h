@@ -58,10 +58,16 @@ struct ToolSelection {
   bool anySanitizer() const { return !tools.empty(); }
 };
 
+/// The options that go with tools, checked alike for every front end: --racecheck-global needs
+/// racecheck, a sanitizer JSON file needs a tool. Throws std::invalid_argument naming the options
+/// (`memcheckFlag`: the command has --memcheck, as `ptxray run` does).
+void checkToolOptions(const ToolSelection &selection, bool sanitizerJson, bool memcheckFlag = false);
+
 /// One report of one tool: a memcheck fault and a racecheck hazard alike.
 struct ToolReport {
   Tool tool = Tool::Memcheck;
   sanitizers::Hazard hazard;
+  std::optional<vm::Fault> fault; ///< memcheck: the fault itself, as data
 };
 
 /// A tool's totals over the run, for its summary line.

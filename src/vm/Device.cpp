@@ -4,7 +4,7 @@
 #include "ptx/Demangle.h"
 #include "ptx/Parser.h"
 #include "ptx/RegisterPressure.h"
-#include "support/Process.h"
+#include "toolchain/Compilers.h"
 #include "vm/Decoder.h"
 #include "vm/Interpreter.h"
 #include "vm/Scheduler.h"
@@ -37,12 +37,6 @@ uint64_t alignUp(uint64_t v, uint64_t a) {
 
 uint32_t alignOf(const ptx::Variable &v) {
   return v.align ? v.align : std::max<uint32_t>(v.naturalAlign(), 1);
-}
-
-std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-  return s;
 }
 
 std::string readFile(const std::string &path) {
@@ -106,66 +100,28 @@ Device::Device(const arch::ComputeCapability &cc, int smCount)
 
 Device::~Device() = default;
 
-LoadedModule &Device::loadModuleFile(const std::string &path, const std::string &keepPtxDirectory) {
-  std::filesystem::path p(path);
-  if (p.extension() != ".cu")
+LoadedModule &Device::loadModuleFile(const std::string &path, const std::string &keepPtxDirectory,
+                                     const std::vector<std::string> &buildOptions) {
+  std::optional<toolchain::CompiledModule> compiled;
+  try {
+    compiled = toolchain::compileModuleFile(path, cc_.major * 10 + cc_.minor, buildOptions);
+  } catch (const toolchain::CompileError &e) {
+    throw VmError(e.what());
+  }
+  if (!compiled) {
+    if (!buildOptions.empty())
+      throw VmError(fmt::format("{}: build options are for OpenCL C sources", path));
     return loadModule(path, readFile(path));
-  // CUDA source: compile to PTX for this device (nvcc 13 targets compute_75 and newer), with an
-  // argument vector (no shell: any file name is safe).
-  std::optional<std::string> nvcc = support::findExecutable("nvcc", {"/usr/local/cuda/bin/nvcc"});
-  if (!nvcc)
-    throw VmError(fmt::format("{}: compiling CUDA needs nvcc, which is not installed; pass the PTX instead", path));
-  int arch = std::max(cc_.major * 10 + cc_.minor, 75);
-  // The PTX is named after the source with ".ptx" appended, so that a PTX position (va.cu.ptx:60:2)
-  // is never read as a line of the CUDA file (va.cu:2).
-  std::string ptxName = p.filename().string() + ".ptx";
-  std::string scratch = (std::filesystem::temp_directory_path() / "ptxray-nvcc-XXXXXX").string();
-  if (!::mkdtemp(scratch.data()))
-    throw VmError(fmt::format("cannot create a temporary directory for nvcc: {}", std::strerror(errno)));
-  // nvcc hands file names to a shell of its own (and resolves links to the source first), so it never
-  // sees the user's: it compiles a copy with a plain name, and finds the source's headers through a
-  // link to its directory (include paths are passed on as given).
-  const std::filesystem::path dir(scratch);
-  std::error_code ec;
-  std::filesystem::path absolute = std::filesystem::absolute(p, ec);
-  std::filesystem::copy_file(absolute, dir / "source.cu", ec);
-  if (!ec)
-    std::filesystem::create_directory_symlink(absolute.parent_path(), dir / "include", ec);
-  if (ec) {
-    std::filesystem::remove_all(dir, ec);
-    throw VmError(fmt::format("{}: cannot prepare the nvcc run: {}", path, ec.message()));
   }
-  support::ProcessResult nvccRun =
-      support::runProcess({*nvcc, "-ptx", "-lineinfo", fmt::format("-arch=compute_{}", arch), "-I",
-                           (dir / "include").string(), "-o", (dir / "out.ptx").string(), (dir / "source.cu").string()});
-  std::string text;
-  if (nvccRun.ok())
-    text = readFile((dir / "out.ptx").string());
-  std::filesystem::remove_all(dir, ec);
-  if (!nvccRun.started)
-    throw VmError(fmt::format("{}: {}", path, nvccRun.startError));
-  if (nvccRun.exitCode != 0) {
-    // Diagnostics name the copy: give them the user's name back.
-    throw VmError(fmt::format("nvcc failed on {} (exit status {}):\n{}", path, nvccRun.exitCode,
-                              replaceAll(nvccRun.output, (dir / "source.cu").string(), path)));
-  }
-  // The .file directives name the copy too.
-  std::string quotedPath;
-  for (char c : path) {
-    if (c == '"' || c == '\\')
-      quotedPath += '\\';
-    quotedPath += c;
-  }
-  text = replaceAll(std::move(text), "\"" + (dir / "source.cu").string() + "\"", "\"" + quotedPath + "\"");
-  std::filesystem::path ptxPath = p.parent_path() / ptxName;
+  std::filesystem::path ptxPath = compiled->name;
   if (!keepPtxDirectory.empty()) {
-    ptxPath = std::filesystem::path(keepPtxDirectory) / ptxName;
+    ptxPath = std::filesystem::path(keepPtxDirectory) / ptxPath.filename();
     std::ofstream keep(ptxPath, std::ios::binary);
-    keep << text;
+    keep << compiled->ptx;
     if (!keep)
       throw VmError(fmt::format("cannot write {}", ptxPath.string()));
   }
-  return loadModule(ptxPath.lexically_normal().string(), std::move(text));
+  return loadModule(ptxPath.lexically_normal().string(), std::move(compiled->ptx));
 }
 
 LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
@@ -552,14 +508,23 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.quietSince = std::make_unique<std::atomic<uint64_t>[]>(workers);
   if (config.cooperative)
     L.gridWorkspace = gridWorkspace();
+  L.globalOffset = config.globalOffset;
   L.listener = listener_;
   if (listener_)
     listener_->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
                               kernelRegisters(module, *kernel), workers, runs, L.slotCount});
   CtaQueue queue(ctas, runs);
-  workers_->run(workers, [&L, &queue](unsigned w) { runWorker(L, w, queue); });
-  if (listener_)
-    listener_->onLaunchEnd();
+  {
+    // The listeners that heard the launch begin hear it end, also when a worker throws.
+    struct LaunchEnd {
+      Listener *listener;
+      ~LaunchEnd() {
+        if (listener)
+          listener->onLaunchEnd();
+      }
+    } end{L.listener};
+    workers_->run(workers, [&L, &queue](unsigned w) { runWorker(L, w, queue); });
+  }
 
   result.threadInstructions = L.instructions.load();
   result.printfOutput = std::move(L.printfOutput);

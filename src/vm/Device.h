@@ -12,6 +12,7 @@
 #include "vm/Memory.h"
 #include "vm/Program.h"
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -63,6 +64,9 @@ struct LaunchConfig {
   /// cudaLaunchCooperativeKernel: every CTA must be resident at once (refused otherwise, as the
   /// driver does), and the grid gets the workspace cooperative groups' grid.sync() uses.
   bool cooperative = false;
+  /// clEnqueueNDRangeKernel's global work offset (x, y, z): what get_global_offset returns in OpenCL C
+  /// compiled by ptxray (the driver's %envreg3-5).
+  std::array<uint32_t, 3> globalOffset{};
 };
 
 enum class LaunchStatus : uint8_t {
@@ -108,10 +112,14 @@ public:
 
   /// Parses, verifies and loads PTX. Throws VmError with every diagnostic when it does not verify.
   LoadedModule &loadModule(std::string name, std::string ptxText);
-  /// A .ptx file, or a .cu file compiled with `nvcc -ptx -lineinfo` for this device's compute
-  /// capability when nvcc is installed. The PTX of `dir/va.cu` is named `dir/va.cu.ptx`; with
-  /// `keepPtxDirectory` it is also written there (as `va.cu.ptx`), so that reports point into a file.
-  LoadedModule &loadModuleFile(const std::string &path, const std::string &keepPtxDirectory = {});
+  /// A .ptx file, a .cu file compiled with `nvcc -ptx -lineinfo` for this device's compute capability
+  /// when nvcc is installed, or a .cl file (OpenCL C) compiled with clang and libclc with
+  /// `buildOptions` (clBuildProgram's: -D, -I, -cl-mad-enable, ...). The PTX of `dir/va.cu` is named
+  /// `dir/va.cu.ptx`; with `keepPtxDirectory` it is also written there (as `va.cu.ptx`), so that
+  /// reports point into a file. A source that does not compile throws VmError with the compiler's
+  /// diagnostics, naming the user's file.
+  LoadedModule &loadModuleFile(const std::string &path, const std::string &keepPtxDirectory = {},
+                               const std::vector<std::string> &buildOptions = {});
 
   // Device memory (cuMemAlloc / cuMemFree / cuMemcpy*).
   uint64_t allocate(uint64_t bytes, std::string label = {});

@@ -9,6 +9,7 @@
 #include "vm/Memory.h"
 #include "vm/Program.h"
 
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -132,6 +133,8 @@ struct LaunchState {
   /// A cooperative launch's grid workspace (cooperative groups' grid barrier), read through
   /// %envreg1 (high half) and %envreg2 (low half); 0 otherwise.
   uint64_t gridWorkspace = 0;
+  /// An OpenCL launch's global work offset (LaunchConfig::globalOffset), read through %envreg3-5.
+  std::array<uint32_t, 3> globalOffset{};
 
   std::atomic<bool> abort{false};
   std::atomic<uint64_t> instructions{0}; ///< thread-instructions retired (budget accounting)

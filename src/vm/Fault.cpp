@@ -30,6 +30,28 @@ const char *faultName(FaultKind kind) {
   return "error";
 }
 
+const char *faultKindId(FaultKind kind) {
+  switch (kind) {
+  case FaultKind::OutOfBounds: return "out-of-bounds";
+  case FaultKind::Misaligned: return "misaligned";
+  case FaultKind::UseAfterFree: return "use-after-free";
+  case FaultKind::ReadOnly: return "read-only";
+  case FaultKind::InvalidGeneric: return "invalid-generic-address";
+  case FaultKind::BarrierDivergence: return "barrier-divergence";
+  case FaultKind::BarrierDeadlock: return "barrier-deadlock";
+  case FaultKind::InstructionLimit: return "instruction-limit";
+  case FaultKind::StackOverflow: return "stack-overflow";
+  case FaultKind::AssertFailed: return "assert-failed";
+  case FaultKind::Trap: return "trap";
+  case FaultKind::Breakpoint: return "breakpoint";
+  case FaultKind::IllegalInstruction: return "illegal-instruction";
+  case FaultKind::InvalidCall: return "invalid-call";
+  case FaultKind::HeapError: return "heap-error";
+  case FaultKind::Livelock: return "livelock";
+  }
+  return "error";
+}
+
 InstructionPlace placeOf(const ptx::Module &module, const ptx::Instruction &instruction) {
   InstructionPlace place;
   place.ptxLocation = module.sources.position(instruction.loc);

@@ -32,6 +32,8 @@ enum class FaultKind : uint8_t {
 };
 
 const char *faultName(FaultKind kind);
+/// A stable identifier of the kind for machine-readable reports: "out-of-bounds", "misaligned", ...
+const char *faultKindId(FaultKind kind);
 
 /// Where a PTX instruction is, in words and as data, for fault and sanitizer reports.
 struct InstructionPlace {

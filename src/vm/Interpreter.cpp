@@ -139,9 +139,14 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   case SpecialReg::reserved_smem_offset_1: return kReservedSharedOffset + 16;
   case SpecialReg::reserved_smem_offset_end: return kReservedSharedOffset + L.reservedSharedBytes;
   case SpecialReg::reserved_smem_offset_cap: return L.reservedSharedBytes;
-  // The driver's environment registers: 1 and 2 hold a cooperative launch's grid workspace.
+  // The driver's environment registers: 1 and 2 hold a cooperative launch's grid workspace, 3 to 5
+  // an OpenCL launch's global work offset (x, y, z), which ptxray's OpenCL built-ins read
+  // (src/toolchain/OpenCLPrelude.cl).
   case SpecialReg::envreg1: return static_cast<uint32_t>(L.gridWorkspace >> 32);
   case SpecialReg::envreg2: return static_cast<uint32_t>(L.gridWorkspace);
+  case SpecialReg::envreg3: return L.globalOffset[0];
+  case SpecialReg::envreg4: return L.globalOffset[1];
+  case SpecialReg::envreg5: return L.globalOffset[2];
   default: return 0;
   }
 }

@@ -1,6 +1,7 @@
 // The parser on declarations: kernel parameters, module variables and their initializers, .file,
 // .section, .pragma, calls, prototypes, .branchtargets and .alias, with every name resolved.
 #include "ptx/Parser.h"
+#include "ptx/Printer.h"
 #include "support/ParsedModule.h"
 
 #include <gtest/gtest.h>
@@ -119,6 +120,14 @@ TEST(ParserDeclarationsTest, FilesSectionsAndPragmas) {
   EXPECT_EQ(p.m().files[0], (SourceFile{1, "a.cu", true, 1700000000, 1234}));
   EXPECT_EQ(p.m().files[1], (SourceFile{2, "/inc/b.h", false, 0, 0}));
   EXPECT_EQ(p.m().findFile(2), &p.m().files[1]);
+  // LLVM's two-string form (clang's OpenCL and CUDA output): the directory, then the name.
+  Parsed llvm = parse(".file 1 \"/src/k\" \"k.cl\"\n.file 2 \"/src\" \"/abs/h.h\"\n.file 3 \"\" \"rel.cl\"\n");
+  ASSERT_EQ(llvm.m().files.size(), 3u);
+  EXPECT_EQ(llvm.m().files[0].name, "/src/k/k.cl");
+  EXPECT_EQ(llvm.m().files[0].directory, "/src/k");
+  EXPECT_EQ(llvm.m().files[1].name, "/abs/h.h"); // an absolute name stands alone
+  EXPECT_EQ(llvm.m().files[2].name, "rel.cl");
+  EXPECT_NE(printModule(llvm.m()).find(".file 1 \"/src/k\" \"k.cl\""), std::string::npos);
   EXPECT_EQ(p.m().findFile(3), nullptr);
   EXPECT_EQ(p.m().pragmas, (std::vector<std::string_view>{"\"nounroll\""}));
   EXPECT_EQ(p.fn("k").bodyPragmas, (std::vector<std::string_view>{"\"nounroll\""}));

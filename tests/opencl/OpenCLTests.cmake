@@ -1,0 +1,59 @@
+# OpenCL C modules on the virtual GPU (clang + libclc, src/toolchain): run specs with OpenCL's NDRange,
+# __local arguments, global offsets and build options; compile errors naming the user's file; the
+# guide's C = AA^T written in OpenCL C gives the CUDA twin's results and findings. Included from
+# tests/CMakeLists.txt, which defines PTXRAY_BIN.
+set(OPENCL_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/opencl)
+
+# The work-item functions, a __local argument, the global offset and a build option, against values
+# worked out by hand (specs/ndrange.json's comment).
+add_test(NAME opencl.ndrange_local_offset_options COMMAND bash -c
+  "cd ${CMAKE_CURRENT_BINARY_DIR} && ${PTXRAY_BIN} run ${OPENCL_TESTS}/specs/ndrange.json && od -An -tu4 -w64 \
+   ${OPENCL_TESTS}/specs/ndrange.bin | tr -s ' ' && rm -f ${OPENCL_TESTS}/specs/ndrange.bin")
+set_tests_properties(opencl.ndrange_local_offset_options PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ 122 121 120 119 118 117 116 115 114 113 112 111 110 109 108 107\n 138 137 136 135 134 133 132 131 130 129 128 127 126 125 124 123\n 154 153 152 151 150 149 148 147 146 145 144 143 142 141 140 139\n 170 169 168 167 166 165 164 163 162 161 160 159 158 157 156 155\n$")
+
+# A build error is the compiler's, naming the user's file, line and column; exit status 1.
+add_test(NAME opencl.build_error_names_the_source COMMAND bash -c
+  "${PTXRAY_BIN} run ${OPENCL_TESTS}/kernels/syntax_error.cl --grid 1 --block 1 --buffer o=4 --arg buf:o 2>&1; echo exit=$?")
+set_tests_properties(opencl.build_error_names_the_source PROPERTIES PASS_REGULAR_EXPRESSION
+  "[^ ]*syntax_error\\.cl:4:29: error: use of undeclared identifier 'undeclared_variable'.*exit=1")
+add_test(NAME opencl.unknown_build_option COMMAND bash -c
+  "${PTXRAY_BIN} parse ${OPENCL_TESTS}/kernels/ndrange.cl --build-options '-cl-no-such-option' 2>&1; echo exit=$?")
+set_tests_properties(opencl.unknown_build_option PROPERTIES PASS_REGULAR_EXPRESSION
+  "invalid build option '-cl-no-such-option'.*exit=1")
+
+# `parse` and `fmt` take OpenCL C: the kernels, and native_* as the GPU's approximate instructions.
+add_test(NAME opencl.parse COMMAND ${PTXRAY_BIN} parse ${OPENCL_TESTS}/kernels/ndrange.cl)
+set_tests_properties(opencl.parse PROPERTIES PASS_REGULAR_EXPRESSION
+  "kernel reverseIds.*kernel nativeMath")
+add_test(NAME opencl.native_math_is_approximate COMMAND ${PTXRAY_BIN} fmt ${OPENCL_TESTS}/kernels/ndrange.cl)
+set_tests_properties(opencl.native_math_is_approximate PROPERTIES PASS_REGULAR_EXPRESSION
+  "sin\\.approx\\.f32.*ex2\\.approx\\.f32.*rsqrt\\.approx\\.f32")
+
+# The guide's C = AA^T in OpenCL C (examples/opencl/aat.cl) gives what the CUDA twin gives on the
+# virtual GPU (whose results an H200 matched: validation/vm), within a float rounding or two (the two
+# compilers may fuse the multiply-adds differently), and the guide's findings, on the OpenCL lines.
+add_test(NAME opencl.guide_aat_matches_cuda COMMAND bash -c
+  "cd ${CMAKE_CURRENT_BINARY_DIR} && python3 ${OPENCL_TESTS}/compare_aat.py ${PTXRAY_BIN} ${PROJECT_SOURCE_DIR}")
+set_tests_properties(opencl.guide_aat_matches_cuda PROPERTIES PASS_REGULAR_EXPRESSION "aat: OpenCL equals CUDA")
+add_test(NAME opencl.analyze_guide_aat COMMAND ${PTXRAY_BIN} analyze ${OPENCL_TESTS}/specs/aat_small.json --arch k20x --color never)
+set_tests_properties(opencl.analyze_guide_aat PROPERTIES PASS_REGULAR_EXPRESSION
+  "== simpleMultiplyAAT on Tesla K20X \\(sm_35\\).*\\[high\\] uncoalesced-global.*at [^ ]*examples/opencl/aat\\.cl:18: loads.*== sharedMultiplyAAT.*\\[medium\\] shared-bank-conflicts.*aat\\.cl:3[0-9].*== paddedMultiplyAAT")
+add_test(NAME opencl.analyze_guide_aat_fixed_on_16_banks COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${OPENCL_TESTS}/specs/aat_small.json --arch sm_13 --quiet --color never | sed -n '/== paddedMultiplyAAT/,$p'")
+set_tests_properties(opencl.analyze_guide_aat_fixed_on_16_banks PROPERTIES FAIL_REGULAR_EXPRESSION
+  "shared-bank-conflicts|uncoalesced-global" PASS_REGULAR_EXPRESSION "== paddedMultiplyAAT")
+
+# The same launch from the command line: --global-offset with --grid and --block, --arg local:BYTES,
+# --build-options.
+add_test(NAME opencl.command_line_launch COMMAND bash -c
+  "cd ${CMAKE_CURRENT_BINARY_DIR} && ${PTXRAY_BIN} run ${OPENCL_TESTS}/kernels/ndrange.cl --kernel reverseIds \
+   --grid 4 --block 16 --buffer out=256 --arg buf:out --arg local:64 --global-offset 100 \
+   --build-options '-D SCALE=7' --output out=ndrange-cli.bin && od -An -tu4 -N16 ndrange-cli.bin | tr -s ' '")
+set_tests_properties(opencl.command_line_launch PROPERTIES PASS_REGULAR_EXPRESSION "^ 122 121 120 119\n$")
+# More local memory than a block may have is refused before anything runs (the GPU's limit).
+add_test(NAME opencl.local_memory_beyond_the_gpu COMMAND bash -c
+  "${PTXRAY_BIN} run ${OPENCL_TESTS}/kernels/ndrange.cl --kernel reverseIds --arch k40 --grid 1 --block 16 \
+   --buffer out=64 --arg buf:out --arg local:64K 2>&1; echo exit=$?")
+set_tests_properties(opencl.local_memory_beyond_the_gpu PROPERTIES PASS_REGULAR_EXPRESSION
+  "launch of reverseIds refused: too many resources requested for launch: 65536 bytes of shared memory per block.*exit=1")
