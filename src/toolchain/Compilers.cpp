@@ -255,24 +255,12 @@ OpenCLResult compileOpenCL(std::string_view source, const std::string &displayNa
     base = "program.cl";
   const fs::path file = scratch.path() / base, ptx = scratch.path() / "out.ptx";
   writeFile(file, source);
-  std::vector<std::string> argv{clang,
-                                "-x",
-                                "cl",
-                                "-target",
-                                kTarget,
-                                optimize ? "-O2" : "-O0",
-                                "-gline-tables-only",
-                                "-S",
-                                "-o",
-                                ptx.string(),
-                                "-Xclang",
-                                "-mlink-builtin-bitcode",
-                                "-Xclang",
-                                prelude,
-                                "-Xclang",
-                                "-mlink-builtin-bitcode",
-                                "-Xclang",
-                                libclc};
+  std::vector<std::string> argv{clang, "-x", "cl", "-target", kTarget, optimize ? "-O2" : "-O0", "-gline-tables-only",
+                                // .file names the source relative to the compilation directory: the
+                                // scratch folder, whatever the current one (replaced below)
+                                "-fdebug-compilation-dir=" + scratch.path().string(), "-S", "-o", ptx.string(),
+                                "-Xclang", "-mlink-builtin-bitcode", "-Xclang", prelude, "-Xclang",
+                                "-mlink-builtin-bitcode", "-Xclang", libclc};
   if (!hasStd)
     argv.push_back("-cl-std=CL1.2");
   if (!options.includeDirectory.empty()) {

@@ -5,6 +5,7 @@
 #include "abi/CDeclParser.h"
 #include "abi/Layout.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -103,7 +104,7 @@ RC_GTEST_PROP(LayoutProperty, RandomBitFieldAggregatesMatchTheHostCompiler, ()) 
   std::vector<std::pair<std::string, bool>> named; // name, is a bit field
   for (int i = 0; i < count; ++i) {
     const ScalarKind &kind = kScalars[static_cast<std::size_t>(*rc::gen::inRange<int>(0, kScalars.size()))];
-    std::string name = "f" + std::to_string(i);
+    std::string name = fmt::format("f{}", i);
     const int shape = *rc::gen::inRange(0, 10); // 0-5 bit field, 6 array, 7 aligned member, else plain
     if (kind.integral && shape <= 5) {
       unsigned width = static_cast<unsigned>(*rc::gen::inRange<int>(0, static_cast<int>(kind.bits) + 1));
@@ -166,7 +167,7 @@ RC_GTEST_PROP(LayoutProperty, RandomBitFieldAggregatesMatchTheHostCompiler, ()) 
                               (dir.path / "layout.c").string() + "' 2>&1";
   const std::string diagnostics = runCommand(compile);
   RC_ASSERT(diagnostics.empty());
-  const std::string theirs = runCommand("'" + (dir.path / "layout").string() + "'");
+  const std::string theirs = runCommand(fmt::format("'{}'", (dir.path / "layout").string()));
   RC_LOG() << header;
   RC_ASSERT(ours == theirs);
 }
