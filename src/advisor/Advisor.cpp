@@ -93,6 +93,8 @@ constexpr std::array kRules = {
     RuleInfo{"int-div-mod", Priority::Low, Category::Instructions, "[BPG] 5.1.1, A.4",
              "integer division or modulo by a run-time divisor", false},
     RuleInfo{"rsqrt", Priority::Low, Category::Instructions, "[BPG] 5.1.2", "1/sqrt(x) where rsqrt(x) would do", false},
+    RuleInfo{"unfused-multiply-add", Priority::High, Category::Instructions, "[BPG] 5, A.2",
+             "a multiply and an add of its product the compiler was not allowed to fuse into one fma", false},
     RuleInfo{"full-precision-math", Priority::Medium, Category::Instructions, "[BPG] 5.1.4, A.3",
              "full-precision math functions where intrinsics would do", false},
     RuleInfo{"mul24", Priority::Low, Category::Instructions, "[BPG] 5.1",
@@ -196,7 +198,8 @@ std::string percent(double fraction) {
 // ---------------------------------------------------------------------------------------------
 
 RuleContext::RuleContext(const AnalysisInput &in, const AdvisorOptions &o)
-    : input(in), options(o), t(o.thresholds), cc(*in.target.computeCapability), launch(in.launch) {
+    : input(in), options(o), t(o.thresholds), cc(*in.target.computeCapability), launch(in.launch),
+      words(vocabularyFor(in.module ? sourceLanguageOf(*in.module) : SourceLanguage::Cuda)) {
   if (launch)
     lines = model::lineProfiles(*launch);
   if (!in.module)
@@ -349,7 +352,7 @@ std::vector<Finding> advise(const AnalysisInput &input, const AdvisorOptions &op
   instructionRules(ctx, all);
   controlFlowRules(ctx, all);
   abiRules(ctx, all);
-  for (Finding &f : correctnessFindings(input.hazards))
+  for (Finding &f : correctnessFindings(input.hazards, ctx.words.language))
     all.push_back(std::move(f));
 
   auto listed = [](const std::vector<std::string> &list, const std::string &id) {
@@ -388,7 +391,8 @@ void rankFindings(std::vector<Finding> &findings) {
   });
 }
 
-std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports) {
+std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports, SourceLanguage language) {
+  const Vocabulary &words = vocabularyFor(language);
   std::vector<Finding> out;
   for (const CorrectnessReport &r : reports) {
     Finding f;
@@ -408,14 +412,23 @@ std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &r
     f.evidence += fmt::format(" ({} occurrence{}{}).", r.occurrences, r.occurrences == 1 ? "" : "s",
                               r.error ? "" : "; a warning on this GPU");
     if (r.rule == "race-hazard")
-      f.fix = "Order the two accesses: __syncthreads() between a write and another warp's read (or atomics when "
-              "both update); inside a warp __syncwarp() between dependent steps, or the .sync intrinsics "
-              "(__shfl_sync) instead of shared memory. Since Volta the lanes of a warp do not run in lock-step, "
-              "so volatile alone is no longer enough ([Kepler] 1.4.9).";
+      f.fix = words.opencl()
+                  ? fmt::format("Order the two accesses: {} between a write and another work-item's read (or "
+                                "atomics when both update), also between work-items of one warp: since Volta the "
+                                "lanes of a warp do not run in lock-step, so volatile alone is no longer enough "
+                                "([Kepler] 1.4.9).",
+                                words.barrier)
+                  : "Order the two accesses: __syncthreads() between a write and another warp's read (or atomics "
+                    "when both update); inside a warp __syncwarp() between dependent steps, or the .sync "
+                    "intrinsics (__shfl_sync) instead of shared memory. Since Volta the lanes of a warp do not run "
+                    "in lock-step, so volatile alone is no longer enough ([Kepler] 1.4.9).";
     else if (r.rule == "sync-hazard")
-      f.fix = "Let every thread of the block reach each __syncthreads() (no barrier under a thread-dependent "
-              "condition or after an early return), and give warp intrinsics a member mask naming exactly the "
-              "lanes that execute them; shuffle only from lanes inside the mask.";
+      f.fix = fmt::format("Let every thread of the block reach each {} (no barrier under a thread-dependent "
+                          "condition or after an early return){}",
+                          words.barrier,
+                          words.opencl() ? "."
+                                         : ", and give warp intrinsics a member mask naming exactly the lanes that "
+                                           "execute them; shuffle only from lanes inside the mask.");
     else if (r.rule == "uninitialized-read")
       f.fix = "Write the memory before reading it: initialise the buffer from the host (cudaMemset, cudaMemcpy), "
               "or have every element of a shared tile stored before the barrier that precedes its reads.";

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "advisor/Finding.h"
+#include "advisor/Vocabulary.h"
 #include "arch/GpuDatabase.h"
 #include "model/PerformanceModel.h"
 #include "ptx/Ir.h"
@@ -97,7 +98,8 @@ const RuleInfo &catalogued(std::string_view id);
 Finding findingOf(std::string_view rule);
 
 /// A finding per correctness report (priority high for errors, medium for warnings).
-std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports);
+std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &reports,
+                                         SourceLanguage language = SourceLanguage::Cuda);
 
 /// Orders findings by priority, then by estimated gain, then by rule id (what advise() returns).
 void rankFindings(std::vector<Finding> &findings);

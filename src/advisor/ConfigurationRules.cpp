@@ -35,6 +35,7 @@ ConfigurationView viewOf(const RuleContext &ctx) {
   c.gridBlocks = L.ctas;
   c.smCount = L.time.smCount;
   c.gpu = L.time.gpu;
+  c.language = ctx.words.language;
   return c;
 }
 

@@ -72,9 +72,10 @@ void divergentBranches(const RuleContext &ctx, std::vector<Finding> &out) {
                              "(branch efficiency {}, warp execution efficiency {}).",
                              percent(ratio(L.total.branches - L.total.divergentBranches, L.total.branches)),
                              percent(ratio(L.total.threadsActive, L.total.warpExecuted * 32)));
-    f.fix = "Make the condition uniform across each warp: derive it from threadIdx.x / warpSize rather than from "
-            "threadIdx.x itself (e.g. give even and odd warps, not even and odd threads, the two paths), or "
-            "regroup the data so that threads taking the same path are neighbours ([BPG] 6.1).";
+    f.fix = fmt::format("Make the condition uniform across each warp: derive it from {0} / 32 rather than from "
+                        "{0} itself (e.g. give even and odd warps, not even and odd threads, the two paths), or ",
+                        ctx.words.localIdX) +
+            std::string("regroup the data so that threads taking the same path are neighbours ([BPG] 6.1).");
     ctx.trim(f.lines);
     out.push_back(std::move(f));
   }

@@ -1,5 +1,5 @@
 // Instruction rules: double precision sneaking into single-precision code, integer division,
-// 1/sqrt, full-precision math, 24- vs 32-bit multiply and fp64 on GPUs with little of it ([BPG]
+// 1/sqrt, unfused multiply-adds, full-precision math, 24- vs 32-bit multiply and fp64 on GPUs with little of it ([BPG]
 // chapter 5, [Kepler] 1.4.5.1). They read the PTX, weighted by executions when a launch ran.
 #include "advisor/RuleContext.h"
 
@@ -264,14 +264,83 @@ void rsqrt(const RuleContext &ctx, std::vector<Finding> &out) {
   f.title = "1/sqrt(x) computed as a square root and a division";
   f.evidence = "A square root followed by a reciprocal of its result: two special-function operations (and an "
                "IEEE-rounded division sequence) where one reciprocal square root would do.";
-  f.fix = "Call rsqrtf(x) (rsqrt(x) in double) explicitly: the compiler turns 1.0f/sqrtf(x) into rsqrt only when "
-          "that does not change IEEE-754 results ([BPG] 5.1.2).";
+  f.fix = ctx.words.opencl()
+              ? "Call rsqrt(x) explicitly: the compiler turns 1.0f/sqrt(x) into rsqrt only when that does not change "
+                "IEEE-754 results ([BPG] 5.1.2)."
+              : "Call rsqrtf(x) (rsqrt(x) in double) explicitly: the compiler turns 1.0f/sqrtf(x) into rsqrt only "
+                "when that does not change IEEE-754 results ([BPG] 5.1.2).";
   // What if each pair were one reciprocal square root on the special-function unit.
   const auto removed = classCounts(pair);
   ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) {
     for (int c = 0; c < model::kInstructionClasses; ++c)
       in.warpInstructionsByClass[c] -= std::min(in.warpInstructionsByClass[c], removed[c]);
     in.warpInstructionsByClass[static_cast<int>(InstructionClass::Special)] += executions;
+  }));
+  ctx.trim(f.lines);
+  out.push_back(std::move(f));
+}
+
+// ---- unfused-multiply-add -------------------------------------------------------------------
+
+bool isRoundedFloat(const ptx::Instruction &inst, ptx::Opcode opcode) {
+  // An explicit rounding mode forbids ptxas to contract the operation into an fma (PTX ISA, mul and
+  // add): what the compiler writes when the source did not allow fusion.
+  return inst.opcode == opcode && inst.rounding != ptx::Mod::None &&
+         (isFloatType(inst.type(), 32) || isFloatType(inst.type(), 64));
+}
+
+void unfusedMultiplyAdd(const RuleContext &ctx, std::vector<Finding> &out) {
+  // A rounded multiply whose result a rounded add or subtract of the same type reads shortly after.
+  Groups groups(ctx);
+  std::vector<const Site *> adds; // the instructions one fma per pair would save
+  uint64_t executions = 0;
+  for (const Site &s : ctx.sites) {
+    const ptx::Instruction &inst = s.instruction();
+    if (!isRoundedFloat(inst, ptx::Opcode::mul))
+      continue;
+    const uint32_t reg = destination(s);
+    if (reg == ptx::kNone)
+      continue;
+    for (const Site &t : ctx.sites) {
+      if (t.function != s.function || t.index <= s.index || t.index > s.index + 8)
+        continue;
+      const ptx::Instruction &u = t.instruction();
+      if ((isRoundedFloat(u, ptx::Opcode::add) || isRoundedFloat(u, ptx::Opcode::sub)) && u.type() == inst.type() &&
+          reads(t, reg, 1)) {
+        groups.add(t);
+        adds.push_back(&t);
+        executions += t.executions;
+        break;
+      }
+    }
+  }
+  Finding f = ctx.make("unfused-multiply-add");
+  groups.forEach([&](const LineGroup &g) {
+    if (!significant(ctx, g.executions))
+      return;
+    f.lines.push_back(ctx.ref(*g.sites.front(),
+                              fmt::format("a multiply and an add that could be one fma, {}", times(ctx, g.executions)),
+                              d(g.executions)));
+  });
+  if (f.lines.empty())
+    return;
+  f.title = "Multiplies and adds the compiler was not allowed to fuse";
+  f.evidence = fmt::format("On {} line{} a product is added in an instruction of its own (mul.rn, then add.rn): the "
+                           "explicit rounding keeps them two where one multiply-add, at the throughput of either, "
+                           "would do{}.",
+                           f.lines.size(), f.lines.size() == 1 ? "" : "s",
+                           ctx.launch ? fmt::format(" ({} warp instructions)", executions) : std::string());
+  f.fix = ctx.words.opencl()
+              ? "Build with -cl-mad-enable (or -cl-fast-relaxed-math), the guide's high-priority recommendation "
+                "([BPG] 5, A.2), or write mad(a, b, c) where the rounding of the product may change; fma(a, b, c) "
+                "keeps the IEEE-754 result of a fused multiply-add on every device."
+              : "Let nvcc fuse them: drop -fmad=false (fusion is the default), or replace __fmul_rn/__fadd_rn pairs "
+                "by fmaf(a, b, c) where a single rounding is acceptable ([BPG] 5, A.2).";
+  // What if each pair were one fused multiply-add: the adds go away.
+  const auto removed = classCounts(adds);
+  ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) {
+    for (int c = 0; c < model::kInstructionClasses; ++c)
+      in.warpInstructionsByClass[c] -= std::min(in.warpInstructionsByClass[c], removed[c]);
   }));
   ctx.trim(f.lines);
   out.push_back(std::move(f));
@@ -344,9 +413,14 @@ void fullPrecisionMath(const RuleContext &ctx, std::vector<Finding> &out) {
   f.evidence = fmt::format("{} line{} use the IEEE-accurate library sequences, many instructions each, where the "
                            "hardware intrinsics take one or two special-function instructions.",
                            f.lines.size(), f.lines.size() == 1 ? "" : "s");
-  f.fix = "Where speed matters more than the last bits, use the intrinsics: __fdividef(x, y) (2 ulp for y in "
-          "[2^-126, 2^126]), __sinf/__cosf (absolute error 2^-21.41 in [-pi, pi], growing outside), __expf, __logf, "
-          "__powf; or compile with -use_fast_math ([BPG] 5.1.4, 'native_' functions in OpenCL).";
+  f.fix = ctx.words.opencl()
+              ? "Where speed matters more than the last bits, use the native_ functions, one or two special-function "
+                "instructions each: native_divide(x, y), native_sin/native_cos (absolute error 2^-21.41 in [-pi, "
+                "pi], growing outside), native_exp, native_log, native_powr; or build with -cl-fast-relaxed-math "
+                "([BPG] 5.1.4)."
+              : "Where speed matters more than the last bits, use the intrinsics: __fdividef(x, y) (2 ulp for y in "
+                "[2^-126, 2^126]), __sinf/__cosf (absolute error 2^-21.41 in [-pi, pi], growing outside), __expf, "
+                "__logf, __powf; or compile with -use_fast_math ([BPG] 5.1.4, 'native_' functions in OpenCL).";
   // What if each line's sequence were one special-function and one fp32 instruction.
   auto removed = classCounts(affected);
   ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) {
@@ -395,14 +469,15 @@ void mul24(const RuleContext &ctx, std::vector<Finding> &out) {
   if (f.lines.empty())
     return;
   if (prefer24) {
-    f.title = fmt::format("32-bit integer multiplies where __mul24 is {:.0f} times faster", r24 / r32);
+    f.title = fmt::format("32-bit integer multiplies where {} is {:.0f} times faster", ctx.words.mul24, r24 / r32);
     f.evidence = fmt::format("On {} a 32-bit integer multiply runs at {:.1f} results per clock per SM and "
                              "__[u]mul24 at {:.1f}.",
                              ctx.input.target.displayName(), r32, r24);
-    f.fix = "Where both factors fit in 24 bits (thread and block indices, sizes below 16M), use __mul24/__umul24; "
-            "keep a 32-bit version for later GPUs, where mul24 is the slow one ([BPG] 5.1).";
+    f.fix = fmt::format("Where both factors fit in 24 bits (thread and block indices, sizes below 16M), use {}; "
+                        "keep a 32-bit version for later GPUs, where mul24 is the slow one ([BPG] 5.1).",
+                        ctx.words.opencl() ? "mul24 (mad24)" : "__mul24/__umul24");
   } else {
-    f.title = "__mul24 where 32-bit integer multiply is faster";
+    f.title = fmt::format("{} where 32-bit integer multiply is faster", ctx.words.mul24);
     f.evidence = fmt::format("On {} __[u]mul24 runs at {:.1f} results per clock per SM and a 32-bit multiply at "
                              "{:.1f}: the 1.x advice is reversed here.",
                              ctx.input.target.displayName(), r24, r32);
@@ -466,6 +541,7 @@ void instructionRules(const RuleContext &ctx, std::vector<Finding> &out) {
   fp64InFp32(ctx, out);
   intDivMod(ctx, out);
   rsqrt(ctx, out);
+  unfusedMultiplyAdd(ctx, out);
   fullPrecisionMath(ctx, out);
   mul24(ctx, out);
   fp64Heavy(ctx, out);

@@ -25,11 +25,10 @@ std::optional<OccupancyLift> liftFor(const ConfigurationView &c, arch::Occupancy
       in.registersPerThread = regs;
       arch::OccupancyResult r = arch::computeOccupancy(cc, in);
       if (r.activeBlocksPerSm > current)
-        return OccupancyLift{fmt::format("at most {} registers per thread (now {}): __launch_bounds__({}, {}) or "
-                                         "-maxrregcount={}",
-                                         regs, base.registersPerThread, base.threadsPerBlock, r.activeBlocksPerSm,
-                                         regs),
-                             r};
+        return OccupancyLift{
+            fmt::format("at most {} registers per thread (now {}): {}", regs, base.registersPerThread,
+                        vocabularyFor(c.language).registerLimit(regs, base.threadsPerBlock, r.activeBlocksPerSm)),
+            r};
     }
     return std::nullopt;
   }
@@ -92,8 +91,13 @@ void launchability(const ConfigurationView &c, std::vector<Finding> &out) {
     Finding f = findingOf("static-shared-too-large");
     f.title = fmt::format("{} of statically declared shared memory: at most {} per block on {}",
                           bytes(d(c.input.staticSharedBytes)), bytes(d(cc.maxStaticSharedPerBlock)), cc.smName());
-    f.evidence = "Static __shared__ arrays are limited to 48 KB per block; more must be allocated dynamically.";
-    f.fix = "Declare the array extern __shared__ and pass its size as the launch's dynamic shared memory.";
+    if (c.language == SourceLanguage::OpenCL) {
+      f.evidence = "__local arrays declared in a kernel are limited to 48 KB per work-group.";
+      f.fix = "Pass the rest as a __local pointer argument (clSetKernelArg with a size and no value).";
+    } else {
+      f.evidence = "Static __shared__ arrays are limited to 48 KB per block; more must be allocated dynamically.";
+      f.fix = "Declare the array extern __shared__ and pass its size as the launch's dynamic shared memory.";
+    }
     out.push_back(std::move(f));
   }
   if (c.result.sharedMemoryOptInRequired) {
@@ -103,8 +107,11 @@ void launchability(const ConfigurationView &c, std::vector<Finding> &out) {
     f.evidence = fmt::format("Blocks get {} of shared memory by default on {}; more needs an attribute set before "
                              "the launch.",
                              bytes(d(cc.sharedPerBlock)), cc.smName());
-    f.fix = "Call cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) before "
-            "launching.";
+    f.fix = c.language == SourceLanguage::OpenCL
+                ? "OpenCL has no opt-in: NVIDIA's OpenCL gives a work-group the default at most "
+                  "(CL_DEVICE_LOCAL_MEM_SIZE); use smaller tiles."
+                : "Call cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) before "
+                  "launching.";
     out.push_back(std::move(f));
   }
   if (c.input.carveoutPercent && cc.sharedCarveoutsBytes.empty()) {
@@ -112,7 +119,9 @@ void launchability(const ConfigurationView &c, std::vector<Finding> &out) {
     f.title = fmt::format("A shared-memory carveout has no effect on {}", cc.smName());
     f.evidence = "Carveouts (cudaFuncAttributePreferredSharedMemoryCarveout) exist from compute capability 7.0; "
                  "older GPUs split L1 and shared memory by the cache configuration ([BPG] 4.5).";
-    f.fix = "Use cudaFuncSetCacheConfig (prefer-shared, prefer-L1, prefer-equal) instead.";
+    f.fix = c.language == SourceLanguage::OpenCL
+                ? "OpenCL has no call for it: NVIDIA's OpenCL driver chooses the split."
+                : "Use cudaFuncSetCacheConfig (prefer-shared, prefer-L1, prefer-equal) instead.";
     out.push_back(std::move(f));
   }
 }

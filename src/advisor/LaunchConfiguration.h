@@ -8,6 +8,7 @@
 #pragma once
 
 #include "advisor/Advisor.h"
+#include "advisor/Vocabulary.h"
 #include "arch/OccupancyCalculator.h"
 
 #include <optional>
@@ -20,10 +21,11 @@ namespace ptxray::advisor {
 struct ConfigurationView {
   const arch::ComputeCapability *cc = nullptr;
   arch::OccupancyInput input;
-  arch::OccupancyResult result;       ///< arch::computeOccupancy(*cc, input)
-  std::optional<uint64_t> gridBlocks; ///< the grid, when known
-  int smCount = 0;                    ///< the GPU's multiprocessors (0: unknown: no grid rules)
-  std::string gpu;                    ///< the GPU's name, for messages
+  arch::OccupancyResult result;                   ///< arch::computeOccupancy(*cc, input)
+  std::optional<uint64_t> gridBlocks;             ///< the grid, when known
+  int smCount = 0;                                ///< the GPU's multiprocessors (0: unknown: no grid rules)
+  std::string gpu;                                ///< the GPU's name, for messages
+  SourceLanguage language = SourceLanguage::Cuda; ///< the kernel's: what the fixes call things
 };
 
 /// Which rules apply: the calculator's view adds its notes (occupancy past the plateau, block sizes

@@ -131,9 +131,10 @@ void uncoalescedGlobal(const RuleContext &ctx, std::vector<Finding> &out) {
   const int top = static_cast<int>(std::max_element(patternVotes, patternVotes + 3) - patternVotes);
   switch (static_cast<Pattern>(top)) {
   case Pattern::Strided:
-    f.fix = "Make consecutive threads access consecutive words: let threadIdx.x index the fastest-varying "
-            "dimension, use a structure of arrays instead of an array of structures, or read a tile coalesced "
-            "into shared memory and access it strided there ([BPG] 3.2.1.4, 3.2.2.3).";
+    f.fix = fmt::format("Make consecutive threads access consecutive words: let {} index the fastest-varying "
+                        "dimension, use a structure of arrays instead of an array of structures, or read a tile "
+                        "coalesced into {} memory and access it strided there ([BPG] 3.2.1.4, 3.2.2.3).",
+                        ctx.words.localIdX, ctx.words.opencl() ? "__local" : "shared");
     break;
   case Pattern::Misaligned:
     f.fix = "Align each warp's first address to the segment size: keep array offsets a multiple of 32 "
@@ -185,8 +186,9 @@ void redundantGlobalLoads(const RuleContext &ctx, std::vector<Finding> &out) {
       fmt::format("Redundant global loads: the threads of a block fetch the same data {:.1f} times", moved / distinct);
   f.evidence = fmt::format("{} of global loads where {} of distinct data per block would do ({} redundant).",
                            bytes(moved), bytes(distinct), bytes(redundantBytes));
-  f.fix = "Load each block's data into shared memory once, with coalesced accesses by all its threads, "
-          "__syncthreads(), then read it from shared memory (the tiled pattern of [BPG] 3.2.2.2, Listings 3.8-3.9).";
+  f.fix = fmt::format("Load each block's data into {0} memory once, with coalesced accesses by all its threads, "
+                      "{1}, then read it from {0} memory (the tiled pattern of [BPG] 3.2.2.2, Listings 3.8-3.9).",
+                      ctx.words.opencl() ? "__local" : "shared", ctx.words.barrier);
   ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) {
     in.bytesMoved -= std::min<uint64_t>(in.bytesMoved, static_cast<uint64_t>(redundantBytes));
     in.memoryRequests -= std::min<uint64_t>(in.memoryRequests, static_cast<uint64_t>(redundantRequests));
@@ -249,9 +251,13 @@ void sharedBankConflicts(const RuleContext &ctx, std::vector<Finding> &out) {
                         ctx.cc.sharedBanks.banks, ctx.cc.sharedBanks.banks + 1);
   if (modeExcess > 0)
     f.fix += std::string(conflicts ? " " : "") +
-             "For the 64-bit accesses, Kepler's 8-byte bank mode serves a warp's doubles in half the passes: "
-             "cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte) ([Kepler] 1.4.3.1; model it with "
-             "--bank-mode 8).";
+             (ctx.words.opencl()
+                  ? "For the 64-bit accesses, Kepler's 8-byte bank mode would serve a warp's doubles in half the "
+                    "passes, but OpenCL has no call that selects it: split them into two 32-bit halves stored "
+                    "apart ([Kepler] 1.4.3.1; --bank-mode 8 models the mode)."
+                  : "For the 64-bit accesses, Kepler's 8-byte bank mode serves a warp's doubles in half the passes: "
+                    "cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte) ([Kepler] 1.4.3.1; model it with "
+                    "--bank-mode 8).");
   const uint64_t excess = wavefronts - ideal + static_cast<uint64_t>(modeExcess);
   ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) { in.replays -= std::min(in.replays, excess); }));
   ctx.trim(f.lines);
@@ -283,11 +289,17 @@ void constantDivergent(const RuleContext &ctx, std::vector<Finding> &out) {
   f.evidence = fmt::format("{} constant-cache reads for {} requests: the constant cache serves one address per "
                            "request at a time.",
                            transactions, requests);
-  f.fix = ctx.cc.global.readOnlyDataCache
-              ? "Keep __constant__ for values every thread of a warp reads at once; load data indexed by thread "
-                "through the read-only data cache instead (const __restrict__ pointers or __ldg) ([Kepler] 1.4.4.3)."
-              : "Keep __constant__ for values every thread of a warp reads at once; put data indexed by thread in "
-                "global memory with coalesced accesses, or in shared memory ([BPG] 3.2.5).";
+  f.fix =
+      ctx.cc.global.readOnlyDataCache
+          ? fmt::format("Keep {} for values every thread of a warp reads at once; load data indexed by "
+                        "thread through the read-only data cache instead ({}) ([Kepler] 1.4.4.3).",
+                        ctx.words.opencl() ? "__constant" : "__constant__",
+                        ctx.words.opencl() ? "__global const T *restrict pointers"
+                                           : "const __restrict__ "
+                                             "pointers or __ldg")
+          : fmt::format("Keep {} for values every thread of a warp reads at once; put data indexed by thread "
+                        "in global memory with coalesced accesses, or in {} memory ([BPG] 3.2.5).",
+                        ctx.words.opencl() ? "__constant" : "__constant__", ctx.words.opencl() ? "__local" : "shared");
   const uint64_t excess = transactions - requests;
   ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) { in.replays -= std::min(in.replays, excess); }));
   ctx.trim(f.lines);
@@ -302,8 +314,9 @@ void localMemory(const RuleContext &ctx, std::vector<Finding> &out) {
           ? fmt::format(" This GPU gives a thread at most {} registers; GK110 and later allow 255, which removes "
                         "spills at the cost of occupancy ([Kepler] 1.4.4.1).",
                         ctx.cc.maxRegistersPerThread)
-          : " Spills (from register pressure) show in ptxas -v as spill stores and loads: trade occupancy for "
-            "registers with __launch_bounds__ or -maxrregcount ([Kepler] 1.4.4.1).";
+          : fmt::format(" Spills (from register pressure) show in ptxas -v as spill stores and loads: trade "
+                        "occupancy for registers with {} ([Kepler] 1.4.4.1).",
+                        ctx.words.opencl() ? "-cl-nv-maxrregcount" : "__launch_bounds__ or -maxrregcount");
   if (ctx.launch) {
     const model::LaunchProfile &L = *ctx.launch;
     const uint64_t all = L.total.localTransactions + L.total.globalTransactions;
@@ -391,9 +404,13 @@ void readOnlyCache(const RuleContext &ctx, std::vector<Finding> &out) {
       fmt::format("No byte these loads read is written during the launch, yet their {} {} bypass the "
                   "read-only data cache ({} of global loads).",
                   transactions, transactionUnit(ctx.cc), percent(ratio(transactions, L.total.globalTransactions)));
-  f.fix = "Mark the pointers const and __restrict__ (every pointer argument, so the compiler can prove no aliasing) "
-          "or load with __ldg(): the loads become ld.global.nc and go through the read-only data cache, with its "
-          "separate pipe and relaxed coalescing ([Kepler] 1.4.4.3).";
+  f.fix = ctx.words.opencl()
+              ? "Declare the pointers __global const T *restrict (every pointer argument restrict, so the compiler "
+                "can prove no aliasing): the loads become ld.global.nc and go through the read-only data cache, with "
+                "its separate pipe and relaxed coalescing ([Kepler] 1.4.4.3)."
+              : "Mark the pointers const and __restrict__ (every pointer argument, so the compiler can prove no "
+                "aliasing) or load with __ldg(): the loads become ld.global.nc and go through the read-only data "
+                "cache, with its separate pipe and relaxed coalescing ([Kepler] 1.4.4.3).";
   ctx.trim(f.lines);
   out.push_back(std::move(f));
 }
@@ -423,8 +440,11 @@ void l1Caching(const RuleContext &ctx, std::vector<Finding> &out) {
   f.evidence = fmt::format("{} caches global loads in L2 only by default but can cache them in L1, and these "
                            "loads fetch the same bytes several times per block.",
                            ctx.input.target.displayName());
-  f.fix = "Compile with -Xptxas -dlcm=ca to cache global loads in L1 (model it with --dlcm ca and compare), or "
-          "stage the reused data in shared memory ([Kepler] 1.4.4.2).";
+  f.fix = ctx.words.opencl()
+              ? "Stage the reused data in __local memory; caching global loads in L1 (what -Xptxas -dlcm=ca does for "
+                "CUDA) has no OpenCL build option (--dlcm ca models it) ([Kepler] 1.4.4.2)."
+              : "Compile with -Xptxas -dlcm=ca to cache global loads in L1 (model it with --dlcm ca and compare), or "
+                "stage the reused data in shared memory ([Kepler] 1.4.4.2).";
   ctx.trim(f.lines);
   out.push_back(std::move(f));
 }

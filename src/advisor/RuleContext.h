@@ -4,6 +4,7 @@
 #pragma once
 
 #include "advisor/Advisor.h"
+#include "advisor/Vocabulary.h"
 #include "model/Metrics.h"
 #include "ptx/LineTable.h"
 
@@ -21,6 +22,7 @@ public:
   const Thresholds &t;
   const arch::ComputeCapability &cc;
   const model::LaunchProfile *launch;    ///< nullptr in static analysis
+  const Vocabulary &words;               ///< the kernel's language's (CUDA or OpenCL C)
   std::vector<model::LineProfile> lines; ///< the launch's source lines (empty in static analysis)
   const ptx::Function *kernel = nullptr;
   std::vector<const ptx::Function *> functions; ///< the kernel and every function it calls, transitively

@@ -229,6 +229,7 @@ int runOccupancy(const OccupancyOptions &o) {
       view.gridBlocks = static_cast<uint64_t>(o.grid);
     view.smCount = smCount;
     view.gpu = target.gpu ? target.gpu->name : "";
+    view.language = o.kernel.ends_with(".cl") ? advisor::SourceLanguage::OpenCL : advisor::SourceLanguage::Cuda;
     std::vector<advisor::Finding> advice =
         advisor::adviseConfiguration(view, advisor::Thresholds{}, advisor::ConfigurationScope::Calculator);
     advisor::rankFindings(advice);

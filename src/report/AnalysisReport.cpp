@@ -63,6 +63,11 @@ std::string wrapText(std::string_view original, size_t width, size_t indent) {
   return out;
 }
 
+std::string noFindings(const Analysis &a) {
+  return a.launch ? "No findings: nothing the guides warn about shows in this launch."
+                  : "No findings: nothing the guides warn about shows in the PTX (run a launch for the rest).";
+}
+
 std::string gainText(const advisor::Finding &f) {
   if (f.gainSeconds <= 0)
     return "";
@@ -109,7 +114,7 @@ std::string analysisText(const Analysis &a, const TextStyle &style) {
     out += fmt::format("  {:<14} {}\n", row.label, wrapText(row.value, 96, 17));
 
   out += "\n" +
-         p.bold(a.findings.empty() ? "No findings: nothing the guides warn about shows in this launch."
+         p.bold(a.findings.empty() ? noFindings(a)
                                    : fmt::format("Findings ({}), most important first", a.findings.size())) +
          "\n";
   SourceFiles sources(a.sourceDirs);
@@ -276,7 +281,7 @@ std::string analysisHtml(const std::vector<Analysis> &analyses) {
 
     page.addHeading("Findings");
     if (a.findings.empty())
-      page.addParagraph("No findings: nothing the guides warn about shows in this launch.");
+      page.addParagraph(noFindings(a));
     DataTable findings;
     findings.caption = "Most important first";
     findings.headers = {"#", "priority", "rule", "finding", "estimated gain"};

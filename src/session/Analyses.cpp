@@ -131,7 +131,12 @@ void attachReports(std::vector<report::Analysis> &analyses, std::span<const Tool
         owner = i;
         break;
       }
-    for (advisor::Finding &f : advisor::correctnessFindings({*c})) {
+    advisor::SourceLanguage language = advisor::SourceLanguage::Cuda;
+    if (const model::LaunchProfile *L = analyses[owner].launch.get())
+      for (const model::InstructionProfile &p : L->instructions)
+        if (p.sourceFile.ends_with(".cl"))
+          language = advisor::SourceLanguage::OpenCL;
+    for (advisor::Finding &f : advisor::correctnessFindings({*c}, language)) {
       if ((!options.only.empty() && !listed(options.only, f.rule)) || listed(options.ignore, f.rule))
         continue;
       std::vector<advisor::Finding> &findings = analyses[owner].findings;

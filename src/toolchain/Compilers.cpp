@@ -134,6 +134,12 @@ std::vector<std::string> clangOptions(const std::vector<std::string> &given, boo
       optimize = false;
     } else if (std::find(std::begin(kPassed), std::end(kPassed), o) != std::end(kPassed)) {
       out.push_back(o);
+      // NVIDIA's compiler fuses a multiply and an add into one fma under -cl-mad-enable ([BPG] 5); clang
+      // only marks the functions, which its NVPTX back end ignores, and keeps them apart unless
+      // contraction is allowed outright. (-cl-unsafe-math-optimizations and -cl-fast-relaxed-math
+      // already allow it.)
+      if (o == "-cl-mad-enable")
+        out.push_back("-ffp-contract=fast");
     } else if (std::find(std::begin(kAccepted), std::end(kAccepted), o) != std::end(kAccepted) ||
                o.starts_with("-cl-nv-maxrregcount=") || o.starts_with("-cl-nv-opt-level=") ||
                o.starts_with("-cl-nv-arch")) {

@@ -172,6 +172,58 @@ TEST(AdvisorStatic, InstructionFindingsFromThePtxAlone) {
   EXPECT_FALSE(staticFindings("mathIntrinsics").count("full-precision-math"));
 }
 
+// [BPG] 5: a product added in a separate, explicitly rounded instruction is what a compiler writes
+// when it may not fuse (OpenCL without -cl-mad-enable, nvcc -fmad=false); ptxas may contract the
+// unrounded forms itself, and an fma is already one instruction.
+TEST(AdvisorStatic, UnfusedMultiplyAddOnlyWhereTheRoundingForbidsFusion) {
+  const arch::ArchTarget target = *arch::findArch("sm_80").target;
+  vm::Device device(*target.computeCapability);
+  const std::string body = R"(
+.visible .entry KERNEL(.param .u64 p)
+{
+  .reg .f32 %f<6>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ld.global.f32 %f1, [%rd1];
+  ld.global.f32 %f2, [%rd1+4];
+  BODY
+  st.global.f32 [%rd1], %f4;
+  ret;
+}
+)";
+  auto kernel = [&](const char *name, const char *code) {
+    std::string k = body;
+    k.replace(k.find("KERNEL"), 6, name);
+    k.replace(k.find("BODY"), 4, code);
+    return k;
+  };
+  const std::string text = ".version 7.0\n.target sm_80\n.address_size 64\n" +
+                           kernel("rounded", "mul.rn.f32 %f3, %f1, %f2;\n  add.rn.f32 %f4, %f1, %f3;") +
+                           kernel("roundedSub", "mul.rn.f32 %f3, %f1, %f2;\n  sub.rn.f32 %f4, %f3, %f1;") +
+                           kernel("contractible", "mul.f32 %f3, %f1, %f2;\n  add.f32 %f4, %f3, %f1;") +
+                           kernel("fused", "fma.rn.f32 %f4, %f1, %f2, %f1;") +
+                           kernel("unrelated", "mul.rn.f32 %f3, %f1, %f2;\n  add.rn.f32 %f4, %f1, %f2;\n  "
+                                               "st.global.f32 [%rd1+8], %f3;");
+  const vm::LoadedModule &m = device.loadModule("fma.ptx", text);
+  auto fires = [&](const char *kernelName) {
+    advisor::AnalysisInput in;
+    in.target = target;
+    in.module = &m.ptx();
+    in.kernel = kernelName;
+    for (const advisor::Finding &f : advisor::advise(in))
+      if (f.rule == "unfused-multiply-add") {
+        EXPECT_NE(f.fix.find("fmaf"), std::string::npos) << "a CUDA module gets CUDA's words: " << f.fix;
+        return true;
+      }
+    return false;
+  };
+  EXPECT_TRUE(fires("rounded"));
+  EXPECT_TRUE(fires("roundedSub"));
+  EXPECT_FALSE(fires("contractible"));
+  EXPECT_FALSE(fires("fused"));
+  EXPECT_FALSE(fires("unrelated"));
+}
+
 TEST(AdvisorStatic, LocalMemoryFromThePtxAlone) {
   const arch::ArchTarget target = *arch::findArch("sm_30").target;
   vm::Device device(*target.computeCapability);

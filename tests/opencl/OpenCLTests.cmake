@@ -57,3 +57,21 @@ add_test(NAME opencl.local_memory_beyond_the_gpu COMMAND bash -c
    --buffer out=64 --arg buf:out --arg local:64K 2>&1; echo exit=$?")
 set_tests_properties(opencl.local_memory_beyond_the_gpu PROPERTIES PASS_REGULAR_EXPRESSION
   "launch of reverseIds refused: too many resources requested for launch: 65536 bytes of shared memory per block.*exit=1")
+
+# The advisor speaks OpenCL for an OpenCL kernel: __local memory and barrier(CLK_LOCAL_MEM_FENCE), not
+# shared memory and __syncthreads(); the CUDA twin keeps CUDA's words.
+add_test(NAME opencl.advice_in_opencl_terms COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${OPENCL_TESTS}/specs/aat_small.json --arch k20x --only redundant-global-loads --quiet --color never; \
+   ${PTXRAY_BIN} analyze ${CMAKE_CURRENT_SOURCE_DIR}/cli/specs/aat_small.json --arch k20x --only redundant-global-loads --quiet --color never")
+set_tests_properties(opencl.advice_in_opencl_terms PROPERTIES PASS_REGULAR_EXPRESSION
+  "fix: Load each block's data into __local memory once.*barrier\\(CLK_LOCAL_MEM_FENCE\\).*fix: Load each block's data into shared memory once.*__syncthreads\\(\\)")
+
+# [BPG] 5, A.2: without -cl-mad-enable the advisor asks for it, line and all; with it the multiply and
+# the add are one fma and nothing is left to say.
+add_test(NAME opencl.mad_enable_advice COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${OPENCL_TESTS}/kernels/scale_add.cl --arch sm_80 --only unfused-multiply-add --color never; \
+   echo ---; ${PTXRAY_BIN} analyze ${OPENCL_TESTS}/kernels/scale_add.cl --arch sm_80 --only unfused-multiply-add \
+   --color never --build-options -cl-mad-enable")
+set_tests_properties(opencl.mad_enable_advice PROPERTIES
+  PASS_REGULAR_EXPRESSION "fix: Build with -cl-mad-enable.*at [^ ]*scale_add\\.cl:7: .*---\n"
+  FAIL_REGULAR_EXPRESSION "---\n.*unfused")

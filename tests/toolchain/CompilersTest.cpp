@@ -33,6 +33,25 @@ TEST(OpenCLCompile, KernelsGetTheWorkItemFunctionsAndTheUsersFileName) {
   EXPECT_EQ(r.ptx.find("ptxray-opencl-"), std::string::npos) << "no scratch path left in the PTX";
 }
 
+// [BPG] 5: -cl-mad-enable lets the compiler fuse a multiply and an add of separate statements;
+// without it they stay two rounded instructions (which ptxas may not fuse either).
+TEST(OpenCLCompile, MadEnableFusesSeparateMultiplyAndAdd) {
+  REQUIRE_OPENCL();
+  const std::string source = "__kernel void k(__global float *o, __global const float *a, float s)\n"
+                             "{ int i = get_global_id(0); float t = a[i] * s; float u = t + a[i + 1]; o[i] = u; }\n";
+  const OpenCLResult strict = compileOpenCL(source, "mad.cl", {});
+  EXPECT_NE(strict.ptx.find("mul.rn.f32"), std::string::npos) << strict.ptx;
+  EXPECT_NE(strict.ptx.find("add.rn.f32"), std::string::npos) << strict.ptx;
+  EXPECT_EQ(strict.ptx.find("fma.rn.f32"), std::string::npos) << strict.ptx;
+  for (const char *option : {"-cl-mad-enable", "-cl-fast-relaxed-math"}) {
+    OpenCLOptions options;
+    options.options = {option};
+    const OpenCLResult fused = compileOpenCL(source, "mad.cl", options);
+    EXPECT_NE(fused.ptx.find("fma.rn.f32"), std::string::npos) << option << "\n" << fused.ptx;
+    EXPECT_EQ(fused.ptx.find("mul.rn.f32"), std::string::npos) << option << "\n" << fused.ptx;
+  }
+}
+
 TEST(OpenCLCompile, ErrorsNameTheUsersSource) {
   REQUIRE_OPENCL();
   try {
