@@ -10,6 +10,8 @@ packages=(
   librapidcheck-dev                              # property tests
   clang libclang-rt-14-dev                       # libFuzzer targets, the sanitizer build (clang 14)
   libclc-14                                      # OpenCL C -> PTX: libclc's nvptx64 library for clang 14
+  opencl-headers ocl-icd-opencl-dev              # ptxray's OpenCL platform (ICD) and the OpenCL programs
+  ocl-icd-libopencl1 pocl-opencl-icd             # the ICD loader; PoCL, the reference the OpenCL tests compare with
   clang-format                                   # the code style in .clang-format
   chromium fonts-dejavu-core python3             # HTML report screenshot test (tests/report)
   libxml2-utils                                  # xmllint: SVG/HTML well-formedness in tests

@@ -58,8 +58,9 @@ run_ctest build/release "tests"
 echo "== the other compiler: clang, -Werror, AddressSanitizer + UndefinedBehaviorSanitizer; build and test"
 # -O1 with line tables: what ASan recommends, several times faster to test than -O0, with file:line
 # in every report. Debug keeps assertions on.
-cmake -S . -B build/asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
-  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" -DPTXRAY_SANITIZE=ON -DPTXRAY_WERROR=ON
+cmake -S . -B build/asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" \
+  -DPTXRAY_SANITIZE=ON -DPTXRAY_WERROR=ON
 cmake --build build/asan
 stage_done "sanitizer build (clang, -Werror): 1 passed, 0 failed"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -1,6 +1,8 @@
-// `ptxray exec -- ./app args...`: runs an unmodified CUDA program on the virtual GPU. ptxray's
-// libcuda.so.1 and libcudart.so.13 go first on LD_LIBRARY_PATH, the options become the PTXRAY_* variables the
-// library reads, and the program replaces this process (execvp: an argument vector, no shell).
+// `ptxray exec -- ./app args...`: runs an unmodified CUDA or OpenCL program on the virtual GPU.
+// ptxray's libcuda.so.1 and libcudart.so.13 go first on LD_LIBRARY_PATH, the OpenCL loader is pointed
+// at ptxray's platform alone (OCL_ICD_VENDORS for ocl-icd, OCL_ICD_FILENAMES for Khronos's loader),
+// the options become the PTXRAY_* variables the libraries read, and the program replaces this
+// process (execvp: an argument vector, no shell).
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
 #include "session/Environment.h"
@@ -35,6 +37,24 @@ std::optional<fs::path> cudaLibraryDirectory() {
        {exe.parent_path() / "../../lib/ptxray-cuda", exe.parent_path() / "../lib/ptxray-cuda"})
     if (fs::exists(candidate / "libcudart.so.13", ec))
       return fs::weakly_canonical(candidate, ec);
+  return std::nullopt;
+}
+
+/// ptxray's OpenCL platform, libptxray-opencl.so: in $PTXRAY_OPENCL_LIB_DIR, else beside this
+/// executable in the build tree (lib/ptxray-opencl) or an install tree.
+std::optional<fs::path> openclLibrary() {
+  std::vector<fs::path> dirs;
+  if (const char *dir = std::getenv(session::env::kOpenCLLibDir); dir && *dir)
+    dirs.emplace_back(dir);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(exe.parent_path() / "../../lib/ptxray-opencl");
+    dirs.push_back(exe.parent_path() / "../lib/ptxray-opencl");
+  }
+  for (const fs::path &dir : dirs)
+    if (fs::exists(dir / "libptxray-opencl.so", ec))
+      return fs::weakly_canonical(dir / "libptxray-opencl.so", ec);
   return std::nullopt;
 }
 
@@ -83,6 +103,12 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
     return 1;
   }
   prependPath("LD_LIBRARY_PATH", libraries->string());
+  // OpenCL programs see ptxray's platform and no other (the host's PoCL or NVIDIA's would come first
+  // for a program that takes the first platform).
+  if (std::optional<fs::path> opencl = openclLibrary()) {
+    setenv("OCL_ICD_VENDORS", opencl->c_str(), 1);
+    setenv("OCL_ICD_FILENAMES", opencl->c_str(), 1);
+  }
   options.toEnvironment();
   if (std::string asan = asanRuntime(); !asan.empty()) {
     prependPath("LD_PRELOAD", asan);
@@ -106,7 +132,9 @@ CommandRunner addExecCommand(CLI::App &app) {
   auto o = std::make_shared<ExecOptions>();
   session::ProgramOptions &p = o->program;
   CLI::App *cmd = app.add_subcommand(
-      "exec", "Run an unmodified CUDA program on the virtual GPU (nvcc's default build, -cudart shared, driver API)");
+      "exec",
+      "Run an unmodified CUDA or OpenCL program on the virtual GPU (nvcc's default build, -cudart shared, driver "
+      "API; OpenCL through ptxray's platform, libptxray-opencl.so)");
   cmd->add_option("--arch", p.arch, "GPU or compute capability the program sees (default: H100)");
   cmd->add_option("--threads", p.threads, "Worker threads running CTAs (default: all cores)")
       ->check(CLI::Range(0LL, 4096LL, "WORKERS"));
@@ -145,8 +173,9 @@ CommandRunner addExecCommand(CLI::App &app) {
 The same settings as environment variables, with LD_LIBRARY_PATH=<build>/lib/ptxray-cuda:
   {}, {}, {}, {}, {}, {}, {}, {},
   {}, {}, {}, {}=api, {}=strict, {}, {}=FILE[,FILE...].
-The program must embed PTX (nvcc -arch=sm_XX does); ptxray's libcuda.so.1 and libcudart.so.13 replace
-NVIDIA's for it.)",
+A CUDA program must embed PTX (nvcc -arch=sm_XX does); ptxray's libcuda.so.1 and libcudart.so.13
+replace NVIDIA's for it. An OpenCL program sees one platform, ptxray's (OCL_ICD_VENDORS and
+OCL_ICD_FILENAMES name <build>/lib/ptxray-opencl/libptxray-opencl.so), whose device is the GPU of --arch.)",
                           session::env::kArch, session::env::kThreads, session::env::kBoards, session::env::kTool,
                           session::env::kRacecheckGlobal, session::env::kSanitizerJson, session::env::kMetricsJson,
                           session::env::kReport, session::env::kClock, session::env::kDlcm, session::env::kBankMode,

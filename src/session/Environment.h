@@ -32,6 +32,7 @@ inline constexpr const char *kLog = "PTXRAY_LOG";            ///< api: trace eve
 inline constexpr const char *kPtx = "PTXRAY_PTX";            ///< strict: refuse programs without runnable PTX
 inline constexpr const char *kMaxInstructions = "PTXRAY_MAX_INSTRUCTIONS"; ///< budget per launch
 inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";          ///< where `exec` finds the CUDA libraries
+inline constexpr const char *kOpenCLLibDir = "PTXRAY_OPENCL_LIB_DIR";      ///< where `exec` finds libptxray-opencl.so
 /// CUDA's own: Hyper-Q connections a program's streams are spread over.
 inline constexpr const char *kMaxConnections = "CUDA_DEVICE_MAX_CONNECTIONS";
 } // namespace env
@@ -54,6 +55,10 @@ struct ProgramOptions {
   bool strictPtx = false;
   uint64_t maxInstructions = 0;   ///< 0: the VM's default
   std::optional<int> connections; ///< CUDA_DEVICE_MAX_CONNECTIONS
+  /// Not an environment setting: the front end wants modeled kernel times for some launches of its
+  /// own choosing (OpenCL's profiling queues) even when no output needs the model
+  /// (ProgramTools::beforeLaunch); the other launches run the plain VM.
+  bool modelOnRequest = false;
 
   /// Whether an output needs the performance model.
   bool needsModel() const { return !metricsJson.empty() || !report.empty() || !timeline.empty(); }

@@ -13,7 +13,7 @@ namespace {
 
 ToolSelection selectionFor(const ProgramOptions &options, const arch::ArchTarget &target) {
   ToolSelection s = options.tools;
-  s.model = options.needsModel();
+  s.model = options.needsModel() || options.modelOnRequest;
   s.modelOptions = modelOptions(options.model, target, SettingSource::Environment);
   return s;
 }
@@ -30,6 +30,15 @@ ProgramTools::ProgramTools(const ProgramOptions &options, const arch::ArchTarget
     recorder_.emplace(target.board() ? target.board()->smCount : 0);
 }
 
+void ProgramTools::beforeLaunch(bool modelWanted) {
+  if (!device_ || !instruments_.model())
+    return;
+  const bool model = modelWanted || options_.needsModel();
+  if (model != modelRunning_)
+    device_->setListener(model ? instruments_.listener() : instruments_.listenerWithoutModel());
+  modelRunning_ = model;
+}
+
 std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, const std::string &kernel,
                                                 StreamRef stream) {
   const std::vector<ToolReport> reports = instruments_.launchReports(result);
@@ -41,7 +50,7 @@ std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, 
                    kept.hazard.headline == r.hazard.headline;
           }))
         reports_.push_back(r);
-  const model::LaunchProfile *profile = instruments_.lastProfile(result);
+  const model::LaunchProfile *profile = modelRunning_ ? instruments_.lastProfile(result) : nullptr;
   if (!profile)
     return std::nullopt;
   if (!options_.report.empty() && result.ok() && analyses_.wants(profile->kernel, profile->time.seconds))

@@ -25,7 +25,13 @@ public:
 
   bool memcheck() const { return instruments_.memcheck(); }
   /// Attaches the tools to the program's device, before it allocates anything.
-  void attach(vm::Device &device) { instruments_.attach(device); }
+  void attach(vm::Device &device) {
+    device_ = &device;
+    instruments_.attach(device);
+  }
+  /// Before a launch, with ProgramOptions::modelOnRequest: whether the performance model times it
+  /// (it always does when an output needs the model). The plain VM runs the others at full speed.
+  void beforeLaunch(bool modelWanted);
   /// Launch options the tools need.
   void configure(vm::LaunchOptions &options) const { instruments_.configure(options); }
 
@@ -50,6 +56,8 @@ private:
   std::vector<ToolReport> reports_;
   std::optional<SessionRecorder> recorder_;
   size_t launches_ = 0;
+  vm::Device *device_ = nullptr;
+  bool modelRunning_ = true; ///< the model listens to the launch under way
 };
 
 } // namespace ptxray::session

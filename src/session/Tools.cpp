@@ -90,18 +90,22 @@ Instruments::Instruments(const arch::ArchTarget &target, ToolSelection selection
     racecheck_ = std::make_unique<sanitizers::Racecheck>(
         sanitizers::RacecheckOptions{cc.major * 10 + cc.minor, selection_.racecheckGlobal});
     group_.add(racecheck_.get());
+    withoutModel_.add(racecheck_.get());
   }
   if (selection_.has(Tool::Synccheck)) {
     synccheck_ = std::make_unique<sanitizers::Synccheck>();
     group_.add(synccheck_.get());
+    withoutModel_.add(synccheck_.get());
   }
   if (selection_.has(Tool::Initcheck)) {
     initcheck_ = std::make_unique<sanitizers::Initcheck>();
     group_.add(initcheck_.get());
+    withoutModel_.add(initcheck_.get());
   }
   if (selection_.has(Tool::Leakcheck)) {
     leakcheck_ = std::make_unique<sanitizers::Leakcheck>();
     group_.add(leakcheck_.get());
+    withoutModel_.add(leakcheck_.get());
   }
   if (selection_.model) {
     model_ = std::make_unique<model::PerformanceModel>(target, selection_.modelOptions);

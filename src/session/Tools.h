@@ -94,6 +94,8 @@ public:
   /// The listener to attach (vm::Device::setListener, session::RunOptions::listener); null when
   /// nothing listens, so that the plain VM runs.
   vm::Listener *listener() { return group_.single(); }
+  /// The same without the performance model: the sanitizers alone (null when none run).
+  vm::Listener *listenerWithoutModel() { return withoutModel_.single(); }
   void attach(vm::Device &device) { device.setListener(listener()); }
   /// Launch options the tools need (memcheck keeps running after a fault).
   void configure(vm::LaunchOptions &options) const;
@@ -116,6 +118,7 @@ private:
   arch::ArchTarget target_;
   ToolSelection selection_;
   vm::ListenerGroup group_;
+  vm::ListenerGroup withoutModel_; ///< group_ less the model
   std::unique_ptr<sanitizers::Racecheck> racecheck_;
   std::unique_ptr<sanitizers::Synccheck> synccheck_;
   std::unique_ptr<sanitizers::Initcheck> initcheck_;

@@ -57,4 +57,18 @@ SystemConfig SystemConfig::forTarget(const arch::ArchTarget &target, const Syste
   return c;
 }
 
+double SystemConfig::hostCopySeconds(uint64_t bytes, bool toDevice, bool pinnedHost) const {
+  // SystemModel's copy duration, alone on the link (no gapped rows: one contiguous range).
+  const double rate = pinnedHost ? pinnedBytesPerSecond
+                      : toDevice ? pageableH2DBytesPerSecond
+                                 : pageableD2HBytesPerSecond;
+  return costs.copyEngineSetupSeconds + (rate > 0 ? static_cast<double>(bytes) / rate : 0.0);
+}
+
+double SystemConfig::deviceCopySeconds(uint64_t bytes, bool memset) const {
+  // A device copy reads and writes each byte; a memset only writes.
+  const double traffic = static_cast<double>(bytes) * (memset ? 1.0 : 2.0);
+  return costs.copyEngineSetupSeconds + (deviceCopyBytesPerSecond > 0 ? traffic / deviceCopyBytesPerSecond : 0.0);
+}
+
 } // namespace ptxray::system

@@ -54,6 +54,13 @@ struct SystemConfig {
   double boardPeerBytesPerSecond = 0;
   double hostPeerBytesPerSecond = 0;
 
+  /// One host<->device copy (`toDevice`: host to device), device copy or memset of `bytes` alone on
+  /// the system, as the system model times it with nothing else on its link: copy-engine setup plus
+  /// the bytes at the pinned or pageable rate. For APIs that time each command by itself (OpenCL's
+  /// profiling events).
+  double hostCopySeconds(uint64_t bytes, bool toDevice, bool pinnedHost) const;
+  double deviceCopySeconds(uint64_t bytes, bool memset) const;
+
   /// Throws std::invalid_argument when the target has no board in the database (no clocks, no link).
   static SystemConfig forTarget(const arch::ArchTarget &target, const SystemOptions &options = {});
 };

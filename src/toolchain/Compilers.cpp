@@ -7,10 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -118,7 +120,7 @@ std::vector<std::string> clangOptions(const std::vector<std::string> &given, boo
     const std::string &o = given[i];
     if (o == "-D" || o == "-I") {
       if (i + 1 == given.size())
-        throw CompileError(fmt::format("invalid build option '{}': it needs a value", o));
+        throw BuildOptionError(fmt::format("invalid build option '{}': it needs a value", o));
       out.push_back(o);
       out.push_back(given[++i]);
     } else if ((o.starts_with("-D") || o.starts_with("-I")) && o.size() > 2) {
@@ -127,7 +129,7 @@ std::vector<std::string> clangOptions(const std::vector<std::string> &given, boo
       static const char *const kVersions[] = {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"};
       const std::string version = o.substr(8);
       if (std::find(std::begin(kVersions), std::end(kVersions), version) == std::end(kVersions))
-        throw CompileError(fmt::format("invalid build option '{}': OpenCL C versions are CL1.0 to CL3.0", o));
+        throw BuildOptionError(fmt::format("invalid build option '{}': OpenCL C versions are CL1.0 to CL3.0", o));
       hasStd = true;
       out.push_back(o);
     } else if (o == "-cl-opt-disable") {
@@ -145,13 +147,137 @@ std::vector<std::string> clangOptions(const std::vector<std::string> &given, boo
                o.starts_with("-cl-nv-arch")) {
       continue;
     } else {
-      throw CompileError(fmt::format("invalid build option '{}'", o));
+      throw BuildOptionError(fmt::format("invalid build option '{}'", o));
+    }
+  }
+  return out;
+}
+
+/// The metadata nodes of an LLVM IR module: "!5" -> "!{i32 1, !\"float*\"}".
+std::map<std::string, std::string, std::less<>> metadataNodes(std::string_view ir) {
+  std::map<std::string, std::string, std::less<>> nodes;
+  size_t at = 0;
+  while (at < ir.size()) {
+    size_t end = ir.find('\n', at);
+    if (end == std::string_view::npos)
+      end = ir.size();
+    std::string_view line = ir.substr(at, end - at);
+    at = end + 1;
+    if (!line.starts_with('!'))
+      continue;
+    const size_t eq = line.find(" = ");
+    if (eq == std::string_view::npos)
+      continue;
+    nodes.emplace(std::string(line.substr(0, eq)), std::string(line.substr(eq + 3)));
+  }
+  return nodes;
+}
+
+/// The operands of a metadata tuple "!{i32 1, !"a", !"b"}": integers as their digits, strings
+/// unescaped (LLVM writes a byte it does not print as \XX).
+std::vector<std::string> tupleOperands(std::string_view node) {
+  std::vector<std::string> out;
+  const size_t open = node.find("!{");
+  if (open == std::string_view::npos)
+    return out;
+  size_t i = open + 2;
+  while (i < node.size() && node[i] != '}') {
+    while (i < node.size() && (node[i] == ' ' || node[i] == ','))
+      ++i;
+    if (i >= node.size() || node[i] == '}')
+      break;
+    if (node.compare(i, 2, "!\"") == 0) {
+      std::string text;
+      for (i += 2; i < node.size() && node[i] != '"'; ++i) {
+        if (node[i] == '\\' && i + 2 < node.size()) {
+          text += static_cast<char>(std::stoi(std::string(node.substr(i + 1, 2)), nullptr, 16));
+          i += 2;
+        } else {
+          text += node[i];
+        }
+      }
+      ++i;
+      out.push_back(std::move(text));
+    } else {
+      // "i32 16": the value after the type.
+      const size_t stop = node.find_first_of(",}", i);
+      std::string_view item = node.substr(i, stop - i);
+      const size_t space = item.rfind(' ');
+      out.emplace_back(space == std::string_view::npos ? item : item.substr(space + 1));
+      i = stop;
     }
   }
   return out;
 }
 
 } // namespace
+
+std::vector<OpenCLKernelInfo> kernelInfoFromLlvmIr(std::string_view ir) {
+  const auto nodes = metadataNodes(ir);
+  auto operands = [&](std::string_view define, std::string_view key) -> std::vector<std::string> {
+    const std::string tag = fmt::format("!{} !", key);
+    const size_t at = define.find(tag);
+    if (at == std::string_view::npos)
+      return {};
+    const size_t idStart = at + tag.size() - 1;
+    size_t idEnd = idStart + 1;
+    while (idEnd < define.size() && std::isdigit(static_cast<unsigned char>(define[idEnd])))
+      ++idEnd;
+    auto it = nodes.find(define.substr(idStart, idEnd - idStart));
+    return it == nodes.end() ? std::vector<std::string>{} : tupleOperands(it->second);
+  };
+  std::vector<OpenCLKernelInfo> kernels;
+  size_t at = 0;
+  while (at < ir.size()) {
+    size_t end = ir.find('\n', at);
+    if (end == std::string_view::npos)
+      end = ir.size();
+    std::string_view line = ir.substr(at, end - at);
+    at = end + 1;
+    if (!line.starts_with("define ") || line.find(" spir_kernel ") == std::string_view::npos)
+      continue;
+    const size_t nameAt = line.find('@');
+    if (nameAt == std::string_view::npos)
+      continue;
+    OpenCLKernelInfo k;
+    if (line.compare(nameAt + 1, 1, "\"") == 0)
+      k.name = std::string(line.substr(nameAt + 2, line.find('"', nameAt + 2) - nameAt - 2));
+    else
+      k.name = std::string(line.substr(nameAt + 1, line.find('(', nameAt) - nameAt - 1));
+    const std::vector<std::string> spaces = operands(line, "kernel_arg_addr_space");
+    const std::vector<std::string> access = operands(line, "kernel_arg_access_qual");
+    const std::vector<std::string> types = operands(line, "kernel_arg_type");
+    const std::vector<std::string> qualifiers = operands(line, "kernel_arg_type_qual");
+    const std::vector<std::string> names = operands(line, "kernel_arg_name");
+    for (size_t i = 0; i < spaces.size(); ++i) {
+      OpenCLKernelArg a;
+      // SPIR's numbering, which clang's metadata uses whatever the target: 1 global, 2 constant, 3 local.
+      const std::string &space = spaces[i];
+      a.space = space == "1"   ? OpenCLKernelArg::Space::Global
+                : space == "2" ? OpenCLKernelArg::Space::Constant
+                : space == "3" ? OpenCLKernelArg::Space::Local
+                               : OpenCLKernelArg::Space::Private;
+      if (i < access.size())
+        a.access = access[i];
+      if (i < types.size())
+        a.type = types[i];
+      if (i < qualifiers.size())
+        a.qualifiers = qualifiers[i];
+      if (i < names.size())
+        a.name = names[i];
+      k.args.push_back(std::move(a));
+    }
+    auto dims = [&](std::string_view key, std::array<uint32_t, 3> &out) {
+      const std::vector<std::string> v = operands(line, key);
+      for (size_t i = 0; i < 3 && i < v.size(); ++i)
+        out[i] = static_cast<uint32_t>(std::stoul(v[i]));
+    };
+    dims("reqd_work_group_size", k.requiredWorkGroupSize);
+    dims("work_group_size_hint", k.workGroupSizeHint);
+    kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
 
 std::string compileCuda(const fs::path &source, const std::string &displayName, int smVersion) {
   std::optional<std::string> nvcc = support::findExecutable("nvcc", {"/usr/local/cuda/bin/nvcc"});
@@ -281,13 +407,44 @@ OpenCLResult compileOpenCL(std::string_view source, const std::string &displayNa
   const std::string userFile = displayName.empty() ? base : displayName;
   if (run.exitCode != 0)
     throw CompileError(replaceAll(run.output, file.string(), userFile));
+  std::vector<OpenCLKernelInfo> kernels;
+  if (options.kernelInfo) {
+    // The kernels' argument metadata: clang's front end alone, to LLVM IR (the PTX has lost the
+    // pointers' address spaces and the types' names).
+    const fs::path ir = scratch.path() / "out.ll";
+    std::vector<std::string> irArgv{clang,
+                                    "-x",
+                                    "cl",
+                                    "-target",
+                                    kTarget,
+                                    "-emit-llvm",
+                                    "-S",
+                                    "-Xclang",
+                                    "-disable-llvm-passes",
+                                    "-cl-kernel-arg-info",
+                                    "-o",
+                                    ir.string()};
+    irArgv.push_back(hasStd ? "" : "-cl-std=CL1.2");
+    if (irArgv.back().empty())
+      irArgv.pop_back();
+    if (!options.includeDirectory.empty()) {
+      irArgv.push_back("-I");
+      irArgv.push_back(options.includeDirectory.string());
+    }
+    irArgv.insert(irArgv.end(), userOptions.begin(), userOptions.end());
+    irArgv.push_back(file.string());
+    support::ProcessResult described = support::runProcess(irArgv);
+    if (!described.ok())
+      throw CompileError(replaceAll(described.output, file.string(), userFile));
+    kernels = kernelInfoFromLlvmIr(readFile(ir));
+  }
   std::string text = readFile(ptx);
   // `.file 1 "<scratch>" "<base>"`: the user's folder instead (or none for a bare name).
   const fs::path parent = fs::path(userFile).parent_path();
   text =
       replaceAll(std::move(text), ptx::quotedString(scratch.path().string()) + " " + ptx::quotedString(base),
                  ptx::quotedString(parent.string()) + " " + ptx::quotedString(fs::path(userFile).filename().string()));
-  return {std::move(text), replaceAll(run.output, file.string(), userFile)};
+  return {std::move(text), replaceAll(run.output, file.string(), userFile), std::move(kernels)};
 }
 
 } // namespace ptxray::toolchain

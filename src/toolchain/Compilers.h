@@ -4,6 +4,8 @@
 // and sanitizer report points at the user's source line.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -20,6 +22,12 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// A build option the compiler refuses (clBuildProgram's CL_INVALID_BUILD_OPTIONS).
+class BuildOptionError : public CompileError {
+public:
+  using CompileError::CompileError;
+};
+
 /// CUDA C++ to PTX with `nvcc -ptx -lineinfo` for compute capability `smVersion` (at least 75, what
 /// nvcc 13 targets). `displayName` names the source in diagnostics and .file directives.
 std::string compileCuda(const std::filesystem::path &source, const std::string &displayName, int smVersion);
@@ -29,14 +37,39 @@ std::string compileCuda(const std::filesystem::path &source, const std::string &
 struct OpenCLOptions {
   std::vector<std::string> options;
   std::filesystem::path includeDirectory; ///< where #include "..." looks first (the source's folder)
+  /// Also describe each kernel's arguments (OpenCLResult::kernels): what an OpenCL platform needs to
+  /// tell a buffer from a __local size, and clGetKernelArgInfo returns.
+  bool kernelInfo = false;
 };
+
+/// One kernel argument as OpenCL C declares it (clGetKernelArgInfo), from clang's kernel metadata.
+struct OpenCLKernelArg {
+  /// The pointee's address space for pointers (__global, __constant, __local); Private for values.
+  enum class Space : uint8_t { Private, Global, Constant, Local };
+  Space space = Space::Private;
+  std::string access = "none"; ///< images: read_only, write_only, read_write
+  std::string type;            ///< as written, typedefs kept: "float*", "float4", "image2d_t"
+  std::string qualifiers;      ///< "const", "restrict", "volatile", space-separated
+  std::string name;
+};
+
+struct OpenCLKernelInfo {
+  std::string name;
+  std::vector<OpenCLKernelArg> args;
+  std::array<uint32_t, 3> requiredWorkGroupSize{}; ///< __attribute__((reqd_work_group_size)); zeros: none
+  std::array<uint32_t, 3> workGroupSizeHint{};     ///< __attribute__((work_group_size_hint)); zeros: none
+};
+
+/// The kernels clang describes in an OpenCL C module's LLVM IR (text): their argument metadata.
+std::vector<OpenCLKernelInfo> kernelInfoFromLlvmIr(std::string_view ir);
 
 /// The options of an OpenCL build string ("-D N=4 -cl-mad-enable") as a list; quotes group.
 std::vector<std::string> splitBuildOptions(std::string_view text);
 
 struct OpenCLResult {
   std::string ptx;
-  std::string buildLog; ///< clang's warnings, naming the user's source (empty when it had none)
+  std::string buildLog;                  ///< clang's warnings, naming the user's source (empty when it had none)
+  std::vector<OpenCLKernelInfo> kernels; ///< with OpenCLOptions::kernelInfo
 };
 
 /// OpenCL C (1.2 by default; -cl-std= chooses) to PTX with clang and libclc for NVIDIA's OpenCL target

@@ -124,7 +124,7 @@ LoadedModule &Device::loadModuleFile(const std::string &path, const std::string 
   return loadModule(ptxPath.lexically_normal().string(), std::move(compiled->ptx));
 }
 
-LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
+LoadedModule &Device::loadModule(std::string name, std::string ptxText, uint64_t constantArgumentBytes) {
   ptx::ParseResult parsed = ptx::parseModule(name, std::move(ptxText));
   if (!parsed.ok())
     throw VmError(parsed.diagnostics.render(parsed.module->sources));
@@ -190,6 +190,13 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText) {
     default: continue; // registers, .local/.param (frames, placed by the decoder)
     }
     program.variables.push_back(std::move(pv));
+  }
+  if (constantArgumentBytes) {
+    constBytes = alignUp(constBytes, 256);
+    loaded->constArgumentsOffset_ = constBytes;
+    constBytes += constantArgumentBytes;
+  } else {
+    loaded->constArgumentsOffset_ = constBytes;
   }
   if (constBytes) {
     auto bank = memory_.allocate(constBytes, AllocationKind::ModuleConst,

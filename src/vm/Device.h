@@ -47,6 +47,11 @@ public:
   const DecodedFunction *findKernel(std::string_view name) const;
   /// Device address of a variable (const variables live in the module's constant bank).
   uint64_t deviceAddress(const PlacedVariable &v) const;
+  /// The part of the constant bank reserved for constant-memory kernel arguments (loadModule's
+  /// `constantArgumentBytes`): offsets in the bank (what ld.const addresses), and its device address.
+  uint64_t constantArgumentOffset() const { return constArgumentsOffset_; }
+  uint64_t constantArgumentBytes() const { return constBankBytes_ - constArgumentsOffset_; }
+  uint64_t constantBankAddress() const { return constBank_; }
 
 private:
   friend class Device;
@@ -55,6 +60,7 @@ private:
   Program program_;
   uint64_t constBank_ = 0;
   uint64_t constBankBytes_ = 0;
+  uint64_t constArgumentsOffset_ = 0;
 };
 
 struct LaunchConfig {
@@ -111,7 +117,10 @@ public:
   const arch::ComputeCapability &computeCapability() const { return cc_; }
 
   /// Parses, verifies and loads PTX. Throws VmError with every diagnostic when it does not verify.
-  LoadedModule &loadModule(std::string name, std::string ptxText);
+  /// `constantArgumentBytes`: room after the module's own constants for kernel arguments that live
+  /// in constant memory (OpenCL's __constant pointers, which the kernel reads with ld.const at an
+  /// offset in the bank, as NVIDIA's OpenCL driver places them).
+  LoadedModule &loadModule(std::string name, std::string ptxText, uint64_t constantArgumentBytes = 0);
   /// A .ptx file, a .cu file compiled with `nvcc -ptx -lineinfo` for this device's compute capability
   /// when nvcc is installed, or a .cl file (OpenCL C) compiled with clang and libclc with
   /// `buildOptions` (clBuildProgram's: -D, -I, -cl-mad-enable, ...). The PTX of `dir/va.cu` is named
@@ -173,13 +182,14 @@ public:
   uint64_t residentCtaLimit(const LoadedModule &module, const DecodedFunction &kernel,
                             const LaunchConfig &config) const;
 
-private:
-  /// The grid workspace cooperative launches share (allocated on first use, kept).
-  uint64_t gridWorkspace();
   /// Refusal::None, or why the launch cannot start and the driver's words for it.
   std::pair<Refusal, std::string> checkLaunch(const LoadedModule &module, const DecodedFunction &kernel,
                                               const LaunchConfig &config,
                                               std::span<const std::vector<std::byte>> args) const;
+
+private:
+  /// The grid workspace cooperative launches share (allocated on first use, kept).
+  uint64_t gridWorkspace();
   const arch::ComputeCapability &cc_;
   int smCount_ = 1;
   DeviceMemory memory_;

@@ -75,3 +75,26 @@ add_test(NAME opencl.mad_enable_advice COMMAND bash -c
 set_tests_properties(opencl.mad_enable_advice PROPERTIES
   PASS_REGULAR_EXPRESSION "fix: Build with -cl-mad-enable.*at [^ ]*scale_add\\.cl:7: .*---\n"
   FAIL_REGULAR_EXPRESSION "---\n.*unfused")
+
+# Unmodified OpenCL host programs through ptxray's platform (src/opencl, `ptxray exec`).
+if(TARGET opencl_guide AND TARGET ptxray_opencl)
+  # The guide's multiplies at the guide's size, by our host program (examples/opencl/guide.c): every
+  # result checked against the CPU, and the advisor's findings in the guide's order on the GPUs of
+  # its tables, on the OpenCL lines.
+  foreach(gpu gtx280 k20x)
+    add_test(NAME opencl.icd_guide_sequence_${gpu} COMMAND bash -c
+      "cd ${CMAKE_CURRENT_BINARY_DIR} && ${PTXRAY_BIN} exec --arch ${gpu} --report icd-guide-${gpu}.json -- \
+       $<TARGET_FILE:opencl_guide> --kernels multiply,aat --size guide > icd-guide-${gpu}.out && \
+       grep -c 'check: ok' icd-guide-${gpu}.out && \
+       python3 ${OPENCL_TESTS}/check_guide_report.py icd-guide-${gpu}.json ${gpu}")
+    set_tests_properties(opencl.icd_guide_sequence_${gpu} PROPERTIES PASS_REGULAR_EXPRESSION
+      "(^|\n)2\nguide sequence on ${gpu}: 6 kernels as the guide's steps\n" LABELS opencl TIMEOUT 600)
+  endforeach()
+  # The copies' profiling events give the modeled times: offsets cost on a GTX 280 (CC 1.3: a
+  # misaligned half-warp needs two segments), strides cost more the larger they are.
+  add_test(NAME opencl.icd_guide_copies_modeled COMMAND bash -c
+    "${PTXRAY_BIN} exec --arch gtx280 -- $<TARGET_FILE:opencl_guide> --kernels copy --size guide | \
+     python3 ${OPENCL_TESTS}/check_guide_copies.py")
+  set_tests_properties(opencl.icd_guide_copies_modeled PROPERTIES PASS_REGULAR_EXPRESSION
+    "modeled copies: offsets and strides cost as the guide's figures" LABELS opencl TIMEOUT 600)
+endif()

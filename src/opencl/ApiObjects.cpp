@@ -1,0 +1,720 @@
+// The platform, its device, contexts, command queues, memory objects and samplers. Images are not
+// supported (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE, as OpenCL allows): their calls return the errors
+// the specification gives for a context whose devices have no image support.
+#include "opencl/Api.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace ptxray::opencl {
+
+void reportInternalError(const char *call, const char *what) {
+  std::fprintf(stderr, "ptxray: internal error in %s: %s\n", call, what);
+}
+
+cl_int infoBytes(size_t size, void *value, size_t *sizeRet, const void *data, size_t bytes) {
+  if (value) {
+    if (size < bytes)
+      return CL_INVALID_VALUE;
+    if (bytes)
+      std::memcpy(value, data, bytes);
+  }
+  if (sizeRet)
+    *sizeRet = bytes;
+  return CL_SUCCESS;
+}
+
+cl_int infoString(size_t size, void *value, size_t *sizeRet, std::string_view text) {
+  std::string s(text);
+  return infoBytes(size, value, sizeRet, s.c_str(), s.size() + 1);
+}
+
+namespace {
+
+constexpr const char *kPlatformName = "NVIDIA CUDA (ptxray)";
+constexpr const char *kVendor = "NVIDIA Corporation";
+
+std::string deviceExtensions(const arch::ComputeCapability &cc) {
+  std::string s = "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
+                  "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
+                  "cl_khr_byte_addressable_store cl_khr_icd cl_nv_device_attribute_query cl_nv_pragma_unroll "
+                  "cl_nv_compiler_options";
+  if (cc.throughput.fp64AddMulFma != arch::ArithmeticThroughput::kUnsupported)
+    s += " cl_khr_fp64";
+  if (cc.major >= 2)
+    s += " cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+  return s;
+}
+
+bool validDevice(Platform &p, cl_device_id d) {
+  return d == &p.device;
+}
+
+cl_ulong globalMemoryBytes(Platform &p) {
+  const arch::Gpu *board = p.target().board();
+  return board && board->memoryBytes ? board->memoryBytes : cl_ulong(1) << 30;
+}
+
+/// The largest buffer: a quarter of the memory, as NVIDIA's driver allows, and at least the 128 MiB
+/// OpenCL requires.
+cl_ulong maxAllocationBytes(Platform &p) {
+  return std::max<cl_ulong>(globalMemoryBytes(p) / 4, 128ull << 20);
+}
+
+/// A context's properties: CL_CONTEXT_PLATFORM (ours) and CL_CONTEXT_INTEROP_USER_SYNC; anything
+/// else is CL_INVALID_PROPERTY.
+cl_int checkContextProperties(Platform &p, const cl_context_properties *properties,
+                              std::vector<cl_context_properties> &out) {
+  if (!properties)
+    return CL_SUCCESS;
+  std::vector<cl_context_properties> seen;
+  for (size_t i = 0; properties[i]; i += 2) {
+    const cl_context_properties name = properties[i];
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      return CL_INVALID_PROPERTY;
+    seen.push_back(name);
+    if (name == CL_CONTEXT_PLATFORM) {
+      if (reinterpret_cast<cl_platform_id>(properties[i + 1]) != &p.platform)
+        return CL_INVALID_PLATFORM;
+    } else if (name != CL_CONTEXT_INTEROP_USER_SYNC) {
+      return CL_INVALID_PROPERTY;
+    }
+    out.push_back(name);
+    out.push_back(properties[i + 1]);
+  }
+  out.push_back(0);
+  return CL_SUCCESS;
+}
+
+cl_context newContext(Platform &p, const cl_context_properties *properties,
+                      void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *data,
+                      cl_int &error) {
+  if (!notify && data) {
+    error = CL_INVALID_VALUE;
+    return nullptr;
+  }
+  std::vector<cl_context_properties> props;
+  if ((error = checkContextProperties(p, properties, props)) != CL_SUCCESS)
+    return nullptr;
+  auto *c = new _cl_context;
+  c->properties = std::move(props);
+  c->notify = notify;
+  c->notifyData = data;
+  p.adopt(c);
+  return c;
+}
+
+cl_command_queue newQueue(Platform &p, cl_context context, cl_device_id device, cl_command_queue_properties properties,
+                          cl_int &error) {
+  if (!p.valid(context)) {
+    error = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  if (!validDevice(p, device)) {
+    error = CL_INVALID_DEVICE;
+    return nullptr;
+  }
+  if (properties &
+      ~static_cast<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)) {
+    error = CL_INVALID_VALUE;
+    return nullptr;
+  }
+  auto *q = new _cl_command_queue;
+  q->context = context;
+  p.retain(context);
+  q->properties = properties;
+  p.adopt(q);
+  return q;
+}
+
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags kHostPtrFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+
+/// At most one of each group of exclusive flags, and no unknown bit.
+bool validMemFlags(cl_mem_flags flags) {
+  auto atMostOne = [](cl_mem_flags f) { return (f & (f - 1)) == 0; };
+  if (flags & ~(kAccessFlags | kHostAccessFlags | kHostPtrFlags))
+    return false;
+  if (!atMostOne(flags & kAccessFlags) || !atMostOne(flags & kHostAccessFlags))
+    return false;
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return false;
+  return true;
+}
+
+} // namespace
+
+namespace api {
+
+// ---------------------------------------------------------------------------------------------------
+// Platform and device
+
+cl_int clGetPlatformIDs(cl_uint numEntries, cl_platform_id *platforms, cl_uint *numPlatforms) {
+  return call("clGetPlatformIDs", [&](Platform &p, auto &) -> cl_int {
+    if ((numEntries == 0 && platforms) || (!platforms && !numPlatforms))
+      return CL_INVALID_VALUE;
+    if (platforms)
+      platforms[0] = &p.platform;
+    if (numPlatforms)
+      *numPlatforms = 1;
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info name, size_t size, void *value, size_t *sizeRet) {
+  return call("clGetPlatformInfo", [&](Platform &p, auto &) -> cl_int {
+    if (platform && platform != &p.platform)
+      return CL_INVALID_PLATFORM;
+    switch (name) {
+    case CL_PLATFORM_PROFILE: return infoString(size, value, sizeRet, "FULL_PROFILE");
+    case CL_PLATFORM_VERSION: return infoString(size, value, sizeRet, "OpenCL 1.2 ptxray " PTXRAY_OPENCL_VERSION);
+    case CL_PLATFORM_NAME: return infoString(size, value, sizeRet, kPlatformName);
+    case CL_PLATFORM_VENDOR: return infoString(size, value, sizeRet, kVendor);
+    case CL_PLATFORM_EXTENSIONS: return infoString(size, value, sizeRet, "cl_khr_icd");
+    case CL_PLATFORM_ICD_SUFFIX_KHR: return infoString(size, value, sizeRet, "PTXRAY");
+    default: return CL_INVALID_VALUE;
+    }
+  });
+}
+
+cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint numEntries, cl_device_id *devices,
+                      cl_uint *numDevices) {
+  return call("clGetDeviceIDs", [&](Platform &p, auto &) -> cl_int {
+    if (platform && platform != &p.platform)
+      return CL_INVALID_PLATFORM;
+    constexpr cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+                                     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+    if (type != CL_DEVICE_TYPE_ALL && (type & ~known))
+      return CL_INVALID_DEVICE_TYPE;
+    if ((numEntries == 0 && devices) || (!devices && !numDevices))
+      return CL_INVALID_VALUE;
+    const bool ours = type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
+    if (numDevices)
+      *numDevices = ours ? 1 : 0;
+    if (!ours)
+      return CL_DEVICE_NOT_FOUND;
+    if (devices)
+      devices[0] = &p.device;
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clGetDeviceInfo(cl_device_id device, cl_device_info name, size_t size, void *value, size_t *sizeRet) {
+  return call("clGetDeviceInfo", [&](Platform &p, auto &) -> cl_int {
+    if (!validDevice(p, device))
+      return CL_INVALID_DEVICE;
+    const arch::ComputeCapability &cc = p.cc();
+    const arch::Gpu *board = p.target().board();
+    const bool fp64 = cc.throughput.fp64AddMulFma != arch::ArithmeticThroughput::kUnsupported;
+    const cl_ulong memory = globalMemoryBytes(p);
+    auto u = [&](cl_uint v) { return info(size, value, sizeRet, v); };
+    auto ul = [&](cl_ulong v) { return info(size, value, sizeRet, v); };
+    auto sz = [&](size_t v) { return info(size, value, sizeRet, v); };
+    auto b = [&](bool v) { return info(size, value, sizeRet, static_cast<cl_bool>(v ? CL_TRUE : CL_FALSE)); };
+    auto str = [&](std::string_view v) { return infoString(size, value, sizeRet, v); };
+    const cl_device_fp_config fpConfig =
+        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+    switch (name) {
+    case CL_DEVICE_TYPE: return info(size, value, sizeRet, static_cast<cl_device_type>(CL_DEVICE_TYPE_GPU));
+    case CL_DEVICE_VENDOR_ID: return u(0x10de);
+    case CL_DEVICE_MAX_COMPUTE_UNITS: return u(static_cast<cl_uint>(board ? board->smCount : 1));
+    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return u(3);
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+      const size_t sizes[3] = {static_cast<size_t>(cc.maxBlockDim[0]), static_cast<size_t>(cc.maxBlockDim[1]),
+                               static_cast<size_t>(cc.maxBlockDim[2])};
+      return infoBytes(size, value, sizeRet, sizes, sizeof sizes);
+    }
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE: return sz(static_cast<size_t>(cc.maxThreadsPerBlock));
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return u(1); // scalar SIMT lanes
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return u(fp64 ? 1 : 0);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(0);
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(static_cast<cl_uint>(board ? board->defaultClockMHz() : 1000));
+    case CL_DEVICE_ADDRESS_BITS: return u(64);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(maxAllocationBytes(p));
+    case CL_DEVICE_GLOBAL_MEM_SIZE: return ul(memory);
+    case CL_DEVICE_IMAGE_SUPPORT: return b(false);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_SAMPLERS: return u(0);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(0);
+    // The kernel parameter space NVIDIA's OpenCL driver reports (4 KB of CUDA parameters plus the
+    // work-item registers it keeps there).
+    case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(4352);
+    case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(4096); // bits: 512-byte aligned allocations and sub-buffers
+    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(128);
+    case CL_DEVICE_SINGLE_FP_CONFIG:
+      return info(size, value, sizeRet,
+                  static_cast<cl_device_fp_config>(fpConfig | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT));
+    case CL_DEVICE_DOUBLE_FP_CONFIG:
+      return info(size, value, sizeRet, static_cast<cl_device_fp_config>(fp64 ? fpConfig : 0));
+    case CL_DEVICE_HALF_FP_CONFIG: return info(size, value, sizeRet, static_cast<cl_device_fp_config>(0));
+    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+      return info(size, value, sizeRet,
+                  static_cast<cl_device_mem_cache_type>(cc.major >= 2 ? CL_READ_WRITE_CACHE : CL_NONE));
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return u(cc.major >= 2 ? 128 : 0);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return ul(board ? static_cast<cl_ulong>(board->l2CacheBytes) : 0);
+    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return ul(static_cast<cl_ulong>(cc.constantMemoryBytes));
+    case CL_DEVICE_MAX_CONSTANT_ARGS: return u(9);
+    case CL_DEVICE_LOCAL_MEM_TYPE: return info(size, value, sizeRet, static_cast<cl_device_local_mem_type>(CL_LOCAL));
+    case CL_DEVICE_LOCAL_MEM_SIZE: return ul(static_cast<cl_ulong>(cc.sharedPerBlock));
+    case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return b(board && board->ecc);
+    case CL_DEVICE_HOST_UNIFIED_MEMORY: return b(board && !board->pcieGeneration);
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(1000); // ns, as NVIDIA's driver reports
+    case CL_DEVICE_ENDIAN_LITTLE:
+    case CL_DEVICE_AVAILABLE: return b(true);
+    case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE: return b(toolchain::openclUnavailableReason().empty());
+    case CL_DEVICE_EXECUTION_CAPABILITIES:
+      return info(size, value, sizeRet, static_cast<cl_device_exec_capabilities>(CL_EXEC_KERNEL));
+    case CL_DEVICE_QUEUE_PROPERTIES:
+      return info(
+          size, value, sizeRet,
+          static_cast<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE));
+    case CL_DEVICE_PLATFORM: return info(size, value, sizeRet, static_cast<cl_platform_id>(&p.platform));
+    case CL_DEVICE_NAME: return str(board && p.target().gpu ? board->name : p.target().displayName());
+    case CL_DEVICE_VENDOR: return str(kVendor);
+    case CL_DRIVER_VERSION: return str(PTXRAY_OPENCL_VERSION);
+    case CL_DEVICE_PROFILE: return str("FULL_PROFILE");
+    case CL_DEVICE_VERSION: return str("OpenCL 1.2 CUDA");
+    case CL_DEVICE_OPENCL_C_VERSION: return str("OpenCL C 1.2 ");
+    case CL_DEVICE_EXTENSIONS: return str(deviceExtensions(cc));
+    case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(1 << 20); // CUDA's default printf FIFO
+    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(false);
+    case CL_DEVICE_PARENT_DEVICE: return info(size, value, sizeRet, static_cast<cl_device_id>(nullptr));
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return u(0);
+    case CL_DEVICE_PARTITION_PROPERTIES:
+    case CL_DEVICE_PARTITION_TYPE: {
+      const cl_device_partition_property none = 0;
+      return info(size, value, sizeRet, none);
+    }
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+      return info(size, value, sizeRet, static_cast<cl_device_affinity_domain>(0));
+    case CL_DEVICE_REFERENCE_COUNT: return u(1);
+    case CL_DEVICE_BUILT_IN_KERNELS: return str("");
+    // cl_nv_device_attribute_query, which the guide's programs read.
+    case CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV: return u(static_cast<cl_uint>(cc.major));
+    case CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV: return u(static_cast<cl_uint>(cc.minor));
+    case CL_DEVICE_REGISTERS_PER_BLOCK_NV: return u(static_cast<cl_uint>(cc.maxRegistersPerBlock));
+    case CL_DEVICE_WARP_SIZE_NV: return u(static_cast<cl_uint>(cc.warpSize));
+    case CL_DEVICE_GPU_OVERLAP_NV: return b(!board || board->copyEngines > 0);
+    case CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV: return b(false);
+    case CL_DEVICE_INTEGRATED_MEMORY_NV: return b(board && !board->pcieGeneration);
+    default: return CL_INVALID_VALUE;
+    }
+  });
+}
+
+cl_int clCreateSubDevices(cl_device_id device, const cl_device_partition_property *, cl_uint, cl_device_id *,
+                          cl_uint *) {
+  return call("clCreateSubDevices", [&](Platform &p, auto &) -> cl_int {
+    // CL_DEVICE_PARTITION_MAX_SUB_DEVICES is 0: a GPU is not partitioned.
+    return validDevice(p, device) ? CL_INVALID_VALUE : CL_INVALID_DEVICE;
+  });
+}
+
+cl_int clRetainDevice(cl_device_id device) {
+  return call("clRetainDevice",
+              [&](Platform &p, auto &) -> cl_int { return validDevice(p, device) ? CL_SUCCESS : CL_INVALID_DEVICE; });
+}
+
+cl_int clReleaseDevice(cl_device_id device) {
+  return call("clReleaseDevice",
+              [&](Platform &p, auto &) -> cl_int { return validDevice(p, device) ? CL_SUCCESS : CL_INVALID_DEVICE; });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Contexts
+
+cl_context clCreateContext(const cl_context_properties *properties, cl_uint numDevices, const cl_device_id *devices,
+                           void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *data,
+                           cl_int *errcodeRet) {
+  return create<cl_context>("clCreateContext", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_context {
+    if (numDevices == 0 || !devices) {
+      e = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    for (cl_uint i = 0; i < numDevices; ++i)
+      if (!validDevice(p, devices[i])) {
+        e = CL_INVALID_DEVICE;
+        return nullptr;
+      }
+    return newContext(p, properties, notify, data, e);
+  });
+}
+
+cl_context clCreateContextFromType(const cl_context_properties *properties, cl_device_type type,
+                                   void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *data,
+                                   cl_int *errcodeRet) {
+  return create<cl_context>("clCreateContextFromType", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_context {
+    constexpr cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+                                     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+    if (type != CL_DEVICE_TYPE_ALL && (type & ~known)) {
+      e = CL_INVALID_DEVICE_TYPE;
+      return nullptr;
+    }
+    if (type != CL_DEVICE_TYPE_ALL && !(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT))) {
+      e = CL_DEVICE_NOT_FOUND;
+      return nullptr;
+    }
+    return newContext(p, properties, notify, data, e);
+  });
+}
+
+cl_int clRetainContext(cl_context context) {
+  return call("clRetainContext", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(context))
+      return CL_INVALID_CONTEXT;
+    p.retain(context);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clReleaseContext(cl_context context) {
+  return call("clReleaseContext", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(context))
+      return CL_INVALID_CONTEXT;
+    p.release(context);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clGetContextInfo(cl_context context, cl_context_info name, size_t size, void *value, size_t *sizeRet) {
+  return call("clGetContextInfo", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(context))
+      return CL_INVALID_CONTEXT;
+    switch (name) {
+    case CL_CONTEXT_REFERENCE_COUNT: return info(size, value, sizeRet, context->refs);
+    case CL_CONTEXT_NUM_DEVICES: return info(size, value, sizeRet, cl_uint{1});
+    case CL_CONTEXT_DEVICES: return info(size, value, sizeRet, static_cast<cl_device_id>(&p.device));
+    case CL_CONTEXT_PROPERTIES:
+      return infoBytes(size, value, sizeRet, context->properties.data(),
+                       context->properties.size() * sizeof(cl_context_properties));
+    default: return CL_INVALID_VALUE;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Command queues
+
+cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device, cl_command_queue_properties properties,
+                                      cl_int *errcodeRet) {
+  return create<cl_command_queue>("clCreateCommandQueue", errcodeRet, [&](Platform &p, auto &, cl_int &e) {
+    return newQueue(p, context, device, properties, e);
+  });
+}
+
+cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                    const cl_queue_properties *properties, cl_int *errcodeRet) {
+  return create<cl_command_queue>(
+      "clCreateCommandQueueWithProperties", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_command_queue {
+        cl_command_queue_properties flags = 0;
+        for (size_t i = 0; properties && properties[i]; i += 2) {
+          if (properties[i] != CL_QUEUE_PROPERTIES) {
+            e = CL_INVALID_VALUE; // CL_QUEUE_SIZE and the rest belong to on-device queues (2.0)
+            return nullptr;
+          }
+          flags = properties[i + 1];
+        }
+        return newQueue(p, context, device, flags, e);
+      });
+}
+
+cl_int clRetainCommandQueue(cl_command_queue queue) {
+  return call("clRetainCommandQueue", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(queue))
+      return CL_INVALID_COMMAND_QUEUE;
+    ++queue->refs;
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clReleaseCommandQueue(cl_command_queue queue) {
+  return call("clReleaseCommandQueue", [&](Platform &p, auto &lock) -> cl_int {
+    if (!p.valid(queue))
+      return CL_INVALID_COMMAND_QUEUE;
+    if (queue->refs == 1)
+      p.finish(lock, queue); // the specification's implicit clFlush; its commands still run
+    p.release(queue);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info name, size_t size, void *value,
+                             size_t *sizeRet) {
+  return call("clGetCommandQueueInfo", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(queue))
+      return CL_INVALID_COMMAND_QUEUE;
+    switch (name) {
+    case CL_QUEUE_CONTEXT: return info(size, value, sizeRet, queue->context);
+    case CL_QUEUE_DEVICE: return info(size, value, sizeRet, static_cast<cl_device_id>(&p.device));
+    case CL_QUEUE_REFERENCE_COUNT: return info(size, value, sizeRet, queue->refs);
+    case CL_QUEUE_PROPERTIES: return info(size, value, sizeRet, queue->properties);
+    default: return CL_INVALID_VALUE;
+    }
+  });
+}
+
+cl_int clSetCommandQueueProperty(cl_command_queue queue, cl_command_queue_properties properties, cl_bool enable,
+                                 cl_command_queue_properties *old) {
+  return call("clSetCommandQueueProperty", [&](Platform &p, auto &lock) -> cl_int {
+    if (!p.valid(queue))
+      return CL_INVALID_COMMAND_QUEUE;
+    if (properties &
+        ~static_cast<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE))
+      return CL_INVALID_VALUE;
+    if (old)
+      *old = queue->properties;
+    p.finish(lock, queue);
+    queue->properties = enable ? queue->properties | properties : queue->properties & ~properties;
+    return CL_SUCCESS;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Memory objects
+
+cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *hostPtr, cl_int *errcodeRet) {
+  return create<cl_mem>("clCreateBuffer", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
+    if (!p.valid(context)) {
+      e = CL_INVALID_CONTEXT;
+      return nullptr;
+    }
+    if (flags == 0)
+      flags = CL_MEM_READ_WRITE;
+    if (!validMemFlags(flags)) {
+      e = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    if (size == 0 || size > maxAllocationBytes(p)) {
+      e = CL_INVALID_BUFFER_SIZE;
+      return nullptr;
+    }
+    const bool needsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    if (needsHostPtr != (hostPtr != nullptr)) {
+      e = CL_INVALID_HOST_PTR;
+      return nullptr;
+    }
+    auto *m = new _cl_mem;
+    m->context = context;
+    m->flags = flags;
+    m->size = size;
+    if (flags & CL_MEM_USE_HOST_PTR)
+      m->hostPtr = hostPtr;
+    if (!p.allocate(m, hostPtr)) {
+      delete m;
+      e = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      return nullptr;
+    }
+    p.retain(context);
+    p.adopt(m);
+    return m;
+  });
+}
+
+cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type, const void *createInfo,
+                         cl_int *errcodeRet) {
+  return create<cl_mem>("clCreateSubBuffer", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
+    if (!p.valid(buffer) || buffer->parent) {
+      e = CL_INVALID_MEM_OBJECT;
+      return nullptr;
+    }
+    if (type != CL_BUFFER_CREATE_TYPE_REGION || !createInfo || (flags & kHostPtrFlags) || !validMemFlags(flags)) {
+      e = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    // Access the parent forbids may not be asked for.
+    if (((buffer->flags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+        ((buffer->flags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+        ((buffer->flags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+        ((buffer->flags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+        ((buffer->flags & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))) {
+      e = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    const auto *region = static_cast<const cl_buffer_region *>(createInfo);
+    if (region->size == 0) {
+      e = CL_INVALID_BUFFER_SIZE;
+      return nullptr;
+    }
+    if (region->origin > buffer->size || region->size > buffer->size - region->origin) {
+      e = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    if (region->origin % 512) { // CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes
+      e = CL_MISALIGNED_SUB_BUFFER_OFFSET;
+      return nullptr;
+    }
+    auto *m = new _cl_mem;
+    m->context = buffer->context;
+    p.retain(m->context);
+    // Unspecified access and host flags are the parent's, as is the host pointer flag.
+    cl_mem_flags inherited = buffer->flags & kHostPtrFlags;
+    inherited |= (flags & kAccessFlags) ? (flags & kAccessFlags) : (buffer->flags & kAccessFlags);
+    inherited |= (flags & kHostAccessFlags) ? (flags & kHostAccessFlags) : (buffer->flags & kHostAccessFlags);
+    m->flags = inherited;
+    m->size = region->size;
+    m->origin = region->origin;
+    m->address = buffer->address + region->origin;
+    m->parent = buffer;
+    if (buffer->hostPtr)
+      m->hostPtr = static_cast<std::byte *>(buffer->hostPtr) + region->origin;
+    p.retain(buffer);
+    p.adopt(m);
+    return m;
+  });
+}
+
+cl_int clRetainMemObject(cl_mem memobj) {
+  return call("clRetainMemObject", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(memobj))
+      return CL_INVALID_MEM_OBJECT;
+    p.retain(memobj);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clReleaseMemObject(cl_mem memobj) {
+  return call("clReleaseMemObject", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(memobj))
+      return CL_INVALID_MEM_OBJECT;
+    p.release(memobj);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void(CL_CALLBACK *notify)(cl_mem, void *), void *data) {
+  return call("clSetMemObjectDestructorCallback", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(memobj))
+      return CL_INVALID_MEM_OBJECT;
+    if (!notify)
+      return CL_INVALID_VALUE;
+    memobj->destructors.emplace_back(notify, data);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info name, size_t size, void *value, size_t *sizeRet) {
+  return call("clGetMemObjectInfo", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(memobj))
+      return CL_INVALID_MEM_OBJECT;
+    switch (name) {
+    case CL_MEM_TYPE: return info(size, value, sizeRet, memobj->type);
+    case CL_MEM_FLAGS: return info(size, value, sizeRet, memobj->flags);
+    case CL_MEM_SIZE: return info(size, value, sizeRet, memobj->size);
+    case CL_MEM_HOST_PTR: return info(size, value, sizeRet, memobj->hostPtr);
+    case CL_MEM_MAP_COUNT: return info(size, value, sizeRet, memobj->mapCount);
+    case CL_MEM_REFERENCE_COUNT: return info(size, value, sizeRet, memobj->refs);
+    case CL_MEM_CONTEXT: return info(size, value, sizeRet, memobj->context);
+    case CL_MEM_ASSOCIATED_MEMOBJECT: return info(size, value, sizeRet, memobj->parent);
+    case CL_MEM_OFFSET: return info(size, value, sizeRet, memobj->origin);
+    default: return CL_INVALID_VALUE;
+    }
+  });
+}
+
+// Images: the device has no image support.
+
+cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type, cl_uint entries,
+                                  cl_image_format *formats, cl_uint *count) {
+  return call("clGetSupportedImageFormats", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(context))
+      return CL_INVALID_CONTEXT;
+    if ((entries == 0 && formats) || !validMemFlags(flags ? flags : CL_MEM_READ_WRITE))
+      return CL_INVALID_VALUE;
+    switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE2D:
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D: break;
+    default: return CL_INVALID_VALUE;
+    }
+    if (count)
+      *count = 0;
+    return CL_SUCCESS;
+  });
+}
+
+cl_mem clCreateImage(cl_context context, cl_mem_flags, const cl_image_format *, const cl_image_desc *, void *,
+                     cl_int *errcodeRet) {
+  return create<cl_mem>("clCreateImage", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
+    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
+    return nullptr;
+  });
+}
+
+cl_mem clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format *, size_t, size_t, size_t, void *,
+                       cl_int *errcodeRet) {
+  return create<cl_mem>("clCreateImage2D", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
+    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
+    return nullptr;
+  });
+}
+
+cl_mem clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format *, size_t, size_t, size_t, size_t,
+                       size_t, void *, cl_int *errcodeRet) {
+  return create<cl_mem>("clCreateImage3D", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
+    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
+    return nullptr;
+  });
+}
+
+cl_int clGetImageInfo(cl_mem, cl_image_info, size_t, void *, size_t *) {
+  return call("clGetImageInfo", [&](Platform &, auto &) -> cl_int { return CL_INVALID_MEM_OBJECT; });
+}
+
+cl_sampler clCreateSampler(cl_context context, cl_bool, cl_addressing_mode, cl_filter_mode, cl_int *errcodeRet) {
+  return create<cl_sampler>("clCreateSampler", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_sampler {
+    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
+    return nullptr;
+  });
+}
+
+cl_int clRetainSampler(cl_sampler sampler) {
+  return call("clRetainSampler", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(sampler))
+      return CL_INVALID_SAMPLER;
+    ++sampler->refs;
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clReleaseSampler(cl_sampler sampler) {
+  return call("clReleaseSampler", [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(sampler))
+      return CL_INVALID_SAMPLER;
+    p.release(sampler);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info, size_t, void *, size_t *) {
+  return call("clGetSamplerInfo",
+              [&](Platform &p, auto &) -> cl_int { return p.valid(sampler) ? CL_INVALID_VALUE : CL_INVALID_SAMPLER; });
+}
+
+} // namespace api
+} // namespace ptxray::opencl
