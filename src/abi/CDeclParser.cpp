@@ -57,6 +57,7 @@ struct Token {
   std::string text;
   std::uint64_t value = 0;
   unsigned line = 1, column = 1;
+  bool invalidNumber = false; ///< a Number that is no integer constant (OpenCL: an error only where one is read)
 };
 
 struct Failure {
@@ -66,7 +67,10 @@ struct Failure {
 
 class Lexer {
 public:
-  Lexer(std::string_view text, std::vector<CDeclError> &errors) : text_(text), errors_(errors) {}
+  /// `deferNumberErrors`: a number that is no integer constant (1.0f in an OpenCL function body the
+  /// parser skips) is marked on its token instead of being an error at once.
+  Lexer(std::string_view text, std::vector<CDeclError> &errors, bool deferNumberErrors = false)
+      : text_(text), errors_(errors), deferNumberErrors_(deferNumberErrors) {}
 
   std::vector<Token> run() {
     std::vector<Token> out;
@@ -115,8 +119,11 @@ public:
         t.kind = Tok::Number;
         while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.'))
           t.text += text_[pos_], advance();
-        if (!number(t.text, t.value))
-          errors_.push_back({t.line, t.column, fmt::format("invalid integer constant '{}'", t.text)});
+        if (!number(t.text, t.value)) {
+          t.invalidNumber = true;
+          if (!deferNumberErrors_)
+            errors_.push_back({t.line, t.column, fmt::format("invalid integer constant '{}'", t.text)});
+        }
       } else {
         t.kind = Tok::Punct;
         static const char *two[] = {"<<", ">>", "::", "&&", "||"};
@@ -210,6 +217,7 @@ private:
 
   std::string_view text_;
   std::vector<CDeclError> &errors_;
+  bool deferNumberErrors_ = false;
   std::size_t pos_ = 0;
   unsigned line_ = 1, column_ = 1;
 };
@@ -389,9 +397,78 @@ private:
     }
   }
 
+  // OpenCL C is a source language: a .cl file holds kernels and functions beside its types. A function
+  // declaration or definition at the top level is one whose first name followed by '(' (attributes
+  // aside) comes before any ';', '{', '=' or '['; it is skipped, body and all.
+  bool functionAhead() const {
+    for (std::size_t i = pos_; toks_[i].kind != Tok::End; ++i) {
+      const Token &t = toks_[i];
+      if (t.kind == Tok::Punct && (t.text == ";" || t.text == "{" || t.text == "=" || t.text == "["))
+        return false;
+      if (t.kind != Tok::Ident || toks_[i + 1].text != "(")
+        continue;
+      if (t.text != "__attribute__" && t.text != "__attribute" && t.text != "__align__" &&
+          t.text != "__builtin_align__" && t.text != "alignas" && t.text != "_Alignas")
+        return true;
+      i = closingParen(i + 1);
+      if (toks_[i].kind == Tok::End)
+        return false;
+    }
+    return false;
+  }
+
+  // The index of the ')' matching the '(' at `open` (of the end token when there is none).
+  std::size_t closingParen(std::size_t open) const {
+    int depth = 0;
+    for (std::size_t i = open; toks_[i].kind != Tok::End; ++i) {
+      depth += toks_[i].text == "(" ? 1 : toks_[i].text == ")" ? -1 : 0;
+      if (depth == 0)
+        return i;
+    }
+    return toks_.size() - 1;
+  }
+
+  // Skips the function functionAhead() found: its name, parameters and attributes, then ';' or its body.
+  void skipFunction() {
+    const Token &start = cur();
+    while (!(cur().kind == Tok::Ident && ahead(1).text == "(" && cur().text != "__attribute__" &&
+             cur().text != "__attribute" && cur().text != "__align__" && cur().text != "__builtin_align__" &&
+             cur().text != "alignas" && cur().text != "_Alignas")) {
+      if (cur().kind == Tok::End)
+        fail(start, "expected a function name");
+      if (cur().kind == Tok::Ident && ahead(1).text == "(")
+        pos_ = closingParen(pos_ + 1);
+      ++pos_;
+    }
+    pos_ = closingParen(pos_ + 1);
+    if (cur().kind == Tok::End)
+      fail(start, "unterminated function declaration");
+    ++pos_;
+    while (cur().kind != Tok::End && !is(";") && !is("{"))
+      ++pos_;
+    if (accept(";"))
+      return;
+    if (cur().kind == Tok::End)
+      fail(start, "expected ';' or a function body after the function declaration");
+    int depth = 0;
+    for (; cur().kind != Tok::End; ++pos_) {
+      depth += is("{") ? 1 : is("}") ? -1 : 0;
+      if (depth == 0) {
+        ++pos_;
+        accept(";");
+        return;
+      }
+    }
+    fail(start, "unterminated function body");
+  }
+
   void topLevel() {
     if (accept(";"))
       return;
+    if (lang_ == SourceLanguage::OpenCL && functionAhead()) {
+      skipFunction();
+      return;
+    }
     Specs specs = specifiers(true);
     if (accept(";"))
       return; // a struct/union/enum definition or declaration on its own
@@ -466,6 +543,14 @@ private:
           {"uchar", Scalar::UChar}, {"ushort", Scalar::UShort}, {"uint", Scalar::UInt}, {"ulong", Scalar::ULongLong}};
       if (auto it = scalars.find(name); it != scalars.end())
         return scalarType(it->second);
+      // OpenCL C's built-in types as wide as an address (32 or 64 bits, CL_DEVICE_ADDRESS_BITS): long
+      // follows the address size in this model (ILP32/LP64), so they are typedefs of it.
+      static const std::map<std::string, Scalar> addressSized = {{"size_t", Scalar::ULong},
+                                                                 {"ptrdiff_t", Scalar::Long},
+                                                                 {"intptr_t", Scalar::Long},
+                                                                 {"uintptr_t", Scalar::ULong}};
+      if (auto it = addressSized.find(name); it != addressSized.end())
+        return typedefOf(scalarType(it->second), name);
     }
     static const std::map<std::string, Scalar> cudaBases = {
         {"char", Scalar::SChar},          {"uchar", Scalar::UChar}, {"short", Scalar::Short},
@@ -688,8 +773,9 @@ private:
       return scalarType(s.signedness == 0 ? Scalar::Char : u ? Scalar::UChar : Scalar::SChar);
     if (s.shortK)
       return scalarType(u ? Scalar::UShort : Scalar::Short);
-    if (s.halfK)
-      return scalarType(Scalar::Half);
+    if (s.halfK) // OpenCL's half is CUDA's __half, under its own name
+      return lang_ == SourceLanguage::OpenCL && s.first->text == "half" ? typedefOf(scalarType(Scalar::Half), "half")
+                                                                        : scalarType(Scalar::Half);
     if (s.floatK)
       return scalarType(Scalar::Float);
     if (s.doubleK)
@@ -975,6 +1061,8 @@ private:
       return v;
     }
     if (t.kind == Tok::Number) {
+      if (t.invalidNumber)
+        failf(t, "invalid integer constant '{}'", t.text);
       ++pos_;
       return static_cast<std::int64_t>(t.value);
     }
@@ -1048,7 +1136,7 @@ std::uint64_t Parser::fixedAlign(const TypeRef &type) {
 
 CDeclResult parseCDecls(std::string_view text, SourceLanguage language) {
   CDeclResult result;
-  std::vector<Token> tokens = Lexer(text, result.errors).run();
+  std::vector<Token> tokens = Lexer(text, result.errors, language == SourceLanguage::OpenCL).run();
   Parser parser(std::move(tokens), language, result.errors);
   result.header = parser.parseHeader();
   std::stable_sort(result.errors.begin(), result.errors.end(), [](const CDeclError &a, const CDeclError &b) {

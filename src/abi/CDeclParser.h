@@ -6,7 +6,9 @@
 //
 // No preprocessor: `#pragma`, include guards (`#ifndef`/`#define NAME`/`#endif`) and comments are
 // skipped; `#include`, macros with a body and everything else it does not understand (function
-// declarators, `packed`, `sizeof` in constant expressions...) are errors with line:column.
+// declarators, `packed`, `sizeof` in constant expressions...) are errors with line:column. In OpenCL C,
+// a source language (a .cl file holds kernels beside its types), function declarations and definitions
+// at the top level are skipped, bodies and all.
 #pragma once
 
 #include "abi/CType.h"
@@ -18,7 +20,8 @@
 namespace ptxray::abi {
 
 /// CUDA C++ (vector_types.h names, `long` per address size) or OpenCL C (`uchar`..`ulong`, `long` is
-/// always 64-bit, vectors of 2/3/4/8/16 elements aligned to their size, `__global`... qualifiers).
+/// always 64-bit, `size_t`/`ptrdiff_t`/`intptr_t`/`uintptr_t` as wide as an address, `half`, vectors of
+/// 2/3/4/8/16 elements aligned to their size, `__global`... qualifiers).
 enum class SourceLanguage { Cuda, OpenCL };
 
 struct CDeclError {

@@ -53,6 +53,8 @@ constexpr std::array kRules = {
              "data never written by the launch is loaded without the read-only data cache", true},
     RuleInfo{"l1-caching", Priority::Low, Category::Memory, "[Kepler] 1.4.4.2",
              "global loads with reuse are cached in L2 only where the GPU can cache them in L1", true},
+    RuleInfo{"kernel-params-in-shared", Priority::Low, Category::Memory, "[BPG] 3.2.2.4, A.4",
+             "a long argument list in the shared memory compute capability 1.x passes kernel arguments in", false},
     RuleInfo{"occupancy-limited", Priority::Medium, Category::Configuration, "[BPG] 4.1, 4.2, 4.5; [Kepler] 1.4.1",
              "theoretical occupancy below the level past which the guides expect no gain", true},
     RuleInfo{"occupancy-latency-hiding", Priority::Medium, Category::Configuration, "[BPG] 4.3, A.3",

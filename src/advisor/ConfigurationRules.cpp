@@ -1,11 +1,13 @@
 // Execution-configuration rules on a launch that ran: the launch-configuration rules
 // (LaunchConfiguration.cpp: occupancy and what limits it, block size, grid size and waves; [BPG]
 // chapter 4, [Kepler] 1.4.1) with the time model's gain for each fix, and Kepler's instruction-level
-// parallelism, which needs the PTX.
+// parallelism, which needs the PTX. And the shared memory kernel arguments take on compute capability
+// 1.x ([BPG] 3.2.2.4), with a launch or from the PTX alone.
 #include "advisor/LaunchConfiguration.h"
 #include "advisor/RuleContext.h"
 
 #include "arch/OccupancyCalculator.h"
+#include "model/TimeEstimate.h"
 #include "ptx/ControlFlowGraph.h"
 
 #include <fmt/format.h>
@@ -152,9 +154,132 @@ void keplerIlp(const RuleContext &ctx, std::vector<Finding> &out) {
   out.push_back(std::move(f));
 }
 
+/// Most bytes of kernel parameters compute capability 1.x passes, in shared memory (CUDA C Programming
+/// Guide 4.2, B.1.4: "via shared memory and are limited to 256 bytes"; from 2.0 constant memory, 4 KB).
+constexpr uint64_t kSharedParamLimit = 256;
+
+uint64_t alignUp(uint64_t value, uint64_t align) {
+  return align > 1 ? (value + align - 1) / align * align : value;
+}
+
+/// A kernel's parameters as its parameter buffer holds them (in order, each at its alignment), and
+/// what the fix leaves of them: in CUDA nothing (a __constant__ variable is no parameter); in OpenCL
+/// the pointers (`.ptr` parameters: buffers and __local memory cannot move) and one __constant pointer
+/// to a buffer holding the by-value arguments.
+struct KernelParams {
+  size_t count = 0;
+  size_t movable = 0;     ///< parameters the fix moves to constant memory
+  uint64_t bytes = 0;     ///< all of them
+  uint64_t remaining = 0; ///< after the fix
+};
+
+KernelParams kernelParams(const ptx::Module &m, const ptx::Function &kernel, bool opencl) {
+  KernelParams p;
+  for (uint32_t index : kernel.params) {
+    const ptx::Variable &v = m.variables[index];
+    const uint64_t align = v.align ? v.align : std::max<uint32_t>(v.naturalAlign(), 1);
+    p.bytes = alignUp(p.bytes, align) + v.sizeInBytes();
+    ++p.count;
+    if (opencl && v.isPointer)
+      p.remaining = alignUp(p.remaining, align) + v.sizeInBytes();
+    else
+      ++p.movable;
+  }
+  if (!opencl)
+    p.remaining = 0;
+  else if (p.movable) {
+    const uint64_t pointer = m.pointerBits() / 8;
+    p.remaining = alignUp(p.remaining, pointer) + pointer;
+  }
+  return p;
+}
+
+/// [BPG] 3.2.2.4 (Low priority, A.4): on compute capability 1.x "shared memory holds the parameters or
+/// arguments that are passed to kernels at launch"; for long argument lists constant memory saves it.
+/// With a launch the rule speaks up when the occupancy calculator, given the parameter bytes as shared
+/// memory of the block, fits fewer blocks per SM than with what the fix leaves of them (the calculator
+/// of the rest of ptxray counts the kernel's declared shared memory only), or when they pass the 256-byte
+/// limit.
+/// Without a launch there is no block to place: it speaks up past half of the 256 bytes, a bound.
+void kernelParamsInShared(const RuleContext &ctx, std::vector<Finding> &out) {
+  if (ctx.cc.major != 1 || !ctx.kernel || !ctx.input.module)
+    return;
+  const bool opencl = ctx.words.opencl();
+  const KernelParams p = kernelParams(*ctx.input.module, *ctx.kernel, opencl);
+  if (p.bytes <= p.remaining)
+    return; // nothing the fix could move
+  const bool overLimit = p.bytes > kSharedParamLimit;
+  const std::string list = fmt::format("{}'s {} parameter{} {} bytes", ctx.kernel->name, p.count,
+                                       p.count == 1 ? " takes" : "s take", p.bytes);
+  const std::string limit =
+      overLimit ? fmt::format(" That is more than the {} bytes this GPU can pass: the launch fails.", kSharedParamLimit)
+                : "";
+  Finding f = ctx.make("kernel-params-in-shared");
+  if (!ctx.launch) {
+    if (p.bytes <= kSharedParamLimit / 2)
+      return;
+    f.title = fmt::format("{} bytes of kernel parameters: {} of the {} bytes of shared memory compute capability 1.x "
+                          "passes them in",
+                          p.bytes, percent(d(p.bytes) / d(kSharedParamLimit)), kSharedParamLimit);
+    f.evidence = fmt::format("On compute capability 1.x a kernel's arguments are passed in the shared memory of each "
+                             "block ([BPG] 3.2.2.4); {}, over half of what a launch can pass, taken from the shared "
+                             "memory every block has.{}",
+                             list, limit);
+  } else {
+    const ConfigurationView view = viewOf(ctx);
+    arch::OccupancyInput with = view.input, after = view.input;
+    with.staticSharedBytes += p.bytes;
+    after.staticSharedBytes += p.remaining;
+    const arch::OccupancyResult rWith = arch::computeOccupancy(ctx.cc, with);
+    const arch::OccupancyResult rAfter = arch::computeOccupancy(ctx.cc, after);
+    const bool costsBlocks = rAfter.activeBlocksPerSm > rWith.activeBlocksPerSm;
+    if (!costsBlocks && !overLimit)
+      return;
+    if (costsBlocks) {
+      const int lost = rAfter.activeBlocksPerSm - rWith.activeBlocksPerSm;
+      f.title =
+          fmt::format("{} bytes of kernel parameters in shared memory cost {} block{} per SM: {} fit instead of {}",
+                      p.bytes, lost, lost == 1 ? "" : "s", rWith.activeBlocksPerSm, rAfter.activeBlocksPerSm);
+      f.evidence = fmt::format(
+          "On compute capability 1.x a kernel's arguments are passed in the shared memory of each block ([BPG] "
+          "3.2.2.4); {}. A block of {} threads then takes {} bytes of shared memory (its own {} and the {} of "
+          "parameters, rounded up to {}-byte units), so {} block{} fit an SM (occupancy {}); with {} bytes of "
+          "parameters {} would ({}). The occupancy above counts the kernel's declared shared memory only.{}",
+          list, with.threadsPerBlock, rWith.allocatedSharedBytesPerBlock,
+          view.input.staticSharedBytes + view.input.dynamicSharedBytes, p.bytes, ctx.cc.sharedAllocationUnit,
+          rWith.activeBlocksPerSm, rWith.activeBlocksPerSm == 1 ? "" : "s", percent(rWith.occupancy), p.remaining,
+          rAfter.activeBlocksPerSm, percent(rAfter.occupancy), limit);
+      if (rWith.launches()) {
+        model::TimeInputs in = ctx.launch->timeInputs;
+        in.occupancy = rWith;
+        const double slower = model::estimateTime(ctx.input.target, in).seconds;
+        in.occupancy = rAfter;
+        ctx.setGain(f, std::max(0.0, slower - model::estimateTime(ctx.input.target, in).seconds));
+      }
+    } else {
+      f.title = fmt::format("{} bytes of kernel parameters: more than the {} bytes compute capability 1.x passes in "
+                            "shared memory",
+                            p.bytes, kSharedParamLimit);
+      f.evidence = fmt::format("On compute capability 1.x a kernel's arguments are passed in the shared memory of each "
+                               "block ([BPG] 3.2.2.4); {}.{}",
+                               list, limit);
+    }
+  }
+  const std::string fast = "reads of one address by all threads of a half warp are as fast as a register ([BPG] 3.2.5)";
+  f.fix = opencl ? fmt::format("Pass the {} by-value argument{} through constant memory: one struct in a buffer "
+                               "(clCreateBuffer with CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR), passed as a single "
+                               "__constant pointer argument and read there; {}.",
+                               p.movable, p.movable == 1 ? "" : "s", fast)
+                 : fmt::format("Pass the large arguments through constant memory: a __constant__ variable (a struct) "
+                               "set with cudaMemcpyToSymbol before the launch and read in the kernel; {}.",
+                               fast);
+  out.push_back(std::move(f));
+}
+
 } // namespace
 
 void configurationRules(const RuleContext &ctx, std::vector<Finding> &out) {
+  kernelParamsInShared(ctx, out);
   if (!ctx.launch)
     return;
   launchConfiguration(ctx, out);

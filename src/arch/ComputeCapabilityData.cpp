@@ -44,7 +44,10 @@ ComputeCapability cc10() {
   c.sharedPerSm = 16 * KiB;             // [BPG] §3.2, [PG4.2] Table F-2
   c.sharedPerBlock = 16 * KiB;          // [PG4.2] Table F-2
   c.sharedPerBlockOptIn = 16 * KiB;     // no opt-in before CC 7.0 [OCC]
-  c.sharedReservedPerBlock = 0;         // [OCC7] (kernel parameters also live in shared memory, [BPG] §3.2.2.4)
+  c.sharedReservedPerBlock = 0;         // [OCC7]; kernel parameters also live in shared memory ([BPG] §3.2.2.4,
+                                        // up to 256 B, [PG4.2] B.1.4): not counted here (the calculator takes
+                                        // the kernel's declared shared memory); the advisor's
+                                        // kernel-params-in-shared adds them
   c.sharedAllocationUnit = 512;         // [OCC7], [XLS]
   c.maxStaticSharedPerBlock = 16 * KiB; // [PG4.2] Table F-2
   c.sharedByCacheConfig = SharedMemoryByCacheConfig{16 * KiB, 16 * KiB, 16 * KiB, 16 * KiB}; // no L1 [PG4.2] F.3

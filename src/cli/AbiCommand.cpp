@@ -1,6 +1,6 @@
 // `ptxray abi`: how data is laid out and passed under the PTX ABI, and whether PTX follows it.
-//   abi layout FILE.h|- [--type NAME] [--address-size 32|64] [--json] [--diagram]
-//   abi param 'TYPE' [--address-size 32|64] [--json]
+//   abi layout FILE.h|FILE.cl|- [--type NAME] [--address-size 32|64] [--lang cuda|opencl] [--json] [--diagram]
+//   abi param 'TYPE' [--address-size 32|64] [--lang cuda|opencl] [--json]
 //   abi check FILE.ptx [FILE2.ptx ...] [--no-unresolved]
 #include "abi/AbiChecker.h"
 #include "abi/CDeclParser.h"
@@ -33,7 +33,16 @@ struct AbiOptionsCli {
   std::string typeText;
   std::vector<std::string> ptxFiles;
   bool noUnresolved = false;
+  std::string lang; ///< "cuda", "opencl", or empty: OpenCL C for a .cl file, else CUDA C++
 };
+
+/// The language the declarations are read in: --lang when given, else OpenCL C for a `.cl` file (whose
+/// vector types are aligned to their size, PTX interoperability §1.2) and CUDA C++ for the rest.
+abi::SourceLanguage languageOf(const AbiOptionsCli &o, std::string_view file) {
+  if (!o.lang.empty())
+    return o.lang == "opencl" ? abi::SourceLanguage::OpenCL : abi::SourceLanguage::Cuda;
+  return file.ends_with(".cl") ? abi::SourceLanguage::OpenCL : abi::SourceLanguage::Cuda;
+}
 
 nlohmann::json membersJson(const std::vector<abi::MemberLayout> &members) {
   nlohmann::json out = nlohmann::json::array();
@@ -74,7 +83,7 @@ int runLayout(const AbiOptionsCli &o) {
   auto input = readInput(o.file);
   if (!input)
     return 2;
-  abi::CDeclResult parsed = abi::parseCDecls(input->text);
+  abi::CDeclResult parsed = abi::parseCDecls(input->text, languageOf(o, o.file));
   for (const abi::CDeclError &e : parsed.errors)
     std::cerr << abi::formatError(input->name, e) << "\n";
   if (!parsed.ok())
@@ -134,7 +143,7 @@ int runLayout(const AbiOptionsCli &o) {
 }
 
 int runParam(const AbiOptionsCli &o) {
-  abi::CTypeResult parsed = abi::parseCType(o.typeText);
+  abi::CTypeResult parsed = abi::parseCType(o.typeText, nullptr, languageOf(o, {}));
   for (const abi::CDeclError &e : parsed.errors)
     std::cerr << abi::formatError("<type>", e) << "\n";
   if (!parsed.ok())
@@ -204,15 +213,21 @@ CommandRunner addAbiCommand(CLI::App &app) {
   auto o = std::make_shared<AbiOptionsCli>();
   CLI::App *cmd = app.add_subcommand("abi", "PTX ABI: data layout, parameter passing, compliance");
   cmd->require_subcommand(1);
+  const std::string langHelp = "cuda (CUDA C++, the default) or opencl (OpenCL C: uchar..ulong, 64-bit long, "
+                               "size_t, half, vectors of 2/3/4/8/16 elements aligned to their size)";
   CLI::App *layout = cmd->add_subcommand("layout", "Layout of the structs and unions of a C header");
-  layout->add_option("file", o->file, "C header, or - for standard input")->required();
+  layout->add_option("file", o->file, "C header, OpenCL C source (.cl: --lang opencl), or - for standard input")
+      ->required();
   layout->add_option("--type", o->type, "Only this type (name, 'struct S' or a typedef)");
   layout->add_option("--address-size", o->addressSize, "32 or 64")->check(CLI::IsMember({32, 64}));
+  layout->add_option("--lang", o->lang, langHelp + "; default: opencl for a .cl file")
+      ->check(CLI::IsMember({"cuda", "opencl"}));
   layout->add_flag("--json", o->json, "Print as JSON");
   layout->add_flag("--diagram", o->diagram, "Draw the byte and bit layout");
   CLI::App *param = cmd->add_subcommand("param", "The .param declaration that passes a type");
   param->add_option("type", o->typeText, "A C type, e.g. 'struct {char c; double d;}', short, float4")->required();
   param->add_option("--address-size", o->addressSize, "32 or 64")->check(CLI::IsMember({32, 64}));
+  param->add_option("--lang", o->lang, langHelp)->check(CLI::IsMember({"cuda", "opencl"}));
   param->add_flag("--json", o->json, "Print as JSON");
   CLI::App *check = cmd->add_subcommand("check", "Check PTX modules against the ABI (linked together)");
   check->add_option("files", o->ptxFiles, "PTX files")->required();

@@ -157,4 +157,17 @@ template <typename T> cl_int info(size_t size, void *value, size_t *sizeRet, con
 }
 cl_int infoString(size_t size, void *value, size_t *sizeRet, std::string_view text);
 
+// Checks and records the API files share.
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags kHostPtrFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+/// At most one of each group of exclusive flags, and no unknown bit.
+bool validMemFlags(cl_mem_flags flags);
+/// CL_INVALID_COMMAND_QUEUE, or the context's lost state after a kernel fault, or CL_SUCCESS.
+cl_int checkQueue(Platform &p, cl_command_queue queue);
+/// The session's record of a transfer or fill (PTXRAY_TIMELINE), once it ran; `rows` of a 2D copy
+/// `hostPitch` apart.
+void recordTransfer(Platform &p, cl_command_queue queue, system::OpKind kind, size_t bytes, bool pinned, bool blocking,
+                    uint64_t rows = 1, uint64_t hostPitch = 0);
+
 } // namespace ptxray::opencl

@@ -11,9 +11,6 @@
 #include <iostream>
 
 namespace ptxray::opencl {
-namespace {
-
-using toolchain::OpenCLKernelArg;
 
 cl_int checkQueue(Platform &p, cl_command_queue queue) {
   if (!p.valid(queue))
@@ -29,13 +26,9 @@ cl_int checkBuffer(Platform &p, cl_command_queue queue, cl_mem m) {
   return CL_SUCCESS;
 }
 
-bool inRange(size_t offset, size_t bytes, size_t size) {
-  return offset <= size && bytes <= size - offset;
-}
-
 /// The session's record of a transfer or fill (PTXRAY_TIMELINE), once it ran.
 void recordTransfer(Platform &p, cl_command_queue queue, system::OpKind kind, size_t bytes, bool pinned, bool blocking,
-                    uint64_t rows = 1, uint64_t hostPitch = 0) {
+                    uint64_t rows, uint64_t hostPitch) {
   session::SessionRecorder *s = p.recorder();
   if (!s || bytes == 0)
     return;
@@ -46,6 +39,14 @@ void recordTransfer(Platform &p, cl_command_queue queue, system::OpKind kind, si
     s->copy(kind, bytes, !pinned, on, rows, hostPitch);
   if (blocking)
     s->streamSynchronize(on);
+}
+
+namespace {
+
+using toolchain::OpenCLKernelArg;
+
+bool inRange(size_t offset, size_t bytes, size_t size) {
+  return offset <= size && bytes <= size - offset;
 }
 
 /// A rectangle of a buffer: its byte offsets and its extent in bytes, rows and slices.
@@ -75,6 +76,25 @@ cl_int makeRect(Rect &r, const size_t *origin, const size_t *region, size_t rowP
   if (r.rowPitch < region[0] || r.slicePitch < region[1] * r.rowPitch || (slicePitch && slicePitch % r.rowPitch))
     return CL_INVALID_VALUE;
   return CL_SUCCESS;
+}
+
+/// Whether two rectangles of device memory share a byte: their rows, in address order, walked together.
+bool rectsOverlap(uint64_t aBase, const Rect &a, uint64_t bBase, const Rect &b) {
+  if (aBase + a.offset(0, 0) >= bBase + b.end() || bBase + b.offset(0, 0) >= aBase + a.end())
+    return false;
+  const size_t rows = a.region[1] * a.region[2];
+  auto start = [](uint64_t base, const Rect &r, size_t i) { return base + r.offset(i % r.region[1], i / r.region[1]); };
+  size_t i = 0, j = 0;
+  while (i < rows && j < rows) {
+    const uint64_t as = start(aBase, a, i), bs = start(bBase, b, j);
+    if (as < bs + b.region[0] && bs < as + a.region[0])
+      return true;
+    if (as < bs)
+      ++i;
+    else
+      ++j;
+  }
+  return false;
 }
 
 void copyRect(std::byte *dst, const Rect &d, const std::byte *src, const Rect &s) {
@@ -148,11 +168,7 @@ cl_int enqueueKernel(Platform &p, std::unique_lock<std::mutex> &lock, cl_command
       if (l[d] > static_cast<size_t>(cc.maxBlockDim[d]))
         return CL_INVALID_WORK_ITEM_SIZE;
   } else if (required[0]) {
-    for (cl_uint d = 0; d < dims; ++d) {
-      l[d] = required[d];
-      if (g[d] % l[d])
-        return CL_INVALID_WORK_GROUP_SIZE;
-    }
+    return CL_INVALID_WORK_GROUP_SIZE; // OpenCL 1.2: a kernel with reqd_work_group_size needs its local size
   } else {
     // Up to 256 work-items: whole warps where the sizes allow, and room for several groups per SM.
     size_t left = std::min<size_t>(limit, 256);
@@ -162,6 +178,7 @@ cl_int enqueueKernel(Platform &p, std::unique_lock<std::mutex> &lock, cl_command
     }
   }
   vm::LaunchConfig config;
+  config.workDim = dims;
   for (cl_uint d = 0; d < 3; ++d) {
     const size_t groups = g[d] / l[d];
     if (groups > static_cast<size_t>(cc.maxGridDim[d]))
@@ -214,7 +231,11 @@ cl_int enqueueKernel(Platform &p, std::unique_lock<std::mutex> &lock, cl_command
       }
       break;
     }
-    case OpenCLKernelArg::Space::Private: arguments.push_back(a.value); break;
+    case OpenCLKernelArg::Space::Private:
+      arguments.push_back(a.value);
+      if (a.memory) // an image, passed as its texture or surface handle
+        holds.push_back(a.memory);
+      break;
     }
   }
   config.dynamicSharedBytes = static_cast<uint32_t>(localEnd - kernel->function->staticSharedBytes);
@@ -417,8 +438,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, c
       return CL_INVALID_VALUE;
     if (src == dst && srcRowPitch != dstRowPitch)
       return CL_INVALID_VALUE;
-    if (src->address + s.offset(0, 0) < dst->address + d.end() &&
-        dst->address + d.offset(0, 0) < src->address + s.end())
+    if (rectsOverlap(src->address, s, dst->address, d))
       return CL_MEM_COPY_OVERLAP;
     if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
       return e;
@@ -542,7 +562,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem memobj, void *mapp
       if (!mapping.write)
         return CL_SUCCESS;
       const uint64_t address = memobj->address + mapping.offset;
-      if (memobj->hostPtr)
+      if (memobj->hostPtr && !memobj->isImage()) // an image maps to its own bytes
         std::memcpy(p.bytes(address, mapping.bytes), mapped, mapping.bytes);
       p.wrote(address, mapping.bytes);
       if (!memobj->pinned()) {
@@ -577,60 +597,6 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint count, const c
     c.type = CL_COMMAND_MIGRATE_MEM_OBJECTS;
     return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
   });
-}
-
-// Images: none can exist (no image support), so every image command names an invalid object.
-
-cl_int clEnqueueReadImage(cl_command_queue queue, cl_mem, cl_bool, const size_t *, const size_t *, size_t, size_t,
-                          void *, cl_uint, const cl_event *, cl_event *) {
-  return call("clEnqueueReadImage", [&](Platform &p, auto &) -> cl_int {
-    return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_MEM_OBJECT;
-  });
-}
-
-cl_int clEnqueueWriteImage(cl_command_queue queue, cl_mem, cl_bool, const size_t *, const size_t *, size_t, size_t,
-                           const void *, cl_uint, const cl_event *, cl_event *) {
-  return call("clEnqueueWriteImage", [&](Platform &p, auto &) -> cl_int {
-    return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_MEM_OBJECT;
-  });
-}
-
-cl_int clEnqueueFillImage(cl_command_queue queue, cl_mem, const void *, const size_t *, const size_t *, cl_uint,
-                          const cl_event *, cl_event *) {
-  return call("clEnqueueFillImage", [&](Platform &p, auto &) -> cl_int {
-    return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_MEM_OBJECT;
-  });
-}
-
-cl_int clEnqueueCopyImage(cl_command_queue queue, cl_mem, cl_mem, const size_t *, const size_t *, const size_t *,
-                          cl_uint, const cl_event *, cl_event *) {
-  return call("clEnqueueCopyImage", [&](Platform &p, auto &) -> cl_int {
-    return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_MEM_OBJECT;
-  });
-}
-
-cl_int clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem, cl_mem, const size_t *, const size_t *, size_t,
-                                  cl_uint, const cl_event *, cl_event *) {
-  return call("clEnqueueCopyImageToBuffer", [&](Platform &p, auto &) -> cl_int {
-    return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_MEM_OBJECT;
-  });
-}
-
-cl_int clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem, cl_mem, size_t, const size_t *, const size_t *,
-                                  cl_uint, const cl_event *, cl_event *) {
-  return call("clEnqueueCopyBufferToImage", [&](Platform &p, auto &) -> cl_int {
-    return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_MEM_OBJECT;
-  });
-}
-
-void *clEnqueueMapImage(cl_command_queue queue, cl_mem, cl_bool, cl_map_flags, const size_t *, const size_t *, size_t *,
-                        size_t *, cl_uint, const cl_event *, cl_event *, cl_int *errcodeRet) {
-  const cl_int e = call("clEnqueueMapImage", [&](Platform &p, auto &) -> cl_int {
-    return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_MEM_OBJECT;
-  });
-  if (errcodeRet)
-    *errcodeRet = e;
-  return nullptr;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,6 +1,4 @@
-// The platform, its device, contexts, command queues, memory objects and samplers. Images are not
-// supported (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE, as OpenCL allows): their calls return the errors
-// the specification gives for a context whose devices have no image support.
+// The platform, its device, contexts, command queues and buffers (images and samplers: ApiImages.cpp).
 #include "opencl/Api.h"
 
 #include <fmt/format.h>
@@ -130,11 +128,8 @@ cl_command_queue newQueue(Platform &p, cl_context context, cl_device_id device, 
   return q;
 }
 
-constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-constexpr cl_mem_flags kHostPtrFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+} // namespace
 
-/// At most one of each group of exclusive flags, and no unknown bit.
 bool validMemFlags(cl_mem_flags flags) {
   auto atMostOne = [](cl_mem_flags f) { return (f & (f - 1)) == 0; };
   if (flags & ~(kAccessFlags | kHostAccessFlags | kHostPtrFlags))
@@ -145,8 +140,6 @@ bool validMemFlags(cl_mem_flags flags) {
     return false;
   return true;
 }
-
-} // namespace
 
 namespace api {
 
@@ -247,17 +240,21 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info name, size_t size, vo
     case CL_DEVICE_ADDRESS_BITS: return u(64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(maxAllocationBytes(p));
     case CL_DEVICE_GLOBAL_MEM_SIZE: return ul(memory);
-    case CL_DEVICE_IMAGE_SUPPORT: return b(false);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS: return u(0);
+    // Images through the texture unit, with NVIDIA's driver's limits: 256 read and 16 write images
+    // per kernel, 32 samplers, 2D images of 16384 (32768 from Maxwell on) per side, 3D of 2048 (4096
+    // from Kepler on), 1D buffers of 2^27 pixels and arrays of 2048. (ptxray's images are 1D, 2D and
+    // 3D: clGetSupportedImageFormats lists no format for 1D buffers and arrays.)
+    case CL_DEVICE_IMAGE_SUPPORT: return b(true);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return u(256);
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return u(16);
+    case CL_DEVICE_MAX_SAMPLERS: return u(32);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return sz(cc.major >= 5 ? 32768 : 16384);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(0);
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return sz(cc.major >= 3 ? 4096 : 2048);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return sz(size_t{1} << 27);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(2048);
     // The kernel parameter space NVIDIA's OpenCL driver reports (4 KB of CUDA parameters plus the
     // work-item registers it keeps there).
     case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(4352);
@@ -632,88 +629,6 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info name, size_t size, void *va
     default: return CL_INVALID_VALUE;
     }
   });
-}
-
-// Images: the device has no image support.
-
-cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type, cl_uint entries,
-                                  cl_image_format *formats, cl_uint *count) {
-  return call("clGetSupportedImageFormats", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(context))
-      return CL_INVALID_CONTEXT;
-    if ((entries == 0 && formats) || !validMemFlags(flags ? flags : CL_MEM_READ_WRITE))
-      return CL_INVALID_VALUE;
-    switch (type) {
-    case CL_MEM_OBJECT_IMAGE1D:
-    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-    case CL_MEM_OBJECT_IMAGE2D:
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-    case CL_MEM_OBJECT_IMAGE3D: break;
-    default: return CL_INVALID_VALUE;
-    }
-    if (count)
-      *count = 0;
-    return CL_SUCCESS;
-  });
-}
-
-cl_mem clCreateImage(cl_context context, cl_mem_flags, const cl_image_format *, const cl_image_desc *, void *,
-                     cl_int *errcodeRet) {
-  return create<cl_mem>("clCreateImage", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
-    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
-    return nullptr;
-  });
-}
-
-cl_mem clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format *, size_t, size_t, size_t, void *,
-                       cl_int *errcodeRet) {
-  return create<cl_mem>("clCreateImage2D", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
-    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
-    return nullptr;
-  });
-}
-
-cl_mem clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format *, size_t, size_t, size_t, size_t,
-                       size_t, void *, cl_int *errcodeRet) {
-  return create<cl_mem>("clCreateImage3D", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
-    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
-    return nullptr;
-  });
-}
-
-cl_int clGetImageInfo(cl_mem, cl_image_info, size_t, void *, size_t *) {
-  return call("clGetImageInfo", [&](Platform &, auto &) -> cl_int { return CL_INVALID_MEM_OBJECT; });
-}
-
-cl_sampler clCreateSampler(cl_context context, cl_bool, cl_addressing_mode, cl_filter_mode, cl_int *errcodeRet) {
-  return create<cl_sampler>("clCreateSampler", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_sampler {
-    e = p.valid(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
-    return nullptr;
-  });
-}
-
-cl_int clRetainSampler(cl_sampler sampler) {
-  return call("clRetainSampler", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(sampler))
-      return CL_INVALID_SAMPLER;
-    ++sampler->refs;
-    return CL_SUCCESS;
-  });
-}
-
-cl_int clReleaseSampler(cl_sampler sampler) {
-  return call("clReleaseSampler", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(sampler))
-      return CL_INVALID_SAMPLER;
-    p.release(sampler);
-    return CL_SUCCESS;
-  });
-}
-
-cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info, size_t, void *, size_t *) {
-  return call("clGetSamplerInfo",
-              [&](Platform &p, auto &) -> cl_int { return p.valid(sampler) ? CL_INVALID_VALUE : CL_INVALID_SAMPLER; });
 }
 
 } // namespace api

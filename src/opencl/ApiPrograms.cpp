@@ -3,6 +3,8 @@
 // and their work-group limits from the occupancy calculator's register arithmetic.
 #include "opencl/Api.h"
 
+#include "vm/Texture.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -223,9 +225,9 @@ cl_int clCompileProgram(cl_program program, cl_uint numDevices, const cl_device_
       }
     program->source = text;
     program->options = options ? options : "";
-    program->log.clear();
-    program->status = CL_BUILD_SUCCESS;
-    program->binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    const cl_int result = p.compile(program);
+    if (result != CL_SUCCESS)
+      return result;
     if (notify)
       p.addCallback([program, notify, data] { notify(program, data); });
     return CL_SUCCESS;
@@ -444,6 +446,42 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void *
         space = Space::Global;
     }
     KernelArg arg;
+    const bool image = declared.type.starts_with("image");
+    if (image || declared.type == "sampler_t") {
+      // An image goes to the kernel as its texture handle (read_only) or surface handle (write_only), a
+      // sampler as the handle of its CLK_* bits.
+      if (size != sizeof(void *))
+        return CL_INVALID_ARG_SIZE;
+      if (!value)
+        return CL_INVALID_ARG_VALUE;
+      uint64_t handle = 0;
+      if (image) {
+        cl_mem m = *static_cast<const cl_mem *>(value);
+        const cl_mem_object_type wanted = declared.type.starts_with("image1d")   ? CL_MEM_OBJECT_IMAGE1D
+                                          : declared.type.starts_with("image3d") ? CL_MEM_OBJECT_IMAGE3D
+                                                                                 : CL_MEM_OBJECT_IMAGE2D;
+        if (!m || !p.valid(m) || !m->isImage())
+          return CL_INVALID_MEM_OBJECT;
+        if (m->type != wanted)
+          return CL_INVALID_ARG_VALUE;
+        handle = declared.access == "write_only" ? m->surface : m->texture;
+        arg.memory = m;
+        p.retain(m);
+      } else {
+        cl_sampler s = *static_cast<const cl_sampler *>(value);
+        if (!s || !p.valid(s))
+          return CL_INVALID_SAMPLER;
+        handle = vm::TextureTable::openclSamplerHandle(s->bits());
+      }
+      arg.value.resize(8);
+      std::memcpy(arg.value.data(), &handle, 8);
+      arg.set = true;
+      KernelArg &slot = kernel->args[index];
+      if (slot.memory)
+        p.release(slot.memory);
+      slot = std::move(arg);
+      return CL_SUCCESS;
+    }
     switch (space) {
     case Space::Local:
       if (value)
@@ -467,8 +505,6 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void *
       break;
     }
     case Space::Private:
-      if (declared.type == "sampler_t")
-        return CL_INVALID_SAMPLER; // no sampler exists: the device has no image support
       if (size != paramBytes)
         return CL_INVALID_ARG_SIZE;
       if (!value)
@@ -516,8 +552,9 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint index, cl_kernel_arg_info na
     if (index >= kernel->args.size())
       return CL_INVALID_ARG_INDEX;
     const toolchain::OpenCLKernelArg &a = kernel->info.args[index];
-    if (a.type.empty())
-      return CL_KERNEL_ARG_INFO_NOT_AVAILABLE; // a binary without ptxray's description
+    // Only for a program built from source with -cl-kernel-arg-info, as the specification says.
+    if (a.type.empty() || !kernel->program->argumentInfo)
+      return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
     switch (name) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
       const cl_kernel_arg_address_qualifier q = a.space == Space::Global     ? CL_KERNEL_ARG_ADDRESS_GLOBAL

@@ -1,5 +1,6 @@
 #include "opencl/Platform.h"
 
+#include "ptx/Demangle.h"
 #include "session/InstrumentedRun.h"
 
 #include <fmt/format.h>
@@ -167,6 +168,10 @@ void Platform::release(cl_mem m) {
   // Destructor callbacks in the reverse order of registration, once the lock is released.
   for (auto it = m->destructors.rbegin(); it != m->destructors.rend(); ++it)
     addCallback([f = it->first, data = it->second, m] { f(m, data); });
+  if (m->texture)
+    gpu_->textures().destroyTextureObject(m->texture);
+  if (m->surface)
+    gpu_->textures().destroySurfaceObject(m->surface);
   if (!m->parent && m->address) {
     if (m->pinned())
       pinned_.erase(bytes(m->address, 0));
@@ -242,6 +247,80 @@ bool Platform::allocate(cl_mem m, const void *init) {
   return true;
 }
 
+namespace {
+/// An OpenCL image format as the texture unit's channel format; nullopt for one it does not have.
+std::optional<std::pair<vm::ChannelFormat, vm::ReadMode>> channelFormat(const cl_image_format &f) {
+  vm::ChannelFormat c;
+  switch (f.image_channel_order) {
+  case CL_R: c.channels = 1; break;
+  case CL_RG: c.channels = 2; break;
+  case CL_RGBA: c.channels = 4; break;
+  case CL_BGRA:
+    c.channels = 4;
+    c.bgra = true;
+    break;
+  default: return std::nullopt;
+  }
+  vm::ReadMode mode = vm::ReadMode::ElementType;
+  switch (f.image_channel_data_type) {
+  case CL_SNORM_INT8: c.type = vm::ChannelType::S8, mode = vm::ReadMode::NormalizedFloat; break;
+  case CL_SNORM_INT16: c.type = vm::ChannelType::S16, mode = vm::ReadMode::NormalizedFloat; break;
+  case CL_UNORM_INT8: c.type = vm::ChannelType::U8, mode = vm::ReadMode::NormalizedFloat; break;
+  case CL_UNORM_INT16: c.type = vm::ChannelType::U16, mode = vm::ReadMode::NormalizedFloat; break;
+  case CL_SIGNED_INT8: c.type = vm::ChannelType::S8; break;
+  case CL_SIGNED_INT16: c.type = vm::ChannelType::S16; break;
+  case CL_SIGNED_INT32: c.type = vm::ChannelType::S32; break;
+  case CL_UNSIGNED_INT8: c.type = vm::ChannelType::U8; break;
+  case CL_UNSIGNED_INT16: c.type = vm::ChannelType::U16; break;
+  case CL_UNSIGNED_INT32: c.type = vm::ChannelType::U32; break;
+  case CL_HALF_FLOAT: c.type = vm::ChannelType::F16; break;
+  case CL_FLOAT: c.type = vm::ChannelType::F32; break;
+  default: return std::nullopt;
+  }
+  // BGRA: the 8-bit formats only, as OpenCL lists it.
+  if (c.bgra && c.type != vm::ChannelType::U8 && c.type != vm::ChannelType::S8)
+    return std::nullopt;
+  return std::make_pair(c, mode);
+}
+} // namespace
+
+std::optional<size_t> imageElementBytes(const cl_image_format &format) {
+  auto f = channelFormat(format);
+  return f ? std::optional<size_t>(f->first.elementBytes()) : std::nullopt;
+}
+
+bool Platform::allocateImage(cl_mem m, const void *init, size_t initRowPitch, size_t initSlicePitch) {
+  const auto format = channelFormat(m->format);
+  m->elementBytes = format->first.elementBytes();
+  m->rowPitch = m->width() * m->elementBytes;
+  m->slicePitch = m->rowPitch * m->height();
+  m->size = m->slicePitch * m->depth();
+  auto address =
+      gpu_->memory().allocate(m->size, vm::AllocationKind::Device, fmt::format("clCreateImage of {} bytes", m->size));
+  if (!address)
+    return false;
+  m->address = *address;
+  if (init) {
+    std::byte *out = bytes(m->address, m->size);
+    const auto *in = static_cast<const std::byte *>(init);
+    for (size_t z = 0; z < m->depth(); ++z)
+      for (size_t y = 0; y < m->height(); ++y)
+        std::memcpy(out + z * m->slicePitch + y * m->rowPitch, in + z * initSlicePitch + y * initRowPitch, m->rowPitch);
+    wrote(m->address, m->size);
+  }
+  vm::TextureDesc desc;
+  desc.resource.kind = vm::TextureResource::Kind::Array;
+  desc.resource.address = m->address;
+  desc.resource.format = format->first;
+  desc.resource.width = static_cast<uint32_t>(m->width());
+  desc.resource.height = m->type == CL_MEM_OBJECT_IMAGE1D ? 0 : static_cast<uint32_t>(m->height());
+  desc.resource.depth = m->type == CL_MEM_OBJECT_IMAGE3D ? static_cast<uint32_t>(m->depth()) : 0;
+  desc.readMode = format->second;
+  m->texture = gpu_->textures().createTextureObject(desc);
+  m->surface = gpu_->textures().createSurfaceObject(desc.resource, format->second);
+  return true;
+}
+
 std::byte *Platform::bytes(uint64_t address, size_t count) {
   return gpu_->memory().hostRange(address, count);
 }
@@ -271,6 +350,25 @@ double Platform::deviceCopySeconds(size_t count, bool fill) const {
 // ---------------------------------------------------------------------------------------------------
 // Programs
 
+cl_int Platform::compile(cl_program p) {
+  p->log.clear();
+  p->status = CL_BUILD_ERROR;
+  try {
+    toolchain::OpenCLOptions o;
+    o.options = toolchain::splitBuildOptions(p->options);
+    p->log = toolchain::compileOpenCL(p->source, fmt::format("program{}.cl", programsBuilt_ + 1), o).buildLog;
+    p->status = CL_BUILD_SUCCESS;
+    p->binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    return CL_SUCCESS;
+  } catch (const toolchain::BuildOptionError &e) {
+    p->log = fmt::format("{}\n", e.what());
+    return CL_INVALID_COMPILER_OPTIONS;
+  } catch (const toolchain::CompileError &e) {
+    p->log = fmt::format("{}\n", e.what());
+    return CL_COMPILE_PROGRAM_FAILURE;
+  }
+}
+
 cl_int Platform::build(cl_program p, const char *options) {
   p->options = options ? options : "";
   p->log.clear();
@@ -281,6 +379,8 @@ cl_int Platform::build(cl_program p, const char *options) {
   std::string ptx;
   try {
     std::vector<std::string> buildOptions = toolchain::splitBuildOptions(p->options);
+    p->argumentInfo = !p->source.empty() &&
+                      std::find(buildOptions.begin(), buildOptions.end(), "-cl-kernel-arg-info") != buildOptions.end();
     if (!p->source.empty()) {
       toolchain::OpenCLOptions o;
       o.options = std::move(buildOptions);
@@ -299,6 +399,16 @@ cl_int Platform::build(cl_program p, const char *options) {
     }
     const vm::LoadedModule &module =
         gpu_->loadModule(name + ".ptx", std::move(ptx), static_cast<uint64_t>(cc().constantMemoryBytes));
+    // A function declared and called but defined nowhere (another compiled object's, never linked in)
+    // fails the link, as NVIDIA's does.
+    std::string undefined;
+    for (const vm::DecodedFunction &f : module.program().functions)
+      if (!f.source->hasBody && !f.isSystemCall && !f.isEntry)
+        undefined += fmt::format("error: undefined function '{}'\n", ptx::demangle(f.name));
+    if (!undefined.empty()) {
+      p->log += undefined;
+      return CL_BUILD_PROGRAM_FAILURE;
+    }
     // Kernels the binary did not describe: every parameter a value (clSetKernelArg tells buffers
     // and __local sizes apart by what it is given).
     for (const vm::DecodedFunction &f : module.program().functions) {

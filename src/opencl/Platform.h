@@ -27,6 +27,7 @@
 #include "system/SystemConfig.h"
 #include "toolchain/Compilers.h"
 #include "vm/Device.h"
+#include "vm/Texture.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -113,6 +114,17 @@ struct _cl_mem {
   std::multimap<void *, Mapping> maps; ///< mapped pointer -> what it maps
   std::vector<std::pair<void(CL_CALLBACK *)(cl_mem, void *), void *>> destructors;
   bool pinned() const { return (flags & CL_MEM_ALLOC_HOST_PTR) != 0; }
+
+  // Images: rows packed (rowPitch = width x element size), read through a texture object and written
+  // through a surface object of the virtual GPU over the same bytes.
+  cl_image_format format{};
+  cl_image_desc desc{};
+  size_t elementBytes = 0, rowPitch = 0, slicePitch = 0;
+  uint64_t texture = 0, surface = 0;
+  bool isImage() const { return type != CL_MEM_OBJECT_BUFFER; }
+  size_t width() const { return desc.image_width; }
+  size_t height() const { return type == CL_MEM_OBJECT_IMAGE1D ? 1 : desc.image_height; }
+  size_t depth() const { return type == CL_MEM_OBJECT_IMAGE3D ? desc.image_depth : 1; }
 };
 
 struct _cl_program {
@@ -128,6 +140,7 @@ struct _cl_program {
   const ptxray::vm::LoadedModule *module = nullptr;
   std::vector<ptxray::toolchain::OpenCLKernelInfo> kernels;
   cl_uint kernelObjects = 0; ///< kernels made from it still alive (a rebuild is refused meanwhile)
+  bool argumentInfo = false; ///< built from source with -cl-kernel-arg-info (clGetKernelArgInfo)
 };
 
 namespace ptxray::opencl {
@@ -175,6 +188,15 @@ struct _cl_sampler {
   cl_bool normalized = CL_FALSE;
   cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
   cl_filter_mode filter = CL_FILTER_NEAREST;
+  /// The sampler as a kernel sees it: OpenCL C's CLK_* bits (a sampler_t constant's value).
+  uint32_t bits() const {
+    const uint32_t address = addressing == CL_ADDRESS_CLAMP_TO_EDGE     ? 2
+                             : addressing == CL_ADDRESS_CLAMP           ? 4
+                             : addressing == CL_ADDRESS_REPEAT          ? 6
+                             : addressing == CL_ADDRESS_MIRRORED_REPEAT ? 8
+                                                                        : 0;
+    return (normalized ? 1u : 0u) | address | (filter == CL_FILTER_LINEAR ? 0x20u : 0x10u);
+  }
 };
 
 namespace ptxray::opencl {
@@ -224,6 +246,9 @@ public:
   // Memory: a buffer's bytes in the virtual GPU's memory.
   /// Allocates a buffer's device memory (initialized from `init` when given); false when out of memory.
   bool allocate(cl_mem m, const void *init);
+  /// An image's memory and its texture and surface objects; `init` (rows `initRowPitch` apart,
+  /// slices `initSlicePitch`) fills it. False when out of memory.
+  bool allocateImage(cl_mem m, const void *init, size_t initRowPitch, size_t initSlicePitch);
   /// The host bytes behind [address, address + bytes) of device memory.
   std::byte *bytes(uint64_t address, size_t bytes);
   /// After the host wrote device memory (initcheck's record of defined bytes).
@@ -235,6 +260,9 @@ public:
   // Programs.
   /// Builds a program from its source or binary: the log, the status, the module; the error code.
   cl_int build(cl_program program, const char *options);
+  /// clCompileProgram: compiles the program's source (with its headers) alone, with its options, for
+  /// the log and the errors; the object is the source, linked later as one translation unit.
+  cl_int compile(cl_program program);
 
   // Commands and events.
   /// Enqueues `command` on `queue` after `waits`: runs it now when nothing holds it back, else keeps
@@ -313,7 +341,7 @@ private:
   bool finished_ = false;
 };
 
-/// The OpenCL error names, for messages ("CL_INVALID_VALUE").
-const char *errorName(cl_int error);
+/// The bytes of one pixel of an image format ptxray's images support; nullopt for any other format.
+std::optional<size_t> imageElementBytes(const cl_image_format &format);
 
 } // namespace ptxray::opencl

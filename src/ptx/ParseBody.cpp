@@ -408,6 +408,7 @@ bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
     size_t pendingBefore = pendingFunction_.size();
     if (!at(close)) {
       for (;;) {
+        skipLabelsInCall(fnIndex, inCall);
         Operand child;
         size_t mark = pendingFunction_.size();
         if (!parseOperand(fnIndex, child, false)) {
@@ -707,6 +708,7 @@ void Parser::parseInstruction(uint32_t fnIndex) {
   size_t pendingBefore = pendingFunction_.size();
   if (!at(TokenKind::Semicolon)) {
     for (;;) {
+      skipLabelsInCall(fnIndex, inCall);
       Operand operand;
       size_t mark = pendingFunction_.size();
       if (!parseOperand(fnIndex, operand, inCall)) {

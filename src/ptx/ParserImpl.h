@@ -141,6 +141,12 @@ private:
     }
     return peek_;
   }
+  /// LLVM's NVPTX back end writes debug labels between a call's operands (`call.uni (r),\nLtmp1:\n
+  /// f, (p);`), which ptxas accepts: they are labels of the position of the call.
+  void skipLabelsInCall(uint32_t fnIndex, bool inCall) {
+    while (inCall && at(TokenKind::Identifier) && peek().kind == TokenKind::Colon)
+      parseLabelStatement(fnIndex);
+  }
   bool at(TokenKind k) const { return tok_.kind == k; }
   bool atDot(std::string_view s) const { return tok_.kind == TokenKind::DotWord && tok_.text == s; }
   SourceLoc locOf(const Token &t) const {

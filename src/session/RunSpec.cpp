@@ -314,6 +314,8 @@ SpecLaunch parseLaunch(const Checker &c, const RunSpec &spec, const json &j, con
       c.fail(path, "give \"grid\" and \"block\" (CUDA) or \"global_work_size\" and \"local_work_size\" "
                    "(OpenCL), not both");
     const vm::Dim3 global = c.dim3(j["global_work_size"], member(path, "global_work_size"));
+    if (j["global_work_size"].is_array())
+      l.workDim = static_cast<uint32_t>(j["global_work_size"].size());
     l.block = c.dim3(c.required(j, path, "local_work_size"), member(path, "local_work_size"));
     const uint32_t g[3] = {global.x, global.y, global.z}, b[3] = {l.block.x, l.block.y, l.block.z};
     uint32_t groups[3];

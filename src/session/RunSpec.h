@@ -119,6 +119,7 @@ struct SpecLaunch {
   bool cooperative = false; ///< cudaLaunchCooperativeKernel: every CTA resident, grid.sync() allowed
   /// "global_work_offset": OpenCL's offset of the global ids (get_global_offset).
   std::array<uint32_t, 3> globalOffset{};
+  uint32_t workDim = 0;     ///< OpenCL's work_dim: the length of "global_work_size" (0: from the grid)
   bool openclSizes = false; ///< given as "global_work_size" and "local_work_size"
   std::vector<SpecArg> args;
   std::string path; ///< "launches[1]"

@@ -398,6 +398,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     auto start = std::chrono::steady_clock::now();
     vm::LaunchConfig config{l.grid, l.block, static_cast<uint32_t>(layout.dynamicBytes), l.cooperative};
     config.globalOffset = l.globalOffset;
+    config.workDim = l.workDim;
     report.result = device.launch(module, kernels[i]->name, config, args, options.launch);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome.printfOutput += report.result.printfOutput;

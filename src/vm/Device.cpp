@@ -516,6 +516,10 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   if (config.cooperative)
     L.gridWorkspace = gridWorkspace();
   L.globalOffset = config.globalOffset;
+  L.workDim = config.workDim                            ? config.workDim
+              : config.grid.z > 1 || config.block.z > 1 ? 3
+              : config.grid.y > 1 || config.block.y > 1 ? 2
+                                                        : 1;
   L.listener = listener_;
   if (listener_)
     listener_->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,

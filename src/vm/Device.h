@@ -73,6 +73,9 @@ struct LaunchConfig {
   /// clEnqueueNDRangeKernel's global work offset (x, y, z): what get_global_offset returns in OpenCL C
   /// compiled by ptxray (the driver's %envreg3-5).
   std::array<uint32_t, 3> globalOffset{};
+  /// clEnqueueNDRangeKernel's work_dim: what get_work_dim returns in OpenCL C compiled by ptxray
+  /// (%envreg6). 0: the highest dimension of the grid or block larger than 1.
+  uint32_t workDim = 0;
 };
 
 enum class LaunchStatus : uint8_t {

@@ -135,6 +135,7 @@ struct LaunchState {
   uint64_t gridWorkspace = 0;
   /// An OpenCL launch's global work offset (LaunchConfig::globalOffset), read through %envreg3-5.
   std::array<uint32_t, 3> globalOffset{};
+  uint32_t workDim = 1; ///< an OpenCL launch's work_dim (LaunchConfig::workDim), read through %envreg6
 
   std::atomic<bool> abort{false};
   std::atomic<uint64_t> instructions{0}; ///< thread-instructions retired (budget accounting)

@@ -147,6 +147,7 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   case SpecialReg::envreg3: return L.globalOffset[0];
   case SpecialReg::envreg4: return L.globalOffset[1];
   case SpecialReg::envreg5: return L.globalOffset[2];
+  case SpecialReg::envreg6: return L.workDim;
   default: return 0;
   }
 }

@@ -356,6 +356,36 @@ void TextureTable::validate(const TextureResource &r, const char *what) const {
     throw VmError(fmt::format("{}: [0x{:x}, +{}) is not inside one live allocation", what, r.address, r.byteSpan()));
 }
 
+namespace {
+constexpr uint64_t kOpenCLSamplerTag = uint64_t{0x7e} << 56 | uint64_t{0xc1} << 48;
+
+/// The sampler state of OpenCL sampler bits. Clamp (to the border) reads (0,0,0,0) outside the
+/// image, which is OpenCL's border colour for the formats with alpha.
+TextureObject openclSampler(uint32_t bits) {
+  TextureObject o;
+  o.kind = HandleKind::Sampler;
+  o.handle = kOpenCLSamplerTag | bits;
+  o.bound = true;
+  o.name = "OpenCL sampler";
+  o.sampler.normalizedCoords = bits & 1;
+  o.sampler.forceUnnormalizedCoords = !(bits & 1);
+  o.sampler.filter = (bits & 0x30) == 0x20 ? FilterMode::Linear : FilterMode::Point;
+  AddressMode mode = AddressMode::Clamp;
+  switch (bits & 0xe) {
+  case 4: mode = AddressMode::Border; break;
+  case 6: mode = AddressMode::Wrap; break;
+  case 8: mode = AddressMode::Mirror; break;
+  default: break; // none (out-of-range reads undefined) and clamp to edge
+  }
+  o.sampler.address = {mode, mode, mode};
+  return o;
+}
+} // namespace
+
+uint64_t TextureTable::openclSamplerHandle(uint32_t bits) {
+  return kOpenCLSamplerTag | (bits & 0x3f);
+}
+
 uint64_t TextureTable::add(TextureObject object) {
   uint64_t id = objects_.size() + 1;
   object.handle = makeHandle(object.kind, id);
@@ -364,6 +394,15 @@ uint64_t TextureTable::add(TextureObject object) {
 }
 
 const TextureObject *TextureTable::find(uint64_t handle) const {
+  if ((handle & ~uint64_t{0x3f}) == kOpenCLSamplerTag) {
+    static const std::array<TextureObject, 64> samplers = [] {
+      std::array<TextureObject, 64> all;
+      for (uint32_t bits = 0; bits < 64; ++bits)
+        all[bits] = openclSampler(bits);
+      return all;
+    }();
+    return &samplers[handle & 0x3f];
+  }
   uint64_t id = handle & kIdMask;
   if (id == 0 || id > objects_.size())
     return nullptr;
@@ -398,12 +437,13 @@ void TextureTable::destroyTextureObject(uint64_t handle) {
   objects_[(handle & kIdMask) - 1].reset();
 }
 
-uint64_t TextureTable::createSurfaceObject(const TextureResource &resource) {
+uint64_t TextureTable::createSurfaceObject(const TextureResource &resource, ReadMode readMode) {
   validate(resource, "surface object");
   TextureObject o;
   o.kind = HandleKind::Surface;
   o.bound = true;
   o.resource = resource;
+  o.readMode = readMode;
   return add(std::move(o));
 }
 
@@ -685,28 +725,37 @@ TexelResult gatherTexels(const TextureObject &tex, const SamplerState &sampler, 
 
 } // namespace
 
+namespace {
+/// A BGRA texel (OpenCL's CL_BGRA) as red, green, blue, alpha.
+TexelResult swizzled(const TextureObject &tex, TexelResult r) {
+  if (tex.resource.format.bgra)
+    std::swap(r.bits[0], r.bits[2]);
+  return r;
+}
+} // namespace
+
 TexelResult TextureTable::sample(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
                                  const float coords[3], uint32_t layer, const int32_t offsets[3]) const {
-  return sampleTexels<false>(tex, sampler, host, coords, layer, offsets, nullptr);
+  return swizzled(tex, sampleTexels<false>(tex, sampler, host, coords, layer, offsets, nullptr));
 }
 
 TexelResult TextureTable::sample(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
                                  const float coords[3], uint32_t layer, const int32_t offsets[3],
                                  TexelFootprint &read) const {
   read.count = 0;
-  return sampleTexels<true>(tex, sampler, host, coords, layer, offsets, &read);
+  return swizzled(tex, sampleTexels<true>(tex, sampler, host, coords, layer, offsets, &read));
 }
 
 TexelResult TextureTable::fetch(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
                                 const int32_t coords[3], uint32_t layer, const int32_t offsets[3]) const {
-  return fetchTexel<false>(tex, sampler, host, coords, layer, offsets, nullptr);
+  return swizzled(tex, fetchTexel<false>(tex, sampler, host, coords, layer, offsets, nullptr));
 }
 
 TexelResult TextureTable::fetch(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
                                 const int32_t coords[3], uint32_t layer, const int32_t offsets[3],
                                 TexelFootprint &read) const {
   read.count = 0;
-  return fetchTexel<true>(tex, sampler, host, coords, layer, offsets, &read);
+  return swizzled(tex, fetchTexel<true>(tex, sampler, host, coords, layer, offsets, &read));
 }
 
 TexelResult TextureTable::gather(const TextureObject &tex, const SamplerState &sampler, const std::byte *host,
@@ -740,6 +789,8 @@ uint32_t TextureTable::channelDataType(const ChannelFormat &f, ReadMode mode) {
 }
 
 uint32_t TextureTable::channelOrder(const ChannelFormat &f) {
+  if (f.bgra)
+    return 0x10B6; // CL_BGRA
   switch (f.channels) {
   case 1: return 0x10B0;  // CL_R
   case 2: return 0x10B2;  // CL_RG

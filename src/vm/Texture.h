@@ -54,6 +54,7 @@ enum class AddressMode : uint8_t { Wrap, Clamp, Mirror, Border };
 struct ChannelFormat {
   ChannelType type = ChannelType::F32;
   uint8_t channels = 1; ///< 1, 2 or 4
+  bool bgra = false;    ///< four channels stored blue, green, red, alpha (OpenCL's CL_BGRA)
   uint32_t channelBytes() const;
   uint32_t elementBytes() const { return channelBytes() * channels; }
   bool isFloat() const { return type == ChannelType::F16 || type == ChannelType::F32; }
@@ -147,7 +148,14 @@ public:
   // ---- Bindless objects (cuTexObjectCreate / cuSurfObjectCreate). Throw VmError on invalid input.
   uint64_t createTextureObject(const TextureDesc &desc);
   void destroyTextureObject(uint64_t handle);
-  uint64_t createSurfaceObject(const TextureResource &resource);
+  /// `readMode` only says how suq reports the channel data type (an OpenCL image of normalized
+  /// 8- or 16-bit channels: CL_UNORM_INT8 rather than CL_UNSIGNED_INT8).
+  uint64_t createSurfaceObject(const TextureResource &resource, ReadMode readMode = ReadMode::ElementType);
+  /// OpenCL's samplers, named by their CLK_* bits (normalized coordinates 1; addressing none 0,
+  /// clamp to edge 2, clamp 4, repeat 6, mirrored repeat 8; filter nearest 0x10, linear 0x20): a
+  /// handle the tex instruction's sampler operand takes (independent mode) with no object behind it,
+  /// so that a sampler_t constant in a kernel's source works like a clCreateSampler sampler.
+  static uint64_t openclSamplerHandle(uint32_t bits);
   void destroySurfaceObject(uint64_t handle);
 
   // ---- Module references.

@@ -98,3 +98,8 @@ if(TARGET opencl_guide AND TARGET ptxray_opencl)
   set_tests_properties(opencl.icd_guide_copies_modeled PROPERTIES PASS_REGULAR_EXPRESSION
     "modeled copies: offsets and strides cost as the guide's figures" LABELS opencl TIMEOUT 600)
 endif()
+
+# OpenCL host programs, one API family each, whose output must equal PoCL's (tests/opencl/programs).
+if(TARGET ptxray_opencl)
+  include(${CMAKE_CURRENT_LIST_DIR}/programs/Programs.cmake)
+endif()
