@@ -233,6 +233,9 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
   if (total <= 0)
     return out;
   const double copySeconds = tl.h2d.busySeconds + tl.d2h.busySeconds + tl.peer.busySeconds;
+  // An OpenCL program's advice in OpenCL's terms: command queues, not streams ([BPG] 3.1).
+  const bool cl = s.api == system::HostApi::OpenCL;
+  const char *streamWord = cl ? "command queue" : "stream";
   const double kernelBusy = tl.compute.busySeconds;
 
   // Pageable memory: the same session with pinned buffers.
@@ -250,8 +253,12 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
                              "{:.2f} GB/s, each call holding the host until its bytes are through",
                              pageableBytes / 1e6, tl.config.pageableH2DBytesPerSecond / 1e9,
                              tl.config.pageableD2HBytesPerSecond / 1e9, tl.config.pinnedBytesPerSecond / 1e9);
-    f.fix = "allocate the host buffers with cudaMallocHost / cudaHostAlloc (or cudaHostRegister them), or "
-            "CL_MEM_ALLOC_HOST_PTR in OpenCL; pinned memory is scarce, so pin what is copied often";
+    f.fix = cl ? "copy from pinned memory: create a buffer with CL_MEM_ALLOC_HOST_PTR, map it "
+                 "(clEnqueueMapBuffer), fill it through the mapped pointer and pass that pointer to "
+                 "clEnqueueWriteBuffer / clEnqueueReadBuffer ([BPG] 3.1.1); pinned memory is scarce, so pin what is "
+                 "copied often"
+               : "allocate the host buffers with cudaMallocHost / cudaHostAlloc (or cudaHostRegister them); pinned "
+                 "memory is scarce, so pin what is copied often";
     out.push_back(std::move(f));
   }
 
@@ -279,8 +286,10 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
     f.evidence =
         fmt::format("each copy costs about {} of call and {} of engine setup besides its bytes",
                     timeText(tl.config.costs.copyIssueSeconds), timeText(tl.config.costs.copyEngineSetupSeconds));
-    f.fix = "gather the pieces into one contiguous host buffer (or use cudaMemcpy2D for strided pieces) and copy it "
-            "once";
+    f.fix = cl ? "gather the pieces into one contiguous host buffer (or use clEnqueueWriteBufferRect for strided "
+                 "pieces) and copy it once"
+               : "gather the pieces into one contiguous host buffer (or use cudaMemcpy2D for strided pieces) and copy "
+                 "it once";
     out.push_back(std::move(f));
   }
 
@@ -326,8 +335,10 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
                              "busiest engine never waits)",
                              timeText(copySeconds), timeText(kernelBusy), timeText(total), timeText(together),
                              tl.config.copyEngines, tl.config.copyEngines == 1 ? "" : "s");
-    f.fix = "split the data into chunks and give each chunk its copy-in, kernel and copy-out on its own stream "
-            "(cudaMemcpyAsync from pinned memory), issued staggered as the guide's sample does";
+    f.fix = cl ? "split the data into chunks and give each chunk its copy-in, kernel and copy-out on its own command "
+                 "queue (non-blocking clEnqueueWriteBuffer from pinned memory), issued staggered ([BPG] 3.1.2)"
+               : "split the data into chunks and give each chunk its copy-in, kernel and copy-out on its own stream "
+                 "(cudaMemcpyAsync from pinned memory), issued staggered as the guide's sample does";
     out.push_back(std::move(f));
   }
 
@@ -346,8 +357,9 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
     std::string fix;
     if (breadth) {
       best = rerun(tl, *breadth);
-      fix = "issue the streams' work breadth-first: the first operation of every stream, then every stream's second, "
-            "and so on";
+      fix = fmt::format("issue the {0}s' work breadth-first: the first operation of every {0}, then every {0}'s "
+                        "second, and so on",
+                        streamWord);
     }
     if (tl.config.computeQueues > 1) { // Hyper-Q: more connections
       system::SystemConfig more = tl.config;
@@ -356,13 +368,13 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
       if (withMore < best) {
         best = withMore;
         fix = fmt::format("set CUDA_DEVICE_MAX_CONNECTIONS={} (the driver opens {} connections; the GPU has up to "
-                          "32), or issue the streams' work breadth-first",
-                          more.computeQueues, tl.config.computeQueues);
+                          "32), or issue the {}s' work breadth-first",
+                          more.computeQueues, tl.config.computeQueues, streamWord);
       }
     }
     if (!fix.empty()) {
       Finding f = finding("serialized-streams", tl, best);
-      f.title = fmt::format("{} streams share {} hardware queue{}", independentStreams, tl.config.computeQueues,
+      f.title = fmt::format("{} {}s share {} hardware queue{}", independentStreams, streamWord, tl.config.computeQueues,
                             tl.config.computeQueues == 1 ? "" : "s");
       f.evidence = tl.config.computeQueues == 1
                        ? "before GK110 every stream's kernels go through one queue in issue order: a kernel waiting "
@@ -421,8 +433,10 @@ std::vector<Finding> adviseSession(const Timeline &tl, const SessionThresholds &
         movable
             ? fmt::format("with the {} streams spread over the devices the model gives the saving above", placed.size())
             : "the work is on one stream, so the saving above is a bound: the kernels' time shared by all devices");
-    f.fix = "split the data and give each device its share (cudaSetDevice, then its own buffers, streams and "
-            "launches), gathering results with cudaMemcpyPeer; the GPUs of one board share its PCIe link";
+    f.fix = cl ? "split the data and give each device its share (a command queue per device of the context, with "
+                 "its own buffers and launches); the GPUs of one board share its PCIe link"
+               : "split the data and give each device its share (cudaSetDevice, then its own buffers, streams and "
+                 "launches), gathering results with cudaMemcpyPeer; the GPUs of one board share its PCIe link";
     out.push_back(std::move(f));
   }
 

@@ -1,7 +1,7 @@
-// Images and samplers: 1D, 2D and 3D images of the R, RG and RGBA orders in every channel type the
-// texture unit has, read by kernels through it (tex) and written through surfaces (sust); samplers
-// as their CLK_* bits (vm::TextureTable::openclSamplerHandle). The host's transfers, fills, copies
-// and maps address the image's packed rows.
+// Images and samplers: 1D, 2D and 3D images, 1D and 2D image arrays and 1D image buffers, of the R,
+// RG and RGBA orders in every channel type the texture unit has (BGRA in the 8-bit ones), read by kernels through it
+// (tex) and written through surfaces (sust); samplers as their CLK_* bits (vm::TextureTable::openclSamplerHandle). The
+// host's transfers, fills, copies and maps address the image's packed rows.
 #include "opencl/Api.h"
 
 #include <fmt/format.h>
@@ -28,7 +28,8 @@ size_t max3D(const arch::ComputeCapability &cc) {
 }
 
 bool supportedType(cl_mem_object_type type) {
-  return type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE3D;
+  // 2D, 3D, 2D array, 1D, 1D array and 1D buffer: every image type of OpenCL 1.2.
+  return type >= CL_MEM_OBJECT_IMAGE2D && type <= CL_MEM_OBJECT_IMAGE1D_BUFFER;
 }
 
 cl_mem newImage(Platform &p, cl_context context, cl_mem_flags flags, const cl_image_format *format,
@@ -54,15 +55,14 @@ cl_mem newImage(Platform &p, cl_context context, cl_mem_flags flags, const cl_im
     e = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     return nullptr;
   }
-  if (!desc || desc->num_mip_levels || desc->num_samples || desc->buffer) {
+  if (!desc || desc->num_mip_levels || desc->num_samples || !supportedType(desc->image_type) ||
+      (desc->buffer != nullptr) != (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER)) {
     e = CL_INVALID_IMAGE_DESCRIPTOR;
     return nullptr;
   }
-  if (!supportedType(desc->image_type)) {
-    // 1D buffers and image arrays: not among the formats clGetSupportedImageFormats lists for them.
-    e = desc->image_type >= CL_MEM_OBJECT_IMAGE2D && desc->image_type <= CL_MEM_OBJECT_IMAGE1D_BUFFER
-            ? CL_IMAGE_FORMAT_NOT_SUPPORTED
-            : CL_INVALID_IMAGE_DESCRIPTOR;
+  cl_mem buffer = desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? desc->buffer : nullptr;
+  if (buffer && (!p.valid(buffer) || buffer->isImage() || buffer->context != context)) {
+    e = CL_INVALID_IMAGE_DESCRIPTOR;
     return nullptr;
   }
   const std::optional<size_t> element = imageElementBytes(*format);
@@ -71,17 +71,23 @@ cl_mem newImage(Platform &p, cl_context context, cl_mem_flags flags, const cl_im
     return nullptr;
   }
   const arch::ComputeCapability &cc = p.cc();
-  const size_t w = desc->image_width, h = desc->image_height, d = desc->image_depth;
-  const size_t limit = desc->image_type == CL_MEM_OBJECT_IMAGE3D ? max3D(cc) : max2D(cc);
-  const bool hasHeight = desc->image_type != CL_MEM_OBJECT_IMAGE1D,
-             hasDepth = desc->image_type == CL_MEM_OBJECT_IMAGE3D;
-  if (w == 0 || w > limit || (hasHeight && (h == 0 || h > limit)) || (hasDepth && (d == 0 || d > limit))) {
+  const cl_mem_object_type type = desc->image_type;
+  const size_t w = desc->image_width, h = desc->image_height, d = desc->image_depth, n = desc->image_array_size;
+  const size_t limit = type == CL_MEM_OBJECT_IMAGE3D          ? max3D(cc)
+                       : type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? size_t{1} << 27
+                                                              : max2D(cc);
+  const bool hasHeight =
+      type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE3D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  const bool hasDepth = type == CL_MEM_OBJECT_IMAGE3D;
+  const bool isArray = type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  if (w == 0 || w > limit || (hasHeight && (h == 0 || h > limit)) || (hasDepth && (d == 0 || d > limit)) ||
+      (isArray && (n == 0 || n > 2048)) || (buffer && w * *element > buffer->size)) {
     e = CL_INVALID_IMAGE_SIZE;
     return nullptr;
   }
   const bool needsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  if (needsHostPtr != (hostPtr != nullptr)) {
-    e = CL_INVALID_HOST_PTR;
+  if (needsHostPtr != (hostPtr != nullptr) || (buffer && hostPtr)) {
+    e = CL_INVALID_HOST_PTR; // (a 1D image buffer is its buffer's bytes)
     return nullptr;
   }
   const size_t rowBytes = w * *element;
@@ -92,7 +98,7 @@ cl_mem newImage(Platform &p, cl_context context, cl_mem_flags flags, const cl_im
   }
   rowPitch = rowPitch ? rowPitch : rowBytes;
   const size_t rows = hasHeight ? h : 1;
-  if (slicePitch && (!hasDepth || slicePitch < rowPitch * rows || slicePitch % rowPitch)) {
+  if (slicePitch && (!(hasDepth || isArray) || slicePitch < rowPitch * rows || slicePitch % rowPitch)) {
     e = CL_INVALID_IMAGE_DESCRIPTOR;
     return nullptr;
   }
@@ -107,7 +113,12 @@ cl_mem newImage(Platform &p, cl_context context, cl_mem_flags flags, const cl_im
   m->desc.image_slice_pitch = 0;
   if (flags & CL_MEM_USE_HOST_PTR)
     m->hostPtr = hostPtr;
-  if (!p.allocateImage(m, hostPtr, rowPitch, slicePitch)) {
+  if (buffer) {
+    m->parent = buffer;
+    p.retain(buffer);
+  }
+  // A 1D array's layers are rows apart in the host's memory (its slice pitch, OpenCL 1.2 5.3.1).
+  if (!p.allocateImage(m, hostPtr, type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slicePitch : rowPitch, slicePitch)) {
     delete m;
     e = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     return nullptr;
@@ -228,18 +239,8 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem
       return CL_INVALID_CONTEXT;
     if ((entries == 0 && formats) || !validMemFlags(flags ? flags : CL_MEM_READ_WRITE))
       return CL_INVALID_VALUE;
-    switch (type) {
-    case CL_MEM_OBJECT_IMAGE1D:
-    case CL_MEM_OBJECT_IMAGE2D:
-    case CL_MEM_OBJECT_IMAGE3D: break;
-    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-      if (count)
-        *count = 0;
-      return CL_SUCCESS;
-    default: return CL_INVALID_VALUE;
-    }
+    if (!supportedType(type))
+      return CL_INVALID_VALUE;
     cl_uint n = 0;
     auto add = [&](cl_channel_order order, cl_channel_type t) {
       if (formats && n < entries)
@@ -304,14 +305,18 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info name, size_t size, void *value
     case CL_IMAGE_ELEMENT_SIZE: return info(size, value, sizeRet, image->elementBytes);
     case CL_IMAGE_ROW_PITCH: return info(size, value, sizeRet, image->rowPitch);
     case CL_IMAGE_SLICE_PITCH:
-      return info(size, value, sizeRet, image->type == CL_MEM_OBJECT_IMAGE3D ? image->slicePitch : size_t{0});
+      // A 1D array's layers are a row apart, a 2D array's and a 3D image's a slice.
+      return info(size, value, sizeRet,
+                  image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? image->rowPitch
+                  : image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY
+                      ? image->slicePitch
+                      : size_t{0});
     case CL_IMAGE_WIDTH: return info(size, value, sizeRet, image->width());
-    case CL_IMAGE_HEIGHT:
-      return info(size, value, sizeRet, image->type == CL_MEM_OBJECT_IMAGE1D ? size_t{0} : image->height());
-    case CL_IMAGE_DEPTH:
-      return info(size, value, sizeRet, image->type == CL_MEM_OBJECT_IMAGE3D ? image->depth() : size_t{0});
-    case CL_IMAGE_ARRAY_SIZE: return info(size, value, sizeRet, size_t{0});
-    case CL_IMAGE_BUFFER: return info(size, value, sizeRet, static_cast<cl_mem>(nullptr));
+    case CL_IMAGE_HEIGHT: return info(size, value, sizeRet, image->desc.image_height);
+    case CL_IMAGE_DEPTH: return info(size, value, sizeRet, image->desc.image_depth);
+    case CL_IMAGE_ARRAY_SIZE:
+      return info(size, value, sizeRet, image->isArray() ? image->desc.image_array_size : size_t{0});
+    case CL_IMAGE_BUFFER: return info(size, value, sizeRet, image->parent);
     case CL_IMAGE_NUM_MIP_LEVELS:
     case CL_IMAGE_NUM_SAMPLES: return info(size, value, sizeRet, cl_uint{0});
     default: return CL_INVALID_VALUE;
@@ -398,8 +403,12 @@ cl_int clEnqueueReadImage(cl_command_queue queue, cl_mem image, cl_bool blocking
       return e;
     const size_t rowBytes = region[0] * image->elementBytes;
     rowPitch = rowPitch ? rowPitch : rowBytes;
+    // A 1D array's layers are its rows here, slice_pitch apart in the host's memory.
+    if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+      rowPitch = slicePitch = slicePitch ? slicePitch : rowPitch;
     slicePitch = slicePitch ? slicePitch : rowPitch * region[1];
-    if (!ptr || rowPitch < rowBytes || slicePitch < rowPitch * region[1])
+    if (!ptr || rowPitch < rowBytes ||
+        (image->type != CL_MEM_OBJECT_IMAGE1D_ARRAY && slicePitch < rowPitch * region[1]))
       return CL_INVALID_VALUE;
     if (image->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
       return CL_INVALID_OPERATION;
@@ -434,8 +443,12 @@ cl_int clEnqueueWriteImage(cl_command_queue queue, cl_mem image, cl_bool blockin
       return e;
     const size_t rowBytes = region[0] * image->elementBytes;
     rowPitch = rowPitch ? rowPitch : rowBytes;
+    // A 1D array's layers are its rows here, slice_pitch apart in the host's memory.
+    if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+      rowPitch = slicePitch = slicePitch ? slicePitch : rowPitch;
     slicePitch = slicePitch ? slicePitch : rowPitch * region[1];
-    if (!ptr || rowPitch < rowBytes || slicePitch < rowPitch * region[1])
+    if (!ptr || rowPitch < rowBytes ||
+        (image->type != CL_MEM_OBJECT_IMAGE1D_ARRAY && slicePitch < rowPitch * region[1]))
       return CL_INVALID_VALUE;
     if (image->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
       return CL_INVALID_OPERATION;
@@ -623,7 +636,7 @@ void *clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, 
     if (cl_int e = checkRegion(image, origin, region))
       return e;
     constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    if (!rowPitch || (image->type == CL_MEM_OBJECT_IMAGE3D && !slicePitch) || (flags & ~known))
+    if (!rowPitch || ((image->type == CL_MEM_OBJECT_IMAGE3D || image->isArray()) && !slicePitch) || (flags & ~known))
       return CL_INVALID_VALUE;
     if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
       return e;
@@ -635,7 +648,10 @@ void *clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, 
     mapped = p.bytes(image->address + first, last - first);
     *rowPitch = image->rowPitch;
     if (slicePitch)
-      *slicePitch = image->type == CL_MEM_OBJECT_IMAGE3D ? image->slicePitch : 0;
+      *slicePitch = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? image->rowPitch
+                    : image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY
+                        ? image->slicePitch
+                        : 0;
     const bool write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
     image->maps.emplace(mapped, _cl_mem::Mapping{first, last - first, write});
     ++image->mapCount;

@@ -242,8 +242,7 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info name, size_t size, vo
     case CL_DEVICE_GLOBAL_MEM_SIZE: return ul(memory);
     // Images through the texture unit, with NVIDIA's driver's limits: 256 read and 16 write images
     // per kernel, 32 samplers, 2D images of 16384 (32768 from Maxwell on) per side, 3D of 2048 (4096
-    // from Kepler on), 1D buffers of 2^27 pixels and arrays of 2048. (ptxray's images are 1D, 2D and
-    // 3D: clGetSupportedImageFormats lists no format for 1D buffers and arrays.)
+    // from Kepler on), 1D buffers of 2^27 pixels and arrays of 2048 images.
     case CL_DEVICE_IMAGE_SUPPORT: return b(true);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS: return u(256);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return u(16);

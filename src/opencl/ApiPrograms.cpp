@@ -457,9 +457,13 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void *
       uint64_t handle = 0;
       if (image) {
         cl_mem m = *static_cast<const cl_mem *>(value);
-        const cl_mem_object_type wanted = declared.type.starts_with("image1d")   ? CL_MEM_OBJECT_IMAGE1D
-                                          : declared.type.starts_with("image3d") ? CL_MEM_OBJECT_IMAGE3D
-                                                                                 : CL_MEM_OBJECT_IMAGE2D;
+        const std::string_view t = declared.type;
+        const cl_mem_object_type wanted = t.starts_with("image1d_array")    ? CL_MEM_OBJECT_IMAGE1D_ARRAY
+                                          : t.starts_with("image1d_buffer") ? CL_MEM_OBJECT_IMAGE1D_BUFFER
+                                          : t.starts_with("image2d_array")  ? CL_MEM_OBJECT_IMAGE2D_ARRAY
+                                          : t.starts_with("image1d")        ? CL_MEM_OBJECT_IMAGE1D
+                                          : t.starts_with("image3d")        ? CL_MEM_OBJECT_IMAGE3D
+                                                                            : CL_MEM_OBJECT_IMAGE2D;
         if (!m || !p.valid(m) || !m->isImage())
           return CL_INVALID_MEM_OBJECT;
         if (m->type != wanted)

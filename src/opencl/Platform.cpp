@@ -115,6 +115,8 @@ Platform::Platform() {
     tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
   }
   tools_->attach(*gpu_);
+  if (session::SessionRecorder *s = tools_->recorder())
+    s->setHostApi(system::HostApi::OpenCL);
   try {
     system::SystemOptions options;
     options.boards = config_.boards;
@@ -295,11 +297,15 @@ bool Platform::allocateImage(cl_mem m, const void *init, size_t initRowPitch, si
   m->rowPitch = m->width() * m->elementBytes;
   m->slicePitch = m->rowPitch * m->height();
   m->size = m->slicePitch * m->depth();
-  auto address =
-      gpu_->memory().allocate(m->size, vm::AllocationKind::Device, fmt::format("clCreateImage of {} bytes", m->size));
-  if (!address)
-    return false;
-  m->address = *address;
+  if (m->type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+    m->address = m->parent->address; // the buffer's own bytes
+  } else {
+    auto address =
+        gpu_->memory().allocate(m->size, vm::AllocationKind::Device, fmt::format("clCreateImage of {} bytes", m->size));
+    if (!address)
+      return false;
+    m->address = *address;
+  }
   if (init) {
     std::byte *out = bytes(m->address, m->size);
     const auto *in = static_cast<const std::byte *>(init);
@@ -309,12 +315,28 @@ bool Platform::allocateImage(cl_mem m, const void *init, size_t initRowPitch, si
     wrote(m->address, m->size);
   }
   vm::TextureDesc desc;
-  desc.resource.kind = vm::TextureResource::Kind::Array;
-  desc.resource.address = m->address;
-  desc.resource.format = format->first;
-  desc.resource.width = static_cast<uint32_t>(m->width());
-  desc.resource.height = m->type == CL_MEM_OBJECT_IMAGE1D ? 0 : static_cast<uint32_t>(m->height());
-  desc.resource.depth = m->type == CL_MEM_OBJECT_IMAGE3D ? static_cast<uint32_t>(m->depth()) : 0;
+  vm::TextureResource &r = desc.resource;
+  r.kind =
+      m->type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? vm::TextureResource::Kind::Linear : vm::TextureResource::Kind::Array;
+  r.address = m->address;
+  r.format = format->first;
+  r.width = static_cast<uint32_t>(m->width());
+  switch (m->type) {
+  case CL_MEM_OBJECT_IMAGE2D: r.height = static_cast<uint32_t>(m->height()); break;
+  case CL_MEM_OBJECT_IMAGE3D:
+    r.height = static_cast<uint32_t>(m->height());
+    r.depth = static_cast<uint32_t>(m->depth());
+    break;
+  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    r.layers = static_cast<uint32_t>(m->desc.image_array_size);
+    r.slicePitch = m->rowPitch;
+    break;
+  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    r.height = static_cast<uint32_t>(m->height());
+    r.layers = static_cast<uint32_t>(m->desc.image_array_size);
+    break;
+  default: break;
+  }
   desc.readMode = format->second;
   m->texture = gpu_->textures().createTextureObject(desc);
   m->surface = gpu_->textures().createSurfaceObject(desc.resource, format->second);
@@ -692,8 +714,15 @@ cl_int Platform::launch(cl_command_queue queue, cl_kernel kernel, const vm::Laun
   const std::optional<double> modeled = tools_->afterLaunch(result, kernel->function->name, {0, queue->stream});
   seconds = modeled.value_or(wall);
   if (!result.ok()) {
-    // As on the GPU, the context is lost: this and every later command fails.
+    // As on the GPU, the context is lost: this and every later command fails. The program sees only
+    // the error code; the user is told where (memcheck has already reported every fault).
     sticky_ = CL_OUT_OF_RESOURCES;
+    if (!tools_->memcheck()) {
+      std::fflush(stdout);
+      std::cerr << fmt::format("ptxray: kernel {} failed: {}; the context is lost: this and every later command "
+                               "ends with CL_OUT_OF_RESOURCES (--tool memcheck reports every fault)\n",
+                               kernel->function->name, result.error);
+    }
     if (kernel->program->context->notify) {
       auto *message = keepAlive_
                           .emplace_back(std::make_unique<std::string>(

@@ -122,9 +122,21 @@ struct _cl_mem {
   size_t elementBytes = 0, rowPitch = 0, slicePitch = 0;
   uint64_t texture = 0, surface = 0;
   bool isImage() const { return type != CL_MEM_OBJECT_BUFFER; }
+  bool isArray() const { return type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY; }
+  // The extent host commands address (origin and region): a 1D array's layers are its rows, a 2D
+  // array's its slices, as OpenCL gives their coordinates.
   size_t width() const { return desc.image_width; }
-  size_t height() const { return type == CL_MEM_OBJECT_IMAGE1D ? 1 : desc.image_height; }
-  size_t depth() const { return type == CL_MEM_OBJECT_IMAGE3D ? desc.image_depth : 1; }
+  size_t height() const {
+    return type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? desc.image_array_size
+           : type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE3D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY
+               ? desc.image_height
+               : 1;
+  }
+  size_t depth() const {
+    return type == CL_MEM_OBJECT_IMAGE3D         ? desc.image_depth
+           : type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? desc.image_array_size
+                                                 : 1;
+  }
 };
 
 struct _cl_program {

@@ -79,7 +79,8 @@ std::vector<ChartLane> chartLanes(const Timeline &tl) {
     lane.entries.push_back(i);
     if (op.isGpuWork()) {
       ChartLane &stream = streams[{op.device, op.stream}];
-      stream.name = named(op.device, fmt::format("stream {}", op.stream));
+      stream.name = named(
+          op.device, fmt::format("{} {}", tl.session.api == system::HostApi::OpenCL ? "queue" : "stream", op.stream));
       stream.entries.push_back(i);
     }
   }

@@ -59,8 +59,9 @@ void SessionRecorder::streamWaitEvent(StreamRef on, const void *event) {
 }
 
 void SessionRecorder::streamSynchronize(StreamRef on) {
+  const char *what = session_.api == system::HostApi::OpenCL ? "queue" : "stream";
   add(OpKind::StreamSynchronize, on,
-      on.device ? fmt::format("device {} stream {}", on.device, on.stream) : fmt::format("stream {}", on.stream));
+      on.device ? fmt::format("device {} {} {}", on.device, what, on.stream) : fmt::format("{} {}", what, on.stream));
 }
 
 void SessionRecorder::eventSynchronize(const void *event) {

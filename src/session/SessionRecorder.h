@@ -37,6 +37,8 @@ public:
   void synchronize(unsigned device); ///< cudaDeviceSynchronize on `device`
 
   const system::Session &session() const { return session_; }
+  /// The API the program's calls come through (CUDA unless said otherwise).
+  void setHostApi(system::HostApi api) { session_.api = api; }
 
 private:
   /// A new operation of `kind` on `on`, appended; the caller fills in the rest.

@@ -58,8 +58,13 @@ struct SessionOp {
   bool isGpuWork() const { return kind <= OpKind::Kernel; }
 };
 
+/// The API a program's calls came through: what its streams are called (CUDA streams, OpenCL
+/// command queues) and how the advice about them is worded.
+enum class HostApi : uint8_t { Cuda, OpenCL };
+
 struct Session {
   std::vector<SessionOp> ops;
+  HostApi api = HostApi::Cuda;
 };
 
 } // namespace ptxray::system

@@ -90,7 +90,8 @@ public:
   /// `serial`: every operation also waits for the one issued before it, whatever its device (the
   /// one-queue baseline of a session over several devices).
   Simulation(const SystemConfig &config, const Session &session, bool serial = false)
-      : c_(config), ops_(session.ops), s_(ops_.size()), dev_(static_cast<size_t>(config.devices())), serial_(serial) {}
+      : c_(config), ops_(session.ops), api_(session.api), s_(ops_.size()), dev_(static_cast<size_t>(config.devices())),
+        serial_(serial) {}
 
   Timeline run() {
     for (size_t i = 0; i < ops_.size(); ++i)
@@ -549,6 +550,7 @@ private:
     Timeline tl;
     tl.config = c_;
     tl.session.ops = ops_;
+    tl.session.api = api_;
     for (const DeviceState &d : dev_)
       tl.peakConcurrentKernels = std::max(tl.peakConcurrentKernels, d.peakKernels);
     std::vector<std::pair<double, double>> h2d, d2h, peer, compute, host;
@@ -597,6 +599,7 @@ private:
 
   const SystemConfig &c_;
   std::vector<SessionOp> ops_;
+  HostApi api_ = HostApi::Cuda;
   std::vector<OpState> s_;
   std::vector<DeviceState> dev_;
   bool serial_ = false;

@@ -388,6 +388,9 @@ OpenCLResult compileOpenCL(std::string_view source, const std::string &displayNa
   const fs::path file = scratch.path() / base, ptx = scratch.path() / "out.ptx";
   writeFile(file, source);
   std::vector<std::string> argv{clang, "-x", "cl", "-target", kTarget, optimize ? "-O2" : "-O0", "-gline-tables-only",
+                                // PTX ISA 4.3 for sm_20 (clang's default is 3.2): the image built-ins
+                                // query array sizes (txq/suq .array_size, PTX 4.1)
+                                "-Xclang", "-target-feature", "-Xclang", "+ptx43",
                                 // .file names the source relative to the compilation directory: the
                                 // scratch folder, whatever the current one (replaced below)
                                 "-fdebug-compilation-dir=" + scratch.path().string(), "-S", "-o", ptx.string(),

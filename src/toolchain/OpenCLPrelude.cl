@@ -221,6 +221,49 @@ OVL int4 get_image_dim(read_only image3d_t img) {
     break;                                                                                                 \
   }
 
+// The same with a layer operand (2D arrays).
+#define PTXRAY_STORE3(geom, coords, img, channels, bytes, w, x, y, lay)                                          \
+  switch (bytes * 8 + channels) {                                                                          \
+  case 8 + 1:                                                                                              \
+    __asm__("sust.b." geom ".b8 [%[i], " coords "], {%[a]};" ::[i] "l"(img), [x] "r"(x), [y] "r"(y), [l] "r"(lay),        \
+            [a] "h"((ushort)w.x));                                                                         \
+    break;                                                                                                 \
+  case 8 + 2:                                                                                              \
+    __asm__("sust.b." geom ".v2.b8 [%[i], " coords "], {%[a], %[b]};" ::[i] "l"(img), [x] "r"(x), [y] "r"(y), [l] "r"(lay), \
+            [a] "h"((ushort)w.x), [b] "h"((ushort)w.y));                                                   \
+    break;                                                                                                 \
+  case 8 + 4:                                                                                              \
+    __asm__("sust.b." geom ".v4.b8 [%[i], " coords "], {%[a], %[b], %[c], %[d]};" ::[i] "l"(img), [x] "r"(x), \
+            [y] "r"(y), [l] "r"(lay), [a] "h"((ushort)w.x), [b] "h"((ushort)w.y), [c] "h"((ushort)w.z),                  \
+            [d] "h"((ushort)w.w));                                                                         \
+    break;                                                                                                 \
+  case 16 + 1:                                                                                             \
+    __asm__("sust.b." geom ".b16 [%[i], " coords "], {%[a]};" ::[i] "l"(img), [x] "r"(x), [y] "r"(y), [l] "r"(lay),       \
+            [a] "h"((ushort)w.x));                                                                         \
+    break;                                                                                                 \
+  case 16 + 2:                                                                                             \
+    __asm__("sust.b." geom ".v2.b16 [%[i], " coords "], {%[a], %[b]};" ::[i] "l"(img), [x] "r"(x),          \
+            [y] "r"(y), [l] "r"(lay), [a] "h"((ushort)w.x), [b] "h"((ushort)w.y));                                       \
+    break;                                                                                                 \
+  case 16 + 4:                                                                                             \
+    __asm__("sust.b." geom ".v4.b16 [%[i], " coords "], {%[a], %[b], %[c], %[d]};" ::[i] "l"(img),          \
+            [x] "r"(x), [y] "r"(y), [l] "r"(lay), [a] "h"((ushort)w.x), [b] "h"((ushort)w.y), [c] "h"((ushort)w.z),       \
+            [d] "h"((ushort)w.w));                                                                         \
+    break;                                                                                                 \
+  case 32 + 1:                                                                                             \
+    __asm__("sust.b." geom ".b32 [%[i], " coords "], {%[a]};" ::[i] "l"(img), [x] "r"(x), [y] "r"(y), [l] "r"(lay),       \
+            [a] "r"(w.x));                                                                                 \
+    break;                                                                                                 \
+  case 32 + 2:                                                                                             \
+    __asm__("sust.b." geom ".v2.b32 [%[i], " coords "], {%[a], %[b]};" ::[i] "l"(img), [x] "r"(x),          \
+            [y] "r"(y), [l] "r"(lay), [a] "r"(w.x), [b] "r"(w.y));                                                       \
+    break;                                                                                                 \
+  default:                                                                                                 \
+    __asm__("sust.b." geom ".v4.b32 [%[i], " coords "], {%[a], %[b], %[c], %[d]};" ::[i] "l"(img),          \
+            [x] "r"(x), [y] "r"(y), [l] "r"(lay), [a] "r"(w.x), [b] "r"(w.y), [c] "r"(w.z), [d] "r"(w.w));               \
+    break;                                                                                                 \
+  }
+
 // The image's channels and bytes per channel, from its format.
 #define PTXRAY_FORMAT(img)                                                                                 \
   int type = get_image_channel_data_type(img), order = get_image_channel_order(img);                       \
@@ -284,3 +327,90 @@ static inline uint4 ptxray_pack_uint(uint4 v, int type) {
 PTXRAY_WRITE(write_imagef, float4, ptxray_pack_float)
 PTXRAY_WRITE(write_imagei, int4, ptxray_pack_int)
 PTXRAY_WRITE(write_imageui, uint4, ptxray_pack_uint)
+
+// Image arrays: the layer is the coordinate's last component, rounded to the nearest layer and
+// clamped to the array (OpenCL 1.2, 8.4), first in PTX's coordinate vector.
+PTXRAY_QUERIES(image1d_array_t)
+PTXRAY_QUERIES(image2d_array_t)
+PTXRAY_QUERIES(image1d_buffer_t)
+PTXRAY_QUERY(get_image_height, "txq.height.b32 %0, [%1];", image2d_array_t, read_only)
+PTXRAY_QUERY(get_image_height, "suq.height.b32 %0, [%1];", image2d_array_t, write_only)
+PTXRAY_QUERY(get_image_array_size_int, "txq.array_size.b32 %0, [%1];", image1d_array_t, read_only)
+PTXRAY_QUERY(get_image_array_size_int, "suq.array_size.b32 %0, [%1];", image1d_array_t, write_only)
+PTXRAY_QUERY(get_image_array_size_int, "txq.array_size.b32 %0, [%1];", image2d_array_t, read_only)
+PTXRAY_QUERY(get_image_array_size_int, "suq.array_size.b32 %0, [%1];", image2d_array_t, write_only)
+OVL size_t get_image_array_size(read_only image1d_array_t img) { return get_image_array_size_int(img); }
+OVL size_t get_image_array_size(write_only image1d_array_t img) { return get_image_array_size_int(img); }
+OVL size_t get_image_array_size(read_only image2d_array_t img) { return get_image_array_size_int(img); }
+OVL size_t get_image_array_size(write_only image2d_array_t img) { return get_image_array_size_int(img); }
+OVL int2 get_image_dim(read_only image2d_array_t img) { return (int2)(get_image_width(img), get_image_height(img)); }
+OVL int2 get_image_dim(write_only image2d_array_t img) { return (int2)(get_image_width(img), get_image_height(img)); }
+#define PTXRAY_READA(fn, rtype, dtype, outc)                                                               \
+  OVL rtype fn(read_only image1d_array_t img, sampler_t smp, float2 c) {                                   \
+    int layer = clamp(convert_int_rte(c.y), 0, get_image_array_size_int(img) - 1);                           \
+    PTXRAY_TEX("a1d", dtype, "f32", rtype, outc, img, smp, "{%6, %7}"), "r"(layer), "f"(c.x));            \
+    return r;                                                                                              \
+  }                                                                                                        \
+  OVL rtype fn(read_only image1d_array_t img, sampler_t smp, int2 c) {                                     \
+    int layer = clamp(c.y, 0, get_image_array_size_int(img) - 1);                                            \
+    PTXRAY_TEX("a1d", dtype, "s32", rtype, outc, img, smp, "{%6, %7}"), "r"(layer), "r"(c.x));            \
+    return r;                                                                                              \
+  }                                                                                                        \
+  OVL rtype fn(read_only image1d_array_t img, int2 c) {                                                   \
+    PTXRAY_TEX("a1d", dtype, "s32", rtype, outc, img, PTXRAY_FETCH_SAMPLER, "{%6, %7}"), "r"(c.y),        \
+        "r"(c.x));                                                                                         \
+    return r;                                                                                              \
+  }                                                                                                        \
+  OVL rtype fn(read_only image2d_array_t img, sampler_t smp, float4 c) {                                   \
+    int layer = clamp(convert_int_rte(c.z), 0, get_image_array_size_int(img) - 1);                           \
+    PTXRAY_TEX("a2d", dtype, "f32", rtype, outc, img, smp, "{%6, %7, %8, %8}"), "r"(layer), "f"(c.x),     \
+        "f"(c.y));                                                                                         \
+    return r;                                                                                              \
+  }                                                                                                        \
+  OVL rtype fn(read_only image2d_array_t img, sampler_t smp, int4 c) {                                     \
+    int layer = clamp(c.z, 0, get_image_array_size_int(img) - 1);                                            \
+    PTXRAY_TEX("a2d", dtype, "s32", rtype, outc, img, smp, "{%6, %7, %8, %8}"), "r"(layer), "r"(c.x),     \
+        "r"(c.y));                                                                                         \
+    return r;                                                                                              \
+  }                                                                                                        \
+  OVL rtype fn(read_only image2d_array_t img, int4 c) {                                                    \
+    PTXRAY_TEX("a2d", dtype, "s32", rtype, outc, img, PTXRAY_FETCH_SAMPLER, "{%6, %7, %8, %8}"), "r"(c.z), \
+        "r"(c.x), "r"(c.y));                                                                               \
+    return r;                                                                                              \
+  }                                                                                                        \
+  OVL rtype fn(read_only image1d_buffer_t img, int c) {                                                    \
+    PTXRAY_TEX("1d", dtype, "s32", rtype, outc, img, PTXRAY_FETCH_SAMPLER, "{%6}"), "r"(c));              \
+    return r;                                                                                              \
+  }
+PTXRAY_READA(read_imagef, float4, "f32", "f")
+PTXRAY_READA(read_imagei, int4, "s32", "r")
+PTXRAY_READA(read_imageui, uint4, "u32", "r")
+
+#define PTXRAY_WRITEA(fn, vtype, pack)                                                                     \
+  OVL void fn(write_only image1d_array_t img, int2 c, vtype v) {                                           \
+    PTXRAY_FORMAT(img)                                                                                     \
+    uint4 w = pack(v, type);                                                                               \
+    if (order == CLK_BGRA)                                                                                 \
+      w = w.zyxw;                                                                                          \
+    int x = c.x * (int)(bytes * channels), y = c.y;                                                        \
+    PTXRAY_STORE("a1d", "{%[y], %[x]}", img, channels, bytes, w, x, y)                                    \
+  }                                                                                                        \
+  OVL void fn(write_only image2d_array_t img, int4 c, vtype v) {                                           \
+    PTXRAY_FORMAT(img)                                                                                     \
+    uint4 w = pack(v, type);                                                                               \
+    if (order == CLK_BGRA)                                                                                 \
+      w = w.zyxw;                                                                                          \
+    int x = c.x * (int)(bytes * channels), y = c.y, layer = c.z;                                           \
+    PTXRAY_STORE3("a2d", "{%[l], %[x], %[y], %[y]}", img, channels, bytes, w, x, y, layer)                \
+  }                                                                                                        \
+  OVL void fn(write_only image1d_buffer_t img, int c, vtype v) {                                           \
+    PTXRAY_FORMAT(img)                                                                                     \
+    uint4 w = pack(v, type);                                                                               \
+    if (order == CLK_BGRA)                                                                                 \
+      w = w.zyxw;                                                                                          \
+    int x = c * (int)(bytes * channels), y = 0;                                                            \
+    PTXRAY_STORE("1d", "{%[x]}", img, channels, bytes, w, x, y)                                           \
+  }
+PTXRAY_WRITEA(write_imagef, float4, ptxray_pack_float)
+PTXRAY_WRITEA(write_imagei, int4, ptxray_pack_int)
+PTXRAY_WRITEA(write_imageui, uint4, ptxray_pack_uint)

@@ -103,3 +103,29 @@ endif()
 if(TARGET ptxray_opencl)
   include(${CMAKE_CURRENT_LIST_DIR}/programs/Programs.cmake)
 endif()
+
+if(TARGET opencl_guide AND TARGET ptxray_opencl)
+  # An OpenCL program's session is told in OpenCL's terms: its queues, and the fix for copies that do
+  # not overlap the kernels with command queues and non-blocking writes from pinned memory ([BPG] 3.1).
+  add_test(NAME opencl.icd_session_in_opencl_terms COMMAND bash -c
+    "${PTXRAY_BIN} exec --arch k20x --timeline - -- $<TARGET_FILE:opencl_guide> --kernels multiply 2>&1 >/dev/null")
+  set_tests_properties(opencl.icd_session_in_opencl_terms PROPERTIES PASS_REGULAR_EXPRESSION
+    "no-copy-compute-overlap.*own command queue \\(non-blocking clEnqueueWriteBuffer from pinned memory\\).*queue 1"
+    FAIL_REGULAR_EXPRESSION "cudaMemcpyAsync" LABELS opencl)
+endif()
+
+# A kernel that writes past its buffer: the program sees CL_OUT_OF_RESOURCES at the next
+# synchronization and after, as on a GPU; the user is told where, and memcheck reports the access on
+# the OpenCL line.
+if(TARGET ptxray_opencl AND TARGET OpenCL::OpenCL)
+  add_executable(opencl_fault_out_of_bounds ${CMAKE_CURRENT_SOURCE_DIR}/opencl/faults/out_of_bounds.c)
+  target_link_libraries(opencl_fault_out_of_bounds PRIVATE OpenCL::OpenCL)
+  set_target_properties(opencl_fault_out_of_bounds PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra" LINK_OPTIONS "")
+  add_test(NAME opencl.icd_fault_loses_the_context COMMAND bash -c "${PTXRAY_BIN} exec -- $<TARGET_FILE:opencl_fault_out_of_bounds> 2>&1")
+  set_tests_properties(opencl.icd_fault_loses_the_context PROPERTIES PASS_REGULAR_EXPRESSION
+    "kernel scale failed: .*CL_OUT_OF_RESOURCES.*clEnqueueNDRangeKernel: 0\nclFinish: -5\nclEnqueueReadBuffer: -5" LABELS opencl)
+  add_test(NAME opencl.icd_memcheck_names_the_opencl_line COMMAND bash -c
+    "${PTXRAY_BIN} exec --tool memcheck -- $<TARGET_FILE:opencl_fault_out_of_bounds> 2>&1")
+  set_tests_properties(opencl.icd_memcheck_names_the_opencl_line PROPERTIES PASS_REGULAR_EXPRESSION
+    "Invalid address \\(out of bounds\\) \\(write of size 4 bytes, global space\\).*in kernel scale.*source program1\\.cl:3.*clCreateBuffer of 4096 bytes.*MEMCHECK SUMMARY: 1 error" LABELS opencl)
+endif()

@@ -14,7 +14,7 @@ endif()
 
 set(PTXRAY_OPENCL_PROGRAMS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/opencl/programs)
 set(PTXRAY_OPENCL_PROGRAMS platform_device context_queue buffers kernels_ndrange errors events_profiling
-  compile_link images)
+  compile_link images image_arrays)
 
 foreach(name ${PTXRAY_OPENCL_PROGRAMS})
   set(target opencl_program_${name})
