@@ -215,6 +215,7 @@ void kernelParamsInShared(const RuleContext &ctx, std::vector<Finding> &out) {
       overLimit ? fmt::format(" That is more than the {} bytes this GPU can pass: the launch fails.", kSharedParamLimit)
                 : "";
   Finding f = ctx.make("kernel-params-in-shared");
+  std::string alternative; // where the parameters tip the block over an allocation unit
   if (!ctx.launch) {
     if (p.bytes <= kSharedParamLimit / 2)
       return;
@@ -249,6 +250,15 @@ void kernelParamsInShared(const RuleContext &ctx, std::vector<Finding> &out) {
           view.input.staticSharedBytes + view.input.dynamicSharedBytes, p.bytes, ctx.cc.sharedAllocationUnit,
           rWith.activeBlocksPerSm, rWith.activeBlocksPerSm == 1 ? "" : "s", percent(rWith.occupancy), p.remaining,
           rAfter.activeBlocksPerSm, percent(rAfter.occupancy), limit);
+      // The other way to the same occupancy: the block's own shared memory and all the parameters within
+      // the allocation the fix would leave it.
+      const uint64_t own = view.input.staticSharedBytes + view.input.dynamicSharedBytes;
+      if (own + p.bytes > rAfter.allocatedSharedBytesPerBlock &&
+          own + p.bytes - rAfter.allocatedSharedBytesPerBlock < own)
+        alternative = fmt::format(" Or take {} bytes off the block's own shared memory, so that it and the parameters "
+                                  "fit the {} bytes {} blocks per SM leave each block.",
+                                  own + p.bytes - rAfter.allocatedSharedBytesPerBlock,
+                                  rAfter.allocatedSharedBytesPerBlock, rAfter.activeBlocksPerSm);
       if (rWith.launches()) {
         model::TimeInputs in = ctx.launch->timeInputs;
         in.occupancy = rWith;
@@ -273,6 +283,7 @@ void kernelParamsInShared(const RuleContext &ctx, std::vector<Finding> &out) {
                  : fmt::format("Pass the large arguments through constant memory: a __constant__ variable (a struct) "
                                "set with cudaMemcpyToSymbol before the launch and read in the kernel; {}.",
                                fast);
+  f.fix += alternative;
   out.push_back(std::move(f));
 }
 

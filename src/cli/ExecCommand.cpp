@@ -112,6 +112,8 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
   options.toEnvironment();
   if (std::string asan = asanRuntime(); !asan.empty()) {
     prependPath("LD_PRELOAD", asan);
+    // Tools the libraries run (clang for an OpenCL build) are spawned without it.
+    setenv("PTXRAY_SANITIZER_PRELOAD", asan.c_str(), 1);
     setenv("ASAN_OPTIONS", "detect_leaks=0", 0); // the program's own leaks are not ptxray's
   }
   std::vector<char *> argv;
@@ -159,7 +161,7 @@ CommandRunner addExecCommand(CLI::App &app) {
   cmd->add_flag("--strict-ptx", p.strictPtx,
                 "Refuse a program without PTX the GPU could run, as the driver does (default: run its oldest PTX "
                 "on an older modeled GPU, with a note)");
-  cmd->add_flag("--log-api", p.logApi, "Trace every CUDA runtime call on stderr");
+  cmd->add_flag("--log-api", p.logApi, "Trace every CUDA runtime or OpenCL call on stderr");
   cmd->add_option("--max-instructions", p.maxInstructions, "Thread-instruction budget per launch (0: default)")
       ->check(CLI::Range(0LL, std::numeric_limits<long long>::max(), "NONNEGATIVE"));
   cmd->add_option("--timeline", p.timeline,

@@ -113,6 +113,10 @@ namespace ptxray::opencl {
 
 /// A line on stderr naming the call that failed inside ptxray (never throws).
 void reportInternalError(const char *call, const char *what);
+/// "CL_INVALID_VALUE" for -30.
+const char *errorName(cl_int error);
+/// The API trace (`ptxray exec --log-api`, PTXRAY_LOG=api): one line per call with its result.
+void logCall(const char *name, cl_int result);
 
 /// Runs an API call's body under the platform's lock, so that no C++ exception reaches the program
 /// (std::bad_alloc: CL_OUT_HOST_MEMORY), then the callbacks that came due.
@@ -129,6 +133,8 @@ template <typename F> cl_int call(const char *name, F &&body) {
       reportInternalError(name, e.what());
       result = CL_OUT_OF_RESOURCES;
     }
+    if (p.config().logApi)
+      logCall(name, result);
   }
   Platform::runCallbacks();
   return result;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <spawn.h>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,37 @@ std::string pathArgument(const std::string &path) {
   return !path.empty() && path[0] == '-' ? "./" + path : path;
 }
 
+/// The environment a tool runs with: this process's, less the sanitizer runtime `ptxray exec` put in
+/// LD_PRELOAD for its own libraries (PTXRAY_SANITIZER_PRELOAD names it): a compiler an OpenCL
+/// program's build runs (clang) is not instrumented and must not load it.
+static std::vector<std::string> toolEnvironment() {
+  std::vector<std::string> env;
+  const char *preloaded = std::getenv("PTXRAY_SANITIZER_PRELOAD");
+  for (char **e = environ; *e; ++e) {
+    std::string entry = *e;
+    if (preloaded && *preloaded && entry.starts_with("LD_PRELOAD=")) {
+      std::string kept;
+      std::string_view list = std::string_view(entry).substr(11);
+      while (!list.empty()) {
+        const size_t end = list.find_first_of(": ");
+        const std::string_view item = list.substr(0, end);
+        if (!item.empty() && item != preloaded) {
+          if (!kept.empty())
+            kept.push_back(':');
+          kept.append(item);
+        }
+        list = end == std::string_view::npos ? std::string_view() : list.substr(end + 1);
+      }
+      if (kept.empty())
+        continue;
+      entry.assign("LD_PRELOAD=");
+      entry.append(kept);
+    }
+    env.push_back(std::move(entry));
+  }
+  return env;
+}
+
 ProcessResult runProcess(const std::vector<std::string> &argv) {
   ProcessResult result;
   if (argv.empty()) {
@@ -67,8 +99,13 @@ ProcessResult runProcess(const std::vector<std::string> &argv) {
   for (const std::string &a : argv)
     args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<std::string> environment = toolEnvironment();
+  std::vector<char *> envp;
+  for (std::string &e : environment)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   if (rc != 0) {

@@ -202,5 +202,47 @@ TEST(CDeclErrors, RecoversAndKeepsGoing) {
   EXPECT_EQ(r.header.find("B"), nullptr);
 }
 
+// OpenCL C: size_t and its kin are as wide as an address; a .cl file's kernels and functions are skipped
+// (their bodies hold float constants and statements), so that the types beside them can be laid out.
+TEST(CDeclOpenCL, AddressSizedTypesAndFunctionsSkipped) {
+  EXPECT_EQ(spell("size_t", SourceLanguage::OpenCL), "size_t");
+  EXPECT_EQ(parseCType("size_t", nullptr, SourceLanguage::OpenCL).type->scalar, Scalar::ULong);
+  EXPECT_EQ(parseCType("ptrdiff_t", nullptr, SourceLanguage::OpenCL).type->scalar, Scalar::Long);
+  EXPECT_EQ(parseCType("uintptr_t", nullptr, SourceLanguage::OpenCL).type->scalar, Scalar::ULong);
+  EXPECT_EQ(spell("size_t").substr(0, 6), "error:"); // CUDA: a typedef of <stddef.h>, not built in
+  EXPECT_EQ(spell("half", SourceLanguage::OpenCL), "half");
+  EXPECT_EQ(parseCType("half", nullptr, SourceLanguage::OpenCL).type->scalar, Scalar::Half);
+
+  CDeclResult r = parseCDecls(R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef struct { float a; float3 b; char c; } Particle;
+float scale(float x);
+inline float twice(float x) { return 2.0f * x; }
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void step(__global Particle *p, const float dt, __local float *tile) {
+  size_t i = get_global_id(0);
+  if (i < 4) { p[i].b.x += dt * 1.5e-3f; tile[i] = 0.5; }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+kernel void empty(void) {}
+struct Tail { double2 d; };
+)",
+                              SourceLanguage::OpenCL);
+  ASSERT_TRUE(r.ok()) << formatError("k.cl", r.errors.front());
+  ASSERT_EQ(r.header.types.size(), 2u);
+  EXPECT_EQ(r.header.types[0].name, "Particle");
+  EXPECT_EQ(r.header.types[1].name, "Tail");
+  EXPECT_EQ(r.header.types[1].line, 13u);
+
+  // Constants inside the types are still read as integers, and CUDA still refuses functions.
+  r = parseCDecls("struct S { char c[1.5f]; };", SourceLanguage::OpenCL);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(formatError("k.cl", r.errors[0]), "k.cl:1:19: error: invalid integer constant '1.5f'");
+  EXPECT_EQ(firstError("void k(void) {}"), "h.h:1:7: error: function declarations are not supported");
+  r = parseCDecls("void f(int x) { if (x) {", SourceLanguage::OpenCL);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(formatError("k.cl", r.errors[0]), "k.cl:1:1: error: unterminated function body");
+}
+
 } // namespace
 } // namespace ptxray::abi

@@ -148,6 +148,65 @@ TEST(LayoutVector, OpenClVectorsAlignedToTheirSize) {
   EXPECT_EQ(cl("uint").size, 4u);
 }
 
+// §1.2: "in OpenCL built-in vector data types have their alignment set to the size of the built-in data
+// type": structs holding them are padded to those alignments, where CUDA's vector structs align like
+// their elements (odd counts) or at most 16 bytes. Offsets derived by hand from the rules of §1.2.
+TEST(LayoutVector, OpenClStructsAlignTheirVectorsToTheirSize) {
+  auto cl = [](std::string_view decls, unsigned addressSize = 64) {
+    CDeclResult parsed = parseCDecls(decls, SourceLanguage::OpenCL);
+    EXPECT_TRUE(parsed.ok()) << (parsed.errors.empty() ? "" : formatError("test.cl", parsed.errors.front()));
+    if (parsed.header.types.empty())
+      throw AbiError("test type not found");
+    return layoutOf(parsed.header.types.back().type, addressSize);
+  };
+  // float3: 16 bytes aligned to 16, so b moves from 4 to 16 and the struct to 48 bytes.
+  Layout l = cl("struct S { float a; float3 b; char c; };");
+  EXPECT_EQ(placement(l), "a@0:32 b@128:128 c@256:8");
+  EXPECT_EQ(l.size, 48u);
+  EXPECT_EQ(l.align, 16u);
+  EXPECT_EQ(holes(l), "32+96 264+120t");
+  // The same declaration in CUDA: float3 is 12 bytes aligned to 4.
+  l = lay("struct S { float a; float3 b; char c; };");
+  EXPECT_EQ(placement(l), "a@0:32 b@32:96 c@128:8");
+  EXPECT_EQ(l.size, 20u);
+  EXPECT_EQ(l.align, 4u);
+
+  l = cl("struct S { char c; double2 d; };"); // double2: 16, aligned 16 (CUDA too)
+  EXPECT_EQ(member(l, "d").byteOffset, 16u);
+  EXPECT_EQ(l.size, 32u);
+  l = cl("struct S { char c; double3 d; };"); // double3: the room of a double4, 32 aligned to 32
+  EXPECT_EQ(member(l, "d").byteOffset, 32u);
+  EXPECT_EQ(member(l, "d").size, 32u);
+  EXPECT_EQ(l.size, 64u);
+  EXPECT_EQ(l.align, 32u);
+  l = cl("struct S { int8 v; char c; };"); // int8: 32 bytes aligned to 32
+  EXPECT_EQ(member(l, "c").byteOffset, 32u);
+  EXPECT_EQ(l.size, 64u);
+  EXPECT_EQ(l.align, 32u);
+  l = cl("struct S { uchar u; half h; short2 s; char3 t; ulong16 w; };");
+  EXPECT_EQ(placement(l), "u@0:8 h@16:16 s@32:32 t@64:32 w@1024:1024");
+  EXPECT_EQ(l.size, 256u);
+  EXPECT_EQ(l.align, 128u);
+  l = cl("struct S { char c; float4 v[2]; };");
+  EXPECT_EQ(member(l, "v").byteOffset, 16u);
+  EXPECT_EQ(l.size, 48u);
+
+  // size_t follows the address size; long stays 64-bit.
+  l = cl("struct S { char c; size_t n; int i; long l; };");
+  EXPECT_EQ(placement(l), "c@0:8 n@64:64 i@128:32 l@192:64");
+  EXPECT_EQ(l.size, 32u);
+  l = cl("struct S { char c; size_t n; int i; long l; };", 32);
+  EXPECT_EQ(placement(l), "c@0:8 n@32:32 i@64:32 l@128:64");
+  EXPECT_EQ(l.size, 24u);
+  EXPECT_EQ(l.align, 8u);
+
+  // Nested: a struct holding the 48-byte S is aligned to 16 like it.
+  l = cl("struct S { float a; float3 b; char c; }; struct T { char x; struct S s; float2 f; };");
+  EXPECT_EQ(placement(l), "x@0:8 s@128:384 f@512:64");
+  EXPECT_EQ(l.size, 80u);
+  EXPECT_EQ(l.align, 16u);
+}
+
 // §1.2: an aggregate aligns like its most strictly aligned member; members at the lowest aligned offset.
 TEST(LayoutAggregate, InternalAndTailPadding) {
   Layout l = layType("struct {char c; double d;}");

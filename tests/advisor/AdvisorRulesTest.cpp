@@ -7,7 +7,9 @@
 #include "vm/Device.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <optional>
 #include <set>
 
 namespace ptxray::test {
@@ -222,6 +224,129 @@ TEST(AdvisorStatic, UnfusedMultiplyAddOnlyWhereTheRoundingForbidsFusion) {
   EXPECT_FALSE(fires("contractible"));
   EXPECT_FALSE(fires("fused"));
   EXPECT_FALSE(fires("unrelated"));
+}
+
+// [BPG] 3.2.2.4: on CC 1.x the kernel's 116 bytes of parameters take each block's shared memory: with the
+// 4000-byte tile a block needs 9 of the 512-byte units, 3 blocks per SM where the tile alone lets 4 fit
+// (tests/advisor/kernels/kernel_params.cu). The gain is the time model's for that occupancy change.
+TEST(Advisor, KernelParamsInSharedCostABlockOnCc1x) {
+  const nlohmann::json cases = nlohmann::json::parse(readFile(sourceDir() / "tests/advisor/cases.json"));
+  auto specOf = [&](std::string_view name) {
+    for (const nlohmann::json &c : cases)
+      if (c.at("name") == name)
+        return session::parseRunSpec(c.at("spec"), std::string(name), sourceDir() / "tests/advisor");
+    throw std::runtime_error("no case " + std::string(name));
+  };
+  const std::vector<AdvisedLaunch> many = adviseSpec(specOf("kernel-params-in-shared-many-args"), "sm_13");
+  ASSERT_EQ(many.size(), 1u);
+  const advisor::Finding *f = many[0].find("kernel-params-in-shared");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->priority, advisor::Priority::Low);
+  EXPECT_EQ(f->guide, "[BPG] 3.2.2.4, A.4");
+  EXPECT_NE(f->title.find("116 bytes of kernel parameters in shared memory cost 1 block per SM: 3 fit instead of 4"),
+            std::string::npos)
+      << f->title;
+  EXPECT_NE(f->evidence.find("takes 4608 bytes of shared memory (its own 4000 and the 116 of parameters"),
+            std::string::npos)
+      << f->evidence;
+  EXPECT_NE(f->evidence.find("3 blocks fit an SM (occupancy 18.8%); with 0 bytes of parameters 4 would (25.0%)"),
+            std::string::npos)
+      << f->evidence;
+  EXPECT_NE(f->fix.find("__constant__"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("cudaMemcpyToSymbol"), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("Or take 20 bytes off the block's own shared memory, so that it and the parameters fit the "
+                        "4096 bytes 4 blocks per SM leave each block."),
+            std::string::npos)
+      << f->fix;
+  // The launch was modeled with 4 blocks per SM (the calculator leaves the parameters out); with 3 the
+  // model expects it slower, and that difference is the gain.
+  EXPECT_EQ(many[0].profile.occupancy.activeBlocksPerSm, 4);
+  EXPECT_GT(f->gainSeconds, 0);
+  EXPECT_NEAR(f->gainFraction, f->gainSeconds / many[0].profile.time.seconds, 1e-12);
+
+  const std::vector<AdvisedLaunch> few = adviseSpec(specOf("kernel-params-in-shared-constant-fixed"), "sm_13");
+  ASSERT_EQ(few.size(), 1u);
+  EXPECT_FALSE(few[0].has("kernel-params-in-shared"));
+  EXPECT_EQ(few[0].profile.occupancy.activeBlocksPerSm, 4);
+
+  // A short list can tip a block over an allocation unit too: the transpose's 32 x 32 float tile takes
+  // exactly 4 KB, and its 24 bytes of parameters make it 4.5 KB on CC 1.x, 3 blocks where 4 would fit
+  // (as on a GTX 280). Then trimming the tile is the other fix.
+  const std::vector<AdvisedLaunch> transpose = guideSpec("transpose.json", "sm_13");
+  const advisor::Finding *t = launchOf(transpose, "transposeCoalesced").find("kernel-params-in-shared");
+  ASSERT_NE(t, nullptr);
+  EXPECT_NE(t->title.find("24 bytes of kernel parameters in shared memory cost 1 block per SM: 3 fit instead of 4"),
+            std::string::npos)
+      << t->title;
+  EXPECT_NE(t->fix.find("Or take 24 bytes off the block's own shared memory"), std::string::npos) << t->fix;
+  for (const AdvisedLaunch &l : guideSpec("transpose.json", "sm_20"))
+    EXPECT_FALSE(l.has("kernel-params-in-shared"));
+}
+
+// Without a launch there is no block to place: the rule speaks up past half of the 256 bytes CC 1.x
+// passes, in the kernel's language. OpenCL's buffer pointers cannot move to constant memory: a kernel
+// of pointers alone has nothing to fix.
+TEST(AdvisorStatic, KernelParamsInSharedPastHalfTheLimit) {
+  const arch::ArchTarget target = *arch::findArch("sm_80").target;
+  vm::Device device(*target.computeCapability);
+  const std::string kernels = R"(
+.visible .entry wide(.param .u64 out, .param .align 4 .b8 coefficients[152])
+{
+  ret;
+}
+.visible .entry narrow(.param .u64 out, .param .align 4 .b8 coefficients[96])
+{
+  ret;
+}
+.visible .entry pointers(.param .u64 .ptr .global .align 4 p0, .param .u64 .ptr .global .align 4 p1,
+  .param .u64 .ptr .global .align 4 p2, .param .u64 .ptr .global .align 4 p3,
+  .param .u64 .ptr .global .align 4 p4, .param .u64 .ptr .global .align 4 p5,
+  .param .u64 .ptr .global .align 4 p6, .param .u64 .ptr .global .align 4 p7,
+  .param .u64 .ptr .global .align 4 p8, .param .u64 .ptr .global .align 4 p9,
+  .param .u64 .ptr .global .align 4 p10, .param .u64 .ptr .global .align 4 p11,
+  .param .u64 .ptr .global .align 4 p12, .param .u64 .ptr .global .align 4 p13,
+  .param .u64 .ptr .global .align 4 p14, .param .u64 .ptr .global .align 4 p15,
+  .param .u64 .ptr .global .align 4 p16, .param .u64 .ptr .global .align 4 p17)
+{
+  ret;
+}
+.visible .entry clWide(.param .u64 .ptr .global .align 4 out, .param .align 4 .b8 coefficients[160],
+  .param .u32 n)
+{
+  ret;
+}
+)";
+  const std::string header = ".version 7.0\n.target sm_80\n.address_size 64\n";
+  const vm::LoadedModule &cuda = device.loadModule("params.ptx", header + kernels);
+  const vm::LoadedModule &opencl = device.loadModule("params_cl.ptx", header + ".file 1 \"params.cl\"\n" + kernels);
+  auto finding = [&](const vm::LoadedModule &m, const char *arch, const char *kernel) {
+    advisor::AnalysisInput in;
+    in.target = *arch::findArch(arch).target;
+    in.module = &m.ptx();
+    in.kernel = kernel;
+    for (const advisor::Finding &f : advisor::advise(in))
+      if (f.rule == "kernel-params-in-shared")
+        return std::optional<advisor::Finding>(f);
+    return std::optional<advisor::Finding>();
+  };
+  const std::optional<advisor::Finding> wide = finding(cuda, "sm_13", "wide");
+  ASSERT_TRUE(wide);
+  EXPECT_NE(wide->title.find("160 bytes of kernel parameters: 62.5% of the 256 bytes"), std::string::npos)
+      << wide->title;
+  EXPECT_EQ(wide->gainSeconds, 0);
+  EXPECT_NE(wide->fix.find("cudaMemcpyToSymbol"), std::string::npos) << wide->fix;
+  EXPECT_TRUE(finding(cuda, "sm_10", "wide"));
+  EXPECT_FALSE(finding(cuda, "sm_20", "wide"));
+  EXPECT_FALSE(finding(cuda, "sm_35", "wide"));
+  EXPECT_FALSE(finding(cuda, "sm_13", "narrow"));     // 104 bytes
+  EXPECT_TRUE(finding(cuda, "sm_13", "pointers"));    // CUDA: pointers can live in __constant__ too
+  EXPECT_FALSE(finding(opencl, "sm_13", "pointers")); // OpenCL: 144 bytes of buffers, nothing to move
+  const std::optional<advisor::Finding> clWide = finding(opencl, "sm_13", "clWide");
+  ASSERT_TRUE(clWide);
+  EXPECT_NE(clWide->fix.find("Pass the 2 by-value arguments through constant memory"), std::string::npos)
+      << clWide->fix;
+  EXPECT_NE(clWide->fix.find("__constant pointer argument"), std::string::npos) << clWide->fix;
+  EXPECT_EQ(clWide->fix.find("cudaMemcpyToSymbol"), std::string::npos) << clWide->fix;
 }
 
 TEST(AdvisorStatic, LocalMemoryFromThePtxAlone) {

@@ -129,3 +129,10 @@ if(TARGET ptxray_opencl AND TARGET OpenCL::OpenCL)
   set_tests_properties(opencl.icd_memcheck_names_the_opencl_line PROPERTIES PASS_REGULAR_EXPRESSION
     "Invalid address \\(out of bounds\\) \\(write of size 4 bytes, global space\\).*in kernel scale.*source program1\\.cl:3.*clCreateBuffer of 4096 bytes.*MEMCHECK SUMMARY: 1 error" LABELS opencl)
 endif()
+
+# --log-api traces an OpenCL program's calls with their results.
+if(TARGET opencl_fault_out_of_bounds)
+  add_test(NAME opencl.icd_log_api COMMAND bash -c "${PTXRAY_BIN} exec --log-api -- $<TARGET_FILE:opencl_fault_out_of_bounds> 2>&1")
+  set_tests_properties(opencl.icd_log_api PROPERTIES PASS_REGULAR_EXPRESSION
+    "ptxray: clBuildProgram -> CL_SUCCESS.*ptxray: clFinish -> CL_OUT_OF_RESOURCES" LABELS opencl)
+endif()

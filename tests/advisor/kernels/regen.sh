@@ -58,6 +58,7 @@ compile launch_config -ptx -lineinfo -arch=compute_90 -o launch_config.ptx launc
 compile local_memory -ptx -lineinfo -arch=compute_90 -o local_memory.ptx local_memory.cu
 compile matmul_aat -ptx -lineinfo -arch=compute_90 -o matmul_aat.ptx matmul_aat.cu
 compile ilp -ptx -lineinfo -arch=compute_90 -o ilp.ptx ilp.cu
+compile kernel_params -ptx -lineinfo -arch=compute_90 -o kernel_params.ptx kernel_params.cu
 compile matmul_ab -ptx -lineinfo -arch=compute_90 -o matmul_ab.ptx matmul_ab.cu
 compile read_only -ptx -lineinfo -arch=compute_90 -o read_only.ptx read_only.cu
 
