@@ -163,6 +163,25 @@ template <typename T> cl_int info(size_t size, void *value, size_t *sizeRet, con
 }
 cl_int infoString(size_t size, void *value, size_t *sizeRet, std::string_view text);
 
+/// clRetainXxx and clReleaseXxx: `invalid` (CL_INVALID_CONTEXT, ...) unless `object` is a live object
+/// of the platform.
+template <typename T> cl_int retainObject(const char *name, T object, cl_int invalid) {
+  return call(name, [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(object))
+      return invalid;
+    p.retain(object);
+    return CL_SUCCESS;
+  });
+}
+template <typename T> cl_int releaseObject(const char *name, T object, cl_int invalid) {
+  return call(name, [&](Platform &p, auto &) -> cl_int {
+    if (!p.valid(object))
+      return invalid;
+    p.release(object);
+    return CL_SUCCESS;
+  });
+}
+
 // Checks and records the API files share.
 constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;

@@ -122,6 +122,50 @@ size_t chooseLocal(size_t global, size_t limit) {
   return 1;
 }
 
+/// A contiguous range of bytes as a rectangle of one row.
+Rect range(size_t offset, size_t bytes) {
+  Rect r{{offset, 0, 0}, {bytes, 1, 1}, bytes, bytes};
+  return r;
+}
+
+/// clEnqueueRead/WriteBuffer(Rect): a rectangle `b` of the buffer from or to a rectangle `h` of the
+/// host's memory at `ptr` (`toDevice`: a write), timed as a PCIe transfer of its bytes. A null `ptr`
+/// (or rectangles that did not check out) is CL_INVALID_VALUE.
+cl_int enqueueTransfer(Platform &p, std::unique_lock<std::mutex> &lock, cl_command_queue queue, cl_mem buffer,
+                       bool toDevice, cl_bool blocking, const Rect &b, const Rect &h, void *ptr, cl_uint waitCount,
+                       const cl_event *waitList, cl_event *event, cl_command_type type) {
+  if (cl_int e = checkQueue(p, queue))
+    return e;
+  if (cl_int e = checkBuffer(p, queue, buffer))
+    return e;
+  if (!ptr || b.bytes() == 0 || b.end() > buffer->size || b.end() < b.offset(0, 0))
+    return CL_INVALID_VALUE;
+  if (buffer->flags & (CL_MEM_HOST_NO_ACCESS | (toDevice ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY)))
+    return CL_INVALID_OPERATION;
+  if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+    return e;
+  Command c;
+  c.type = type;
+  c.holds = {buffer};
+  c.run = [&p, queue, buffer, b, h, ptr, toDevice, blocking](double &seconds) {
+    std::byte *device = p.bytes(buffer->address, buffer->size), *host = static_cast<std::byte *>(ptr);
+    if (toDevice) {
+      copyRect(device, b, host, h);
+      for (size_t z = 0; z < b.region[2]; ++z)
+        for (size_t y = 0; y < b.region[1]; ++y)
+          p.wrote(buffer->address + b.offset(y, z), b.region[0]);
+    } else {
+      copyRect(host, h, device, b);
+    }
+    const bool pinned = p.pinnedHostMemory(ptr, 1);
+    seconds = p.hostCopySeconds(b.bytes(), toDevice, pinned);
+    recordTransfer(p, queue, toDevice ? system::OpKind::CopyH2D : system::OpKind::CopyD2H, b.bytes(), pinned, blocking,
+                   b.region[1] * b.region[2], h.rowPitch);
+    return CL_SUCCESS;
+  };
+  return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+}
+
 cl_int enqueueKernel(Platform &p, std::unique_lock<std::mutex> &lock, cl_command_queue queue, cl_kernel kernel,
                      cl_uint dims, const size_t *offset, const size_t *global, const size_t *local, cl_uint waitCount,
                      const cl_event *waitList, cl_event *event, cl_command_type type) {
@@ -270,57 +314,16 @@ namespace api {
 cl_int clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                            void *ptr, cl_uint waitCount, const cl_event *waitList, cl_event *event) {
   return call("clEnqueueReadBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, buffer))
-      return e;
-    if (!ptr || size == 0 || !inRange(offset, size, buffer->size))
-      return CL_INVALID_VALUE;
-    if (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-      return CL_INVALID_OPERATION;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_READ_BUFFER;
-    c.holds = {buffer};
-    const uint64_t address = buffer->address + offset;
-    c.run = [&p, queue, address, size, ptr, blocking](double &seconds) {
-      std::memcpy(ptr, p.bytes(address, size), size);
-      const bool pinned = p.pinnedHostMemory(ptr, size);
-      seconds = p.hostCopySeconds(size, false, pinned);
-      recordTransfer(p, queue, system::OpKind::CopyD2H, size, pinned, blocking);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+    return enqueueTransfer(p, lock, queue, buffer, false, blocking, range(offset, size), range(0, size), ptr, waitCount,
+                           waitList, event, CL_COMMAND_READ_BUFFER);
   });
 }
 
 cl_int clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                             const void *ptr, cl_uint waitCount, const cl_event *waitList, cl_event *event) {
   return call("clEnqueueWriteBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, buffer))
-      return e;
-    if (!ptr || size == 0 || !inRange(offset, size, buffer->size))
-      return CL_INVALID_VALUE;
-    if (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-      return CL_INVALID_OPERATION;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_WRITE_BUFFER;
-    c.holds = {buffer};
-    const uint64_t address = buffer->address + offset;
-    c.run = [&p, queue, address, size, ptr, blocking](double &seconds) {
-      std::memmove(p.bytes(address, size), ptr, size);
-      p.wrote(address, size);
-      const bool pinned = p.pinnedHostMemory(ptr, size);
-      seconds = p.hostCopySeconds(size, true, pinned);
-      recordTransfer(p, queue, system::OpKind::CopyH2D, size, pinned, blocking);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+    return enqueueTransfer(p, lock, queue, buffer, true, blocking, range(offset, size), range(0, size),
+                           const_cast<void *>(ptr), waitCount, waitList, event, CL_COMMAND_WRITE_BUFFER);
   });
 }
 
@@ -329,30 +332,11 @@ cl_int clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool bl
                                size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *ptr,
                                cl_uint waitCount, const cl_event *waitList, cl_event *event) {
   return call("clEnqueueReadBufferRect", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, buffer))
-      return e;
     Rect b{}, h{};
-    if (!ptr || makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) ||
-        makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch) || b.end() > buffer->size)
-      return CL_INVALID_VALUE;
-    if (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-      return CL_INVALID_OPERATION;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_READ_BUFFER_RECT;
-    c.holds = {buffer};
-    c.run = [&p, queue, buffer, b, h, ptr, blocking](double &seconds) {
-      copyRect(static_cast<std::byte *>(ptr), h, p.bytes(buffer->address, buffer->size), b);
-      const bool pinned = p.pinnedHostMemory(ptr, 1);
-      seconds = p.hostCopySeconds(b.bytes(), false, pinned);
-      recordTransfer(p, queue, system::OpKind::CopyD2H, b.bytes(), pinned, blocking, b.region[1] * b.region[2],
-                     h.rowPitch);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+    const bool valid = !makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) &&
+                       !makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch);
+    return enqueueTransfer(p, lock, queue, buffer, false, blocking, b, h, valid ? ptr : nullptr, waitCount, waitList,
+                           event, CL_COMMAND_READ_BUFFER_RECT);
   });
 }
 
@@ -361,33 +345,11 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool b
                                 size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, const void *ptr,
                                 cl_uint waitCount, const cl_event *waitList, cl_event *event) {
   return call("clEnqueueWriteBufferRect", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, buffer))
-      return e;
     Rect b{}, h{};
-    if (!ptr || makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) ||
-        makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch) || b.end() > buffer->size)
-      return CL_INVALID_VALUE;
-    if (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-      return CL_INVALID_OPERATION;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_WRITE_BUFFER_RECT;
-    c.holds = {buffer};
-    c.run = [&p, queue, buffer, b, h, ptr, blocking](double &seconds) {
-      copyRect(p.bytes(buffer->address, buffer->size), b, static_cast<const std::byte *>(ptr), h);
-      for (size_t z = 0; z < b.region[2]; ++z)
-        for (size_t y = 0; y < b.region[1]; ++y)
-          p.wrote(buffer->address + b.offset(y, z), b.region[0]);
-      const bool pinned = p.pinnedHostMemory(ptr, 1);
-      seconds = p.hostCopySeconds(b.bytes(), true, pinned);
-      recordTransfer(p, queue, system::OpKind::CopyH2D, b.bytes(), pinned, blocking, b.region[1] * b.region[2],
-                     h.rowPitch);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+    const bool valid = !makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) &&
+                       !makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch);
+    return enqueueTransfer(p, lock, queue, buffer, true, blocking, b, h, valid ? const_cast<void *>(ptr) : nullptr,
+                           waitCount, waitList, event, CL_COMMAND_WRITE_BUFFER_RECT);
   });
 }
 
@@ -818,21 +780,11 @@ cl_int clSetEventCallback(cl_event event, cl_int type, void(CL_CALLBACK *notify)
 }
 
 cl_int clRetainEvent(cl_event event) {
-  return call("clRetainEvent", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(event))
-      return CL_INVALID_EVENT;
-    p.retain(event);
-    return CL_SUCCESS;
-  });
+  return retainObject("clRetainEvent", event, CL_INVALID_EVENT);
 }
 
 cl_int clReleaseEvent(cl_event event) {
-  return call("clReleaseEvent", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(event))
-      return CL_INVALID_EVENT;
-    p.release(event);
-    return CL_SUCCESS;
-  });
+  return releaseObject("clReleaseEvent", event, CL_INVALID_EVENT);
 }
 
 } // namespace api

@@ -228,6 +228,49 @@ std::vector<std::byte> pixel(const cl_image_format &format, const void *color) {
   return out;
 }
 
+/// clEnqueueRead/WriteImage: a region of the image from or to host memory whose rows and slices
+/// are `rowPitch` and `slicePitch` apart (0: packed); `toDevice` for a write.
+cl_int enqueueImageTransfer(Platform &p, std::unique_lock<std::mutex> &lock, cl_command_queue queue, cl_mem image,
+                            bool toDevice, cl_bool blocking, const size_t *origin, const size_t *region,
+                            size_t rowPitch, size_t slicePitch, void *ptr, cl_uint waitCount, const cl_event *waitList,
+                            cl_event *event) {
+  if (cl_int e = checkQueue(p, queue))
+    return e;
+  if (cl_int e = checkImage(p, queue, image))
+    return e;
+  if (cl_int e = checkRegion(image, origin, region))
+    return e;
+  const size_t rowBytes = region[0] * image->elementBytes;
+  rowPitch = rowPitch ? rowPitch : rowBytes;
+  // A 1D array's layers are its rows here, slice_pitch apart in the host's memory.
+  if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+    rowPitch = slicePitch = slicePitch ? slicePitch : rowPitch;
+  slicePitch = slicePitch ? slicePitch : rowPitch * region[1];
+  if (!ptr || rowPitch < rowBytes || (image->type != CL_MEM_OBJECT_IMAGE1D_ARRAY && slicePitch < rowPitch * region[1]))
+    return CL_INVALID_VALUE;
+  if (image->flags & (CL_MEM_HOST_NO_ACCESS | (toDevice ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY)))
+    return CL_INVALID_OPERATION;
+  if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+    return e;
+  Command c;
+  c.type = toDevice ? CL_COMMAND_WRITE_IMAGE : CL_COMMAND_READ_IMAGE;
+  c.holds = {image};
+  const std::array<size_t, 3> o{origin[0], origin[1], origin[2]}, r{region[0], region[1], region[2]};
+  c.run = [&p, queue, image, o, r, rowPitch, slicePitch, ptr, toDevice, blocking](double &seconds) {
+    copyRegion(p.bytes(image->address, image->size), image, o.data(), r.data(), static_cast<std::byte *>(ptr), rowPitch,
+               slicePitch, toDevice);
+    if (toDevice)
+      p.wrote(image->address, image->size);
+    const size_t bytes = r[0] * r[1] * r[2] * image->elementBytes;
+    const bool pinned = p.pinnedHostMemory(ptr, 1);
+    seconds = p.hostCopySeconds(bytes, toDevice, pinned);
+    recordTransfer(p, queue, toDevice ? system::OpKind::CopyH2D : system::OpKind::CopyD2H, bytes, pinned, blocking,
+                   r[1] * r[2], rowPitch);
+    return CL_SUCCESS;
+  };
+  return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+}
+
 } // namespace
 
 namespace api {
@@ -356,21 +399,11 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized, cl_addressing
 }
 
 cl_int clRetainSampler(cl_sampler sampler) {
-  return call("clRetainSampler", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(sampler))
-      return CL_INVALID_SAMPLER;
-    ++sampler->refs;
-    return CL_SUCCESS;
-  });
+  return retainObject("clRetainSampler", sampler, CL_INVALID_SAMPLER);
 }
 
 cl_int clReleaseSampler(cl_sampler sampler) {
-  return call("clReleaseSampler", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(sampler))
-      return CL_INVALID_SAMPLER;
-    p.release(sampler);
-    return CL_SUCCESS;
-  });
+  return releaseObject("clReleaseSampler", sampler, CL_INVALID_SAMPLER);
 }
 
 cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info name, size_t size, void *value, size_t *sizeRet) {
@@ -395,39 +428,8 @@ cl_int clEnqueueReadImage(cl_command_queue queue, cl_mem image, cl_bool blocking
                           const size_t *region, size_t rowPitch, size_t slicePitch, void *ptr, cl_uint waitCount,
                           const cl_event *waitList, cl_event *event) {
   return call("clEnqueueReadImage", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkImage(p, queue, image))
-      return e;
-    if (cl_int e = checkRegion(image, origin, region))
-      return e;
-    const size_t rowBytes = region[0] * image->elementBytes;
-    rowPitch = rowPitch ? rowPitch : rowBytes;
-    // A 1D array's layers are its rows here, slice_pitch apart in the host's memory.
-    if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-      rowPitch = slicePitch = slicePitch ? slicePitch : rowPitch;
-    slicePitch = slicePitch ? slicePitch : rowPitch * region[1];
-    if (!ptr || rowPitch < rowBytes ||
-        (image->type != CL_MEM_OBJECT_IMAGE1D_ARRAY && slicePitch < rowPitch * region[1]))
-      return CL_INVALID_VALUE;
-    if (image->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-      return CL_INVALID_OPERATION;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_READ_IMAGE;
-    c.holds = {image};
-    const std::array<size_t, 3> o{origin[0], origin[1], origin[2]}, r{region[0], region[1], region[2]};
-    c.run = [&p, queue, image, o, r, rowPitch, slicePitch, ptr, blocking](double &seconds) {
-      copyRegion(p.bytes(image->address, image->size), image, o.data(), r.data(), static_cast<std::byte *>(ptr),
-                 rowPitch, slicePitch, false);
-      const size_t bytes = r[0] * r[1] * r[2] * image->elementBytes;
-      const bool pinned = p.pinnedHostMemory(ptr, 1);
-      seconds = p.hostCopySeconds(bytes, false, pinned);
-      recordTransfer(p, queue, system::OpKind::CopyD2H, bytes, pinned, blocking, r[1] * r[2], rowPitch);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+    return enqueueImageTransfer(p, lock, queue, image, false, blocking, origin, region, rowPitch, slicePitch, ptr,
+                                waitCount, waitList, event);
   });
 }
 
@@ -435,40 +437,8 @@ cl_int clEnqueueWriteImage(cl_command_queue queue, cl_mem image, cl_bool blockin
                            const size_t *region, size_t rowPitch, size_t slicePitch, const void *ptr, cl_uint waitCount,
                            const cl_event *waitList, cl_event *event) {
   return call("clEnqueueWriteImage", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkImage(p, queue, image))
-      return e;
-    if (cl_int e = checkRegion(image, origin, region))
-      return e;
-    const size_t rowBytes = region[0] * image->elementBytes;
-    rowPitch = rowPitch ? rowPitch : rowBytes;
-    // A 1D array's layers are its rows here, slice_pitch apart in the host's memory.
-    if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-      rowPitch = slicePitch = slicePitch ? slicePitch : rowPitch;
-    slicePitch = slicePitch ? slicePitch : rowPitch * region[1];
-    if (!ptr || rowPitch < rowBytes ||
-        (image->type != CL_MEM_OBJECT_IMAGE1D_ARRAY && slicePitch < rowPitch * region[1]))
-      return CL_INVALID_VALUE;
-    if (image->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-      return CL_INVALID_OPERATION;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_WRITE_IMAGE;
-    c.holds = {image};
-    const std::array<size_t, 3> o{origin[0], origin[1], origin[2]}, r{region[0], region[1], region[2]};
-    c.run = [&p, queue, image, o, r, rowPitch, slicePitch, ptr, blocking](double &seconds) {
-      copyRegion(p.bytes(image->address, image->size), image, o.data(), r.data(),
-                 static_cast<std::byte *>(const_cast<void *>(ptr)), rowPitch, slicePitch, true);
-      p.wrote(image->address, image->size);
-      const size_t bytes = r[0] * r[1] * r[2] * image->elementBytes;
-      const bool pinned = p.pinnedHostMemory(ptr, 1);
-      seconds = p.hostCopySeconds(bytes, true, pinned);
-      recordTransfer(p, queue, system::OpKind::CopyH2D, bytes, pinned, blocking, r[1] * r[2], rowPitch);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+    return enqueueImageTransfer(p, lock, queue, image, true, blocking, origin, region, rowPitch, slicePitch,
+                                const_cast<void *>(ptr), waitCount, waitList, event);
   });
 }
 

@@ -449,21 +449,11 @@ cl_context clCreateContextFromType(const cl_context_properties *properties, cl_d
 }
 
 cl_int clRetainContext(cl_context context) {
-  return call("clRetainContext", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(context))
-      return CL_INVALID_CONTEXT;
-    p.retain(context);
-    return CL_SUCCESS;
-  });
+  return retainObject("clRetainContext", context, CL_INVALID_CONTEXT);
 }
 
 cl_int clReleaseContext(cl_context context) {
-  return call("clReleaseContext", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(context))
-      return CL_INVALID_CONTEXT;
-    p.release(context);
-    return CL_SUCCESS;
-  });
+  return releaseObject("clReleaseContext", context, CL_INVALID_CONTEXT);
 }
 
 cl_int clGetContextInfo(cl_context context, cl_context_info name, size_t size, void *value, size_t *sizeRet) {
@@ -509,12 +499,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
 }
 
 cl_int clRetainCommandQueue(cl_command_queue queue) {
-  return call("clRetainCommandQueue", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(queue))
-      return CL_INVALID_COMMAND_QUEUE;
-    ++queue->refs;
-    return CL_SUCCESS;
-  });
+  return retainObject("clRetainCommandQueue", queue, CL_INVALID_COMMAND_QUEUE);
 }
 
 cl_int clReleaseCommandQueue(cl_command_queue queue) {
@@ -654,21 +639,11 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_typ
 }
 
 cl_int clRetainMemObject(cl_mem memobj) {
-  return call("clRetainMemObject", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(memobj))
-      return CL_INVALID_MEM_OBJECT;
-    p.retain(memobj);
-    return CL_SUCCESS;
-  });
+  return retainObject("clRetainMemObject", memobj, CL_INVALID_MEM_OBJECT);
 }
 
 cl_int clReleaseMemObject(cl_mem memobj) {
-  return call("clReleaseMemObject", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(memobj))
-      return CL_INVALID_MEM_OBJECT;
-    p.release(memobj);
-    return CL_SUCCESS;
-  });
+  return releaseObject("clReleaseMemObject", memobj, CL_INVALID_MEM_OBJECT);
 }
 
 cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void(CL_CALLBACK *notify)(cl_mem, void *), void *data) {

@@ -146,21 +146,11 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint numDevi
 }
 
 cl_int clRetainProgram(cl_program program) {
-  return call("clRetainProgram", [&](Platform &p, auto &) -> cl_int {
-    if (cl_int e = checkProgram(p, program))
-      return e;
-    p.retain(program);
-    return CL_SUCCESS;
-  });
+  return retainObject("clRetainProgram", program, CL_INVALID_PROGRAM);
 }
 
 cl_int clReleaseProgram(cl_program program) {
-  return call("clReleaseProgram", [&](Platform &p, auto &) -> cl_int {
-    if (cl_int e = checkProgram(p, program))
-      return e;
-    p.release(program);
-    return CL_SUCCESS;
-  });
+  return releaseObject("clReleaseProgram", program, CL_INVALID_PROGRAM);
 }
 
 cl_int clBuildProgram(cl_program program, cl_uint numDevices, const cl_device_id *devices, const char *options,
@@ -408,21 +398,11 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint numKernels, cl_kerne
 }
 
 cl_int clRetainKernel(cl_kernel kernel) {
-  return call("clRetainKernel", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(kernel))
-      return CL_INVALID_KERNEL;
-    ++kernel->refs;
-    return CL_SUCCESS;
-  });
+  return retainObject("clRetainKernel", kernel, CL_INVALID_KERNEL);
 }
 
 cl_int clReleaseKernel(cl_kernel kernel) {
-  return call("clReleaseKernel", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(kernel))
-      return CL_INVALID_KERNEL;
-    p.release(kernel);
-    return CL_SUCCESS;
-  });
+  return releaseObject("clReleaseKernel", kernel, CL_INVALID_KERNEL);
 }
 
 cl_int clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void *value) {

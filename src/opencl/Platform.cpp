@@ -92,28 +92,13 @@ Platform &Platform::instance() {
 Platform::Platform() {
   platform.dispatch = dispatchTable();
   device.dispatch = dispatchTable();
-  std::vector<std::string> warnings;
-  config_ = session::ProgramOptions::fromEnvironment(warnings);
-  for (const std::string &w : warnings)
-    std::cerr << "ptxray: warning: " << w << "\n";
-  arch::ArchLookup lookup = arch::findArch(config_.archOrDefault());
-  if (!lookup) {
-    std::cerr << fmt::format("ptxray: warning: {}: {}; the {}\n", session::env::kArch, lookup.error,
-                             session::ProgramOptions::kDefaultArch);
-    lookup = arch::findArch(session::ProgramOptions::kDefaultArch);
-  }
-  target_ = *lookup.target;
+  // Profiling queues time their kernels with the performance model; the others run the plain VM.
+  session::ProgramSetup setup = session::setUpProgram(std::cerr, /*modelOnRequest=*/true);
+  config_ = std::move(setup.options);
+  target_ = setup.target;
+  tools_ = std::move(setup.tools);
   const arch::Gpu *board = target_.board();
   gpu_ = std::make_unique<vm::Device>(*target_.computeCapability, board ? board->smCount : 0);
-  // Profiling queues time their kernels with the performance model; the others run the plain VM.
-  config_.modelOnRequest = true;
-  try {
-    tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
-  } catch (const std::invalid_argument &e) {
-    std::cerr << "ptxray: warning: " << e.what() << "; the default\n";
-    config_.model.clock.clear();
-    tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
-  }
   tools_->attach(*gpu_);
   if (session::SessionRecorder *s = tools_->recorder())
     s->setHostApi(system::HostApi::OpenCL);

@@ -247,6 +247,9 @@ public:
   void retain(cl_event e) { ++e->refs; }
   void retain(cl_mem m) { ++m->refs; }
   void retain(cl_program p) { ++p->refs; }
+  void retain(cl_command_queue q) { ++q->refs; }
+  void retain(cl_kernel k) { ++k->refs; }
+  void retain(cl_sampler s) { ++s->refs; }
   void release(cl_context c);
   void release(cl_command_queue q);
   void release(cl_mem m);

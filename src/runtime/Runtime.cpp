@@ -81,29 +81,14 @@ Runtime &Runtime::instance() {
 }
 
 Runtime::Runtime() {
-  std::vector<std::string> warnings;
-  config_ = session::ProgramOptions::fromEnvironment(warnings);
-  for (const std::string &w : warnings)
-    std::cerr << "ptxray: warning: " << w << "\n";
-  arch::ArchLookup lookup = arch::findArch(config_.archOrDefault());
-  if (!lookup) {
-    std::cerr << fmt::format("ptxray: warning: {}: {}; the {}\n", session::env::kArch, lookup.error,
-                             session::ProgramOptions::kDefaultArch);
-    lookup = arch::findArch(session::ProgramOptions::kDefaultArch);
-  }
-  target_ = *lookup.target;
+  session::ProgramSetup setup = session::setUpProgram(std::cerr);
+  config_ = std::move(setup.options);
+  target_ = setup.target;
+  tools_ = std::move(setup.tools);
   // Kept: NVIDIA's static runtime releases the devices' contexts from an exit handler that runs after
   // the GPU table's destructor.
   deviceCount_ = (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards.value_or(1);
   device_ = std::make_unique<vm::Device>(*target_.computeCapability, target_.gpu ? target_.gpu->smCount : 0);
-  try {
-    tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
-  } catch (const std::invalid_argument &e) {
-    // A model setting this GPU cannot take (PTXRAY_CLOCK=base without a board): that one at its default.
-    std::cerr << "ptxray: warning: " << e.what() << "; the default\n";
-    config_.model.clock.clear();
-    tools_ = std::make_unique<session::ProgramTools>(config_, target_, std::cerr);
-  }
   tools_->attach(*device_);
   mappedTop_ = vm::kGlobalLimit;
   // __managed__ variables live where host code reaches them at the same address.

@@ -104,4 +104,28 @@ bool ProgramTools::finish() {
   return ok;
 }
 
+ProgramSetup setUpProgram(std::ostream &err, bool modelOnRequest) {
+  ProgramSetup setup;
+  std::vector<std::string> warnings;
+  setup.options = ProgramOptions::fromEnvironment(warnings);
+  setup.options.modelOnRequest = modelOnRequest;
+  for (const std::string &w : warnings)
+    err << "ptxray: warning: " << w << "\n";
+  arch::ArchLookup lookup = arch::findArch(setup.options.archOrDefault());
+  if (!lookup) {
+    err << fmt::format("ptxray: warning: {}: {}; the {}\n", env::kArch, lookup.error, ProgramOptions::kDefaultArch);
+    lookup = arch::findArch(ProgramOptions::kDefaultArch);
+  }
+  setup.target = *lookup.target;
+  try {
+    setup.tools = std::make_unique<ProgramTools>(setup.options, setup.target, err);
+  } catch (const std::invalid_argument &e) {
+    // A model setting this GPU cannot take (PTXRAY_CLOCK=base without a board): that one at its default.
+    err << "ptxray: warning: " << e.what() << "; the default\n";
+    setup.options.model.clock.clear();
+    setup.tools = std::make_unique<ProgramTools>(setup.options, setup.target, err);
+  }
+  return setup;
+}
+
 } // namespace ptxray::session

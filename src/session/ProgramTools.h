@@ -11,6 +11,7 @@
 #include "session/SessionRecorder.h"
 #include "session/Tools.h"
 
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -59,5 +60,17 @@ private:
   vm::Device *device_ = nullptr;
   bool modelRunning_ = true; ///< the model listens to the launch under way
 };
+
+/// What a library serving a program (ptxray's CUDA libraries, its OpenCL platform) starts from: the
+/// options the environment sets, the GPU they name and the tools made for it. Warnings go to `err`:
+/// a value that does not parse, a GPU the database does not know (the default instead), a model
+/// setting the GPU cannot take (dropped).
+struct ProgramSetup {
+  ProgramOptions options;
+  arch::ArchTarget target;
+  std::unique_ptr<ProgramTools> tools;
+};
+/// `modelOnRequest`: ProgramOptions::modelOnRequest (the front end asks for modeled launches).
+ProgramSetup setUpProgram(std::ostream &err, bool modelOnRequest = false);
 
 } // namespace ptxray::session
