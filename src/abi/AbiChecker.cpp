@@ -564,7 +564,7 @@ private:
       if (!m)
         continue;
       for (const Function &fn : m->functions) {
-        if (fn.hasBody || fn.linkage != ptx::Linkage::Extern || findSystemCall(fn.name, 64))
+        if (fn.hasBody || fn.linkage != ptx::Linkage::Extern || findDriverFunction(fn.name, 64))
           continue;
         bool local = std::any_of(m->functions.begin(), m->functions.end(),
                                  [&](const Function &f) { return f.hasBody && f.name == fn.name; });

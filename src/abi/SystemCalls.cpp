@@ -38,6 +38,17 @@ std::optional<SystemCall> findSystemCall(std::string_view name, unsigned address
   return std::nullopt;
 }
 
+std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned addressSize) {
+  if (auto call = findSystemCall(name, addressSize))
+    return call;
+  if (name == "printf") // the format, then the arguments, each a parameter of its own
+    return SystemCall{SystemCallId::OpenCLPrintf,
+                      "printf",
+                      SysParam{"status", ".b32"},
+                      {{"format", addressSize == 32 ? ".b32" : ".b64"}}};
+  return std::nullopt;
+}
+
 namespace {
 
 TypeRef promoted(const TypeRef &type) {

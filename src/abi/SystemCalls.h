@@ -12,7 +12,10 @@
 
 namespace ptxray::abi {
 
-enum class SystemCallId { Vprintf, Malloc, Free, AssertFail };
+/// OpenCLPrintf: OpenCL C's printf as clang compiles it for NVIDIA's OpenCL target, a variadic call
+/// to `printf` (the format, then each argument a parameter of its own), which NVIDIA's OpenCL driver
+/// provides (findDriverFunction; not one of the interoperability guide's system calls).
+enum class SystemCallId { Vprintf, Malloc, Free, AssertFail, OpenCLPrintf };
 
 struct SysParam {
   std::string name;    ///< the guide's name ("format", "valist", "status"...)
@@ -32,6 +35,8 @@ struct SystemCall {
 std::vector<SystemCall> systemCalls(unsigned addressSize);
 /// One of them by PTX name, or nullopt when `name` is not a system call.
 std::optional<SystemCall> findSystemCall(std::string_view name, unsigned addressSize);
+/// The functions the driver provides without a definition: the system calls, and OpenCL C's printf.
+std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned addressSize);
 
 struct VprintfArgument {
   TypeRef type;             ///< as passed (after default argument promotions when requested)

@@ -111,6 +111,8 @@ constexpr std::array kRules = {
              "initcheck: memory read before anything wrote it", true},
     RuleInfo{"memory-leak", Priority::Medium, Category::Correctness, "[BPG] 3.2",
              "leakcheck: device-heap blocks never freed", true},
+    RuleInfo{"invalid-memory-access", Priority::High, Category::Correctness, "[BPG] 3.2",
+             "memcheck: an access outside every allocation, misaligned, or to freed memory", true},
     RuleInfo{"abi-violation", Priority::High, Category::Correctness, "[Interop] 1-3",
              "the module breaks the PTX interoperability guide's ABI (parameter types, calls, system calls)", false},
     RuleInfo{"divergent-branch", Priority::High, Category::ControlFlow, "[BPG] 6.1, A.2; [Kepler] 1.2",
@@ -432,8 +434,21 @@ std::vector<Finding> correctnessFindings(const std::vector<CorrectnessReport> &r
                                          : ", and give warp intrinsics a member mask naming exactly the lanes that "
                                            "execute them; shuffle only from lanes inside the mask.");
     else if (r.rule == "uninitialized-read")
-      f.fix = "Write the memory before reading it: initialise the buffer from the host (cudaMemset, cudaMemcpy), "
-              "or have every element of a shared tile stored before the barrier that precedes its reads.";
+      f.fix = words.opencl()
+                  ? "Write the memory before reading it: initialise the buffer from the host (clEnqueueWriteBuffer, "
+                    "clEnqueueFillBuffer, CL_MEM_COPY_HOST_PTR), or have every element of a __local tile stored "
+                    "before the barrier that precedes its reads."
+                  : "Write the memory before reading it: initialise the buffer from the host (cudaMemset, "
+                    "cudaMemcpy), or have every element of a shared tile stored before the barrier that precedes "
+                    "its reads.";
+    else if (r.rule == "invalid-memory-access")
+      f.fix = words.opencl()
+                  ? "Keep every access inside its buffer: guard the index with the data's size (an NDRange rounded "
+                    "up to the work-group size has work-items past the end), size the buffer for the whole NDRange, "
+                    "and align vector accesses to their size."
+                  : "Keep every access inside its allocation: guard the index with the data's size (a grid rounded "
+                    "up to the block size has threads past the end), size the allocation for the whole grid, align "
+                    "vector accesses to their size, and do not use memory after cudaFree.";
     else
       f.fix = "free() every block device-side malloc() returns before the kernels that use it are done, or "
               "allocate from the host with cudaMalloc.";

@@ -282,6 +282,16 @@ cl_int enqueueKernel(Platform &p, std::unique_lock<std::mutex> &lock, cl_command
       break;
     }
   }
+  // The work-group's local memory within CL_DEVICE_LOCAL_MEM_SIZE (the GPU's default per-block shared
+  // memory; CUDA's opt-in to more is not OpenCL's).
+  if (localEnd > static_cast<uint64_t>(cc.sharedPerBlock)) {
+    std::fflush(stdout);
+    std::cerr << fmt::format("ptxray: {}: launch of {} refused: {} bytes of local memory per work-group, more than "
+                             "CL_DEVICE_LOCAL_MEM_SIZE ({} bytes)\n",
+                             type == CL_COMMAND_TASK ? "clEnqueueTask" : "clEnqueueNDRangeKernel", kernel->info.name,
+                             localEnd, cc.sharedPerBlock);
+    return CL_OUT_OF_RESOURCES;
+  }
   config.dynamicSharedBytes = static_cast<uint32_t>(localEnd - kernel->function->staticSharedBytes);
   if (auto [refusal, why] = p.gpu().checkLaunch(module, *kernel->function, config, arguments);
       refusal != vm::Refusal::None) {

@@ -96,9 +96,11 @@ std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
   } else if (a.kernelStatic) {
     const KernelStatic &k = *a.kernelStatic;
     rows.push_back({"kernel", k.demangled});
-    rows.push_back({"registers", fmt::format("{} per thread ({})", k.registers, k.registerSource)});
-    rows.push_back({"shared memory", fmt::format("{} B static per block", k.staticSharedBytes)});
-    rows.push_back({"local memory", fmt::format("{} B per thread", k.localBytesPerThread)});
+    if (!k.registerSource.empty()) { // none for a kernel known only by its sanitizer reports
+      rows.push_back({"registers", fmt::format("{} per thread ({})", k.registers, k.registerSource)});
+      rows.push_back({"shared memory", fmt::format("{} B static per block", k.staticSharedBytes)});
+      rows.push_back({"local memory", fmt::format("{} B per thread", k.localBytesPerThread)});
+    }
     std::string best;
     double top = -1;
     for (const auto &[threads, r] : k.occupancyByBlockSize)

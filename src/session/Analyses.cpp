@@ -114,8 +114,8 @@ report::Analysis analyzeLaunch(const arch::ArchTarget &target, const model::Laun
 }
 
 void attachReports(std::vector<report::Analysis> &analyses, std::span<const ToolReport> reports,
-                   const advisor::AdvisorOptions &options) {
-  if (analyses.empty())
+                   const advisor::AdvisorOptions &options, const arch::ArchTarget *target) {
+  if (analyses.empty() && !target)
     return;
   auto listed = [](const std::vector<std::string> &list, const std::string &rule) {
     return std::find(list.begin(), list.end(), rule) != list.end();
@@ -125,17 +125,38 @@ void attachReports(std::vector<report::Analysis> &analyses, std::span<const Tool
     std::optional<advisor::CorrectnessReport> c = correctnessReport(r);
     if (!c)
       continue;
-    size_t owner = analyses.size() - 1;
-    for (size_t i = analyses.size(); i-- > 0;)
-      if (analyses[i].launch && analyses[i].launch->kernel == r.hazard.kernel) {
+    // The report's kernel's analysis; a kernel without one (its launches faulted, say) gets one of
+    // its own, holding the reports; a report of no kernel goes to the last analysis.
+    auto kernelOf = [](const report::Analysis &a) -> const std::string * {
+      return a.launch ? &a.launch->kernel : a.kernelStatic ? &a.kernelStatic->kernel : nullptr;
+    };
+    size_t owner = analyses.empty() ? 0 : analyses.size() - 1;
+    bool found = r.hazard.kernel.empty() && !analyses.empty();
+    for (size_t i = analyses.size(); !found && i-- > 0;)
+      if (const std::string *k = kernelOf(analyses[i]); k && *k == r.hazard.kernel) {
         owner = i;
-        break;
+        found = true;
       }
+    if (!found) {
+      report::Analysis a;
+      a.target = target ? *target : analyses.front().target;
+      if (!analyses.empty())
+        a.sourceDirs = analyses.front().sourceDirs;
+      a.kernelStatic.emplace();
+      a.kernelStatic->kernel = r.hazard.kernel.empty() ? "(no kernel)" : r.hazard.kernel;
+      a.kernelStatic->demangled = a.kernelStatic->kernel;
+      analyses.push_back(std::move(a));
+      changed.push_back(false);
+      owner = analyses.size() - 1;
+    }
     advisor::SourceLanguage language = advisor::SourceLanguage::Cuda;
     if (const model::LaunchProfile *L = analyses[owner].launch.get())
       for (const model::InstructionProfile &p : L->instructions)
         if (p.sourceFile.ends_with(".cl"))
           language = advisor::SourceLanguage::OpenCL;
+    for (const sanitizers::SiteText &site : r.hazard.sites)
+      if (site.file.ends_with(".cl"))
+        language = advisor::SourceLanguage::OpenCL;
     for (advisor::Finding &f : advisor::correctnessFindings({*c}, language)) {
       if ((!options.only.empty() && !listed(options.only, f.rule)) || listed(options.ignore, f.rule))
         continue;

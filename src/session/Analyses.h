@@ -40,10 +40,11 @@ report::Analysis analyzeLaunch(const arch::ArchTarget &target, const model::Laun
 
 /// Reports not made with their launch's analysis (leaks, known at the end of a run; a program's
 /// reports of launches other than the one its report shows) as findings: each on the last analysis of
-/// the kernel it happened in (else the last analysis), once (a finding already there is not repeated),
-/// as --only and --ignore allow; the findings ranked again.
+/// the kernel it happened in, once (a finding already there is not repeated), as --only and --ignore
+/// allow; the findings ranked again. A kernel with no analysis (its launches all faulted) gets one of
+/// its own on `target` (else on the first analysis's GPU); a report of no kernel goes to the last.
 void attachReports(std::vector<report::Analysis> &analyses, std::span<const ToolReport> reports,
-                   const advisor::AdvisorOptions &options);
+                   const advisor::AdvisorOptions &options, const arch::ArchTarget *target = nullptr);
 
 /// A program's report: per kernel, the analysis of its costliest launch so far (a program may launch
 /// a kernel thousands of times; the report shows each kernel once), in first-launch order.

@@ -69,8 +69,8 @@ bool ProgramTools::finish() {
   if (!options_.report.empty()) {
     std::vector<report::Analysis> analyses = analyses_.analyses();
     // Every launch's reports and the leaks, each on its kernel's analysis.
-    attachReports(analyses, reports_, advice_.advisor);
-    attachReports(analyses, leaks, advice_.advisor);
+    attachReports(analyses, reports_, advice_.advisor, &instruments_.target());
+    attachReports(analyses, leaks, advice_.advisor, &instruments_.target());
     const std::string &path = options_.report;
     if (writeOutput(path, renderAnalyses(outputFormat(path), analyses), err_))
       err_ << fmt::format("ptxray: the advisor's report of {} kernel{} is in {}\n", analyses.size(),

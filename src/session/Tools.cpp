@@ -16,7 +16,7 @@ namespace ptxray::session {
 namespace {
 
 constexpr std::array<ToolInfo, 5> kTools{{
-    {Tool::Memcheck, "memcheck", "MEMCHECK", "",
+    {Tool::Memcheck, "memcheck", "MEMCHECK", "invalid-memory-access",
      "every out-of-bounds, misaligned or freed access, reported and run past"},
     {Tool::Racecheck, "racecheck", "RACECHECK", "race-hazard",
      "shared-memory data races between the threads of a block, intra-warp hazards included"},

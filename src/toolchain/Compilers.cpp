@@ -391,6 +391,9 @@ OpenCLResult compileOpenCL(std::string_view source, const std::string &displayNa
                                 // PTX ISA 4.3 for sm_20 (clang's default is 3.2): the image built-ins
                                 // query array sizes (txq/suq .array_size, PTX 4.1)
                                 "-Xclang", "-target-feature", "-Xclang", "+ptx43",
+                                // every OpenCL C built-in declared (clang's default set lacks
+                                // vload_half and friends, which libclc defines)
+                                "-cl-no-stdinc", "-Xclang", "-finclude-default-header",
                                 // .file names the source relative to the compilation directory: the
                                 // scratch folder, whatever the current one (replaced below)
                                 "-fdebug-compilation-dir=" + scratch.path().string(), "-S", "-o", ptx.string(),
@@ -425,6 +428,9 @@ OpenCLResult compileOpenCL(std::string_view source, const std::string &displayNa
                                     "-Xclang",
                                     "-disable-llvm-passes",
                                     "-cl-kernel-arg-info",
+                                    "-cl-no-stdinc",
+                                    "-Xclang",
+                                    "-finclude-default-header",
                                     "-o",
                                     ir.string()};
     irArgv.push_back(hasStd ? "" : "-cl-std=CL1.2");

@@ -544,7 +544,7 @@ void decodeProgram(Program &program, const std::vector<SymbolPlacement> &placeme
     fn.name = std::string(src.name);
     fn.isEntry = src.isEntry;
     if (!src.hasBody) {
-      if (auto sc = abi::findSystemCall(src.name, m.pointerBits())) {
+      if (auto sc = abi::findDriverFunction(src.name, m.pointerBits())) {
         fn.isSystemCall = true;
         fn.systemCall = static_cast<int>(sc->id);
       }

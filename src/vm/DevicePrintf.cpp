@@ -1,5 +1,7 @@
 #include "vm/DevicePrintf.h"
 
+#include "vm/SystemCalls.h"
+
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
@@ -8,11 +10,24 @@ namespace ptxray::vm {
 
 namespace {
 
-/// Reads the next argument of `size` bytes, aligned to its size, from the argument buffer.
-bool nextArgument(ExecContext &ctx, int lane, uint64_t args, uint64_t &offset, uint32_t size, uint64_t &bits) {
-  offset = (offset + size - 1) / size * size;
+/// Where the arguments are: vprintf's buffer in device memory, or (OpenCL's printf) the call's own
+/// parameters after the format.
+struct PrintfArguments {
+  uint64_t buffer = 0;
+  const MicroOp *call = nullptr;
+};
+
+/// Reads the next argument of `size` bytes: from the buffer, aligned to its size (`offset` in bytes),
+/// or the call's next parameter (`offset` counts them).
+bool nextArgument(ExecContext &ctx, int lane, const PrintfArguments &args, uint64_t &offset, uint32_t size,
+                  uint64_t &bits) {
   bits = 0;
-  if (!readDeviceBytes(ctx, lane, args + offset, &bits, size))
+  if (args.call) {
+    bits = callArgument(ctx, *args.call, static_cast<uint32_t>(1 + offset++), lane, size);
+    return true;
+  }
+  offset = (offset + size - 1) / size * size;
+  if (!readDeviceBytes(ctx, lane, args.buffer + offset, &bits, size))
     return false;
   offset += size;
   return true;
@@ -20,12 +35,17 @@ bool nextArgument(ExecContext &ctx, int lane, uint64_t args, uint64_t &offset, u
 
 } // namespace
 
-std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint64_t args, int &count) {
+std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint64_t argumentBuffer, int &count,
+                               const MicroOp *variadicCall) {
+  const PrintfArguments args{argumentBuffer, variadicCall};
   count = 0;
   std::string fmtText;
-  if (format == 0)
+  // OpenCL C's format and string arguments are __constant (offsets in the module's constant bank,
+  // where 0 is a valid one).
+  const Space strings = variadicCall ? Space::Const : Space::Generic;
+  if (format == 0 && !variadicCall)
     return "(null format)\n";
-  if (!readDeviceString(ctx, lane, format, fmtText, 1 << 16))
+  if (!readDeviceString(ctx, lane, format, fmtText, 1 << 16, strings))
     return {};
   const uint32_t ptrSize = ctx.launch->program->addressBits / 8;
   std::string out;
@@ -132,7 +152,7 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
       std::string s;
       if (bits == 0)
         s = "(null)";
-      else if (!readDeviceString(ctx, lane, bits, s, 1 << 16))
+      else if (!readDeviceString(ctx, lane, bits, s, 1 << 16, strings))
         return out;
       spec.push_back('s');
       std::vector<char> wide(s.size() + 512);

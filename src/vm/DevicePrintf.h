@@ -10,10 +10,16 @@ namespace ptxray::vm {
 
 /// Formats one lane's vprintf call; `count` receives the number of arguments consumed (vprintf's
 /// return value). Unreadable strings and buffers print as CUDA prints them where it can, else
-/// "<invalid>" markers.
-std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint64_t args, int &count);
+/// "<invalid>" markers. With `variadicCall` (OpenCL C's printf, which clang passes as a variadic call:
+/// the format, then each argument a parameter of its own, floats promoted to double), the arguments
+/// are that call's parameters instead of a buffer.
+std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint64_t args, int &count,
+                               const MicroOp *variadicCall = nullptr);
 
-bool readDeviceBytes(ExecContext &ctx, int lane, uint64_t generic, void *out, uint32_t bytes);
-bool readDeviceString(ExecContext &ctx, int lane, uint64_t generic, std::string &out, size_t limit);
+/// `space`: where the address points (generic for CUDA; OpenCL's strings are __constant).
+bool readDeviceBytes(ExecContext &ctx, int lane, uint64_t generic, void *out, uint32_t bytes,
+                     Space space = Space::Generic);
+bool readDeviceString(ExecContext &ctx, int lane, uint64_t generic, std::string &out, size_t limit,
+                      Space space = Space::Generic);
 
 } // namespace ptxray::vm

@@ -106,21 +106,21 @@ void setCallResult(ExecContext &ctx, const MicroOp &op, int lane, uint64_t bits,
 // ---------------------------------------------------------------------------------------------
 // Device memory reads for strings and argument buffers
 
-bool readDeviceBytes(ExecContext &ctx, int lane, uint64_t generic, void *out, uint32_t bytes) {
+bool readDeviceBytes(ExecContext &ctx, int lane, uint64_t generic, void *out, uint32_t bytes, Space space) {
   WarpAccess acc;
   acc.addresses[lane] = generic;
-  translate(ctx, Space::Generic, 1u << lane, bytes, 1, false, acc);
+  translate(ctx, space, 1u << lane, bytes, 1, false, acc);
   if (!(acc.mask >> lane & 1))
     return false;
   std::memcpy(out, acc.host[lane], bytes);
   return true;
 }
 
-bool readDeviceString(ExecContext &ctx, int lane, uint64_t generic, std::string &out, size_t limit) {
+bool readDeviceString(ExecContext &ctx, int lane, uint64_t generic, std::string &out, size_t limit, Space space) {
   out.clear();
   for (size_t i = 0; i < limit; ++i) {
     char c;
-    if (!readDeviceBytes(ctx, lane, generic + i, &c, 1))
+    if (!readDeviceBytes(ctx, lane, generic + i, &c, 1, space))
       return false;
     if (c == 0)
       return true;
@@ -155,6 +155,17 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
       std::string text = formatDevicePrintf(ctx, lane, format, args, count);
       lines += text;
       setCallResult(ctx, op, lane, static_cast<uint32_t>(count), 4);
+    });
+    std::lock_guard lock(L.mutex);
+    L.printfOutput += lines;
+    return;
+  }
+  case abi::SystemCallId::OpenCLPrintf: {
+    std::string lines;
+    forLanes(mask, [&](int lane) {
+      int count = 0;
+      lines += formatDevicePrintf(ctx, lane, callArgument(ctx, op, 0, lane, ptrSize), 0, count, &op);
+      setCallResult(ctx, op, lane, 0, 4); // OpenCL's printf returns 0 on success
     });
     std::lock_guard lock(L.mutex);
     L.printfOutput += lines;

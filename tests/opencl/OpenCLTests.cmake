@@ -136,3 +136,29 @@ if(TARGET opencl_fault_out_of_bounds)
   set_tests_properties(opencl.icd_log_api PROPERTIES PASS_REGULAR_EXPRESSION
     "ptxray: clBuildProgram -> CL_SUCCESS.*ptxray: clFinish -> CL_OUT_OF_RESOURCES" LABELS opencl)
 endif()
+
+# OpenCL C's printf, formatted as NVIDIA's OpenCL prints it (one line per work-item, in order here).
+add_test(NAME opencl.printf COMMAND ${PTXRAY_BIN} run ${OPENCL_TESTS}/kernels/printf.cl --grid 1 --block 2
+  --arg s32:7 --buffer f=8:iota:f32 --arg buf:f)
+set_tests_properties(opencl.printf PROPERTIES PASS_REGULAR_EXPRESSION
+  "work-item 0: x = 7, f = 0.00, text z\\|0  \\|  2.2\nwork-item 1: x = 7, f = 1.00, text z\\|1  \\|  2.2\n")
+
+# The limits the device reports are the limits: local memory beyond CL_DEVICE_LOCAL_MEM_SIZE is
+# refused (CL_OUT_OF_RESOURCES) on an H100 too, whose CUDA blocks may opt in to more.
+if(TARGET ptxray_opencl AND TARGET OpenCL::OpenCL)
+  add_executable(opencl_fault_local_memory_limit ${CMAKE_CURRENT_SOURCE_DIR}/opencl/faults/local_memory_limit.c)
+  target_link_libraries(opencl_fault_local_memory_limit PRIVATE OpenCL::OpenCL)
+  set_target_properties(opencl_fault_local_memory_limit PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra" LINK_OPTIONS "")
+  add_test(NAME opencl.icd_local_memory_limit COMMAND bash -c
+    "${PTXRAY_BIN} exec --arch h100 -- $<TARGET_FILE:opencl_fault_local_memory_limit> 2>&1")
+  set_tests_properties(opencl.icd_local_memory_limit PROPERTIES PASS_REGULAR_EXPRESSION
+    "CL_DEVICE_LOCAL_MEM_SIZE 49152.*clEnqueueNDRangeKernel -5 \\(expected -5\\).*clEnqueueNDRangeKernel -5 \\(expected -5\\)"
+    LABELS opencl)
+  # memcheck's findings go into the report, on the kernel that faulted (which has no profile).
+  add_test(NAME opencl.icd_memcheck_in_report COMMAND bash -c
+    "cd ${CMAKE_CURRENT_BINARY_DIR} && ${PTXRAY_BIN} exec --tool memcheck --report icd-memcheck.json -- \
+     $<TARGET_FILE:opencl_fault_out_of_bounds> >/dev/null 2>&1; python3 -c \"import json; \
+     print([(a['kernel'], [f['rule'] for f in a['findings']]) for a in json.load(open('icd-memcheck.json'))['analyses']])\"")
+  set_tests_properties(opencl.icd_memcheck_in_report PROPERTIES PASS_REGULAR_EXPRESSION
+    "\\('scale', \\['invalid-memory-access'\\]\\)" LABELS opencl)
+endif()
