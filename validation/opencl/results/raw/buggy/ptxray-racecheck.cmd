@@ -1,0 +1,1 @@
+env -u OCL_ICD_VENDORS -u OCL_ICD_FILENAMES -u OPENCL_VENDOR_PATH /tmp/ptxray-snap2/src/cli/ptxray exec --tool racecheck --report /work/main/validation/opencl/results/raw/buggy/ptxray-racecheck.report.json --sanitizer-json /work/main/validation/opencl/results/raw/buggy/ptxray-racecheck.sanitizer.json -- /tmp/ptxray-opencl-validation.8QFdSI/buggy 

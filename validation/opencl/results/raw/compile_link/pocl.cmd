@@ -1,0 +1,1 @@
+env -u OCL_ICD_VENDORS -u OCL_ICD_FILENAMES -u OPENCL_VENDOR_PATH OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd POCL_CACHE_DIR=/tmp/ptxray-opencl-validation.8QFdSI/pocl-cache-compile_link /tmp/ptxray-opencl-validation.8QFdSI/compile_link 

@@ -1,0 +1,1 @@
+env -u OCL_ICD_VENDORS -u OCL_ICD_FILENAMES -u OPENCL_VENDOR_PATH /tmp/ptxray-snap2/src/cli/ptxray exec --arch k20x --report /work/main/validation/opencl/results/raw/guide/ptxray-k20x.report.json -- /tmp/ptxray-opencl-validation.8QFdSI/guide --dir /work/main/examples/opencl --size small 

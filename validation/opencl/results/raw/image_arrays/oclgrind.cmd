@@ -1,0 +1,1 @@
+env -u OCL_ICD_VENDORS -u OCL_ICD_FILENAMES -u OPENCL_VENDOR_PATH oclgrind --check-api --data-races --uninitialized --log /work/main/validation/opencl/results/raw/image_arrays/oclgrind.oclgrind.log /tmp/ptxray-opencl-validation.8QFdSI/image_arrays 

@@ -1,0 +1,1 @@
+env -u OCL_ICD_VENDORS -u OCL_ICD_FILENAMES -u OPENCL_VENDOR_PATH /tmp/ptxray-snap2/src/cli/ptxray exec --report /work/main/validation/opencl/results/raw/kernels_ndrange/ptxray.report.json -- /tmp/ptxray-opencl-validation.8QFdSI/kernels_ndrange 
