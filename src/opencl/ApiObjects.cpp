@@ -387,6 +387,12 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info name, size_t size, vo
     case CL_DEVICE_GPU_OVERLAP_NV: return b(!board || board->copyEngines > 0);
     case CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV: return b(false);
     case CL_DEVICE_INTEGRATED_MEMORY_NV: return b(board && !board->pcieGeneration);
+    // The later cl_nv_device_attribute_query values clinfo and others read: copy engines, and the
+    // device's PCI location (one virtual device: bus 0, slot 0, domain 0).
+    case 0x4007: return u(static_cast<cl_uint>(board ? board->copyEngines : 1)); // ASYNC_ENGINE_COUNT_NV
+    case 0x4008:                                                                 // PCI_BUS_ID_NV
+    case 0x4009:                                                                 // PCI_SLOT_ID_NV
+    case 0x400A: return u(0);                                                    // PCI_DOMAIN_ID_NV
     default: return CL_INVALID_VALUE;
     }
   });
