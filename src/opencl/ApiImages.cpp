@@ -271,6 +271,45 @@ cl_int enqueueImageTransfer(Platform &p, std::unique_lock<std::mutex> &lock, cl_
   return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
 }
 
+/// clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage: a region of `image` and packed bytes of
+/// `buffer` from `offset`, copied on the device; `toImage` says which way.
+cl_int enqueueImageBufferCopy(Platform &p, std::unique_lock<std::mutex> &lock, cl_command_queue queue, cl_mem image,
+                              cl_mem buffer, bool toImage, const size_t *origin, const size_t *region, size_t offset,
+                              cl_uint waitCount, const cl_event *waitList, cl_event *event) {
+  if (cl_int e = checkQueue(p, queue))
+    return e;
+  if (cl_int e = checkImage(p, queue, image))
+    return e;
+  if (!p.valid(buffer) || buffer->isImage())
+    return CL_INVALID_MEM_OBJECT;
+  if (buffer->context != queue->context)
+    return CL_INVALID_CONTEXT;
+  if (cl_int e = checkRegion(image, origin, region))
+    return e;
+  const size_t bytes = region[0] * region[1] * region[2] * image->elementBytes;
+  if (offset > buffer->size || bytes > buffer->size - offset)
+    return CL_INVALID_VALUE;
+  if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+    return e;
+  Command c;
+  c.type = toImage ? CL_COMMAND_COPY_BUFFER_TO_IMAGE : CL_COMMAND_COPY_IMAGE_TO_BUFFER;
+  c.holds = {image, buffer};
+  const std::array<size_t, 3> o{origin[0], origin[1], origin[2]}, r{region[0], region[1], region[2]};
+  c.run = [&p, queue, image, buffer, toImage, o, r, offset, bytes](double &seconds) {
+    const size_t row = r[0] * image->elementBytes;
+    copyRegion(p.bytes(image->address, image->size), image, o.data(), r.data(),
+               p.bytes(buffer->address + offset, bytes), row, row * r[1], toImage);
+    if (toImage)
+      p.wrote(image->address, image->size);
+    else
+      p.wrote(buffer->address + offset, bytes);
+    seconds = p.deviceCopySeconds(bytes, false);
+    recordTransfer(p, queue, system::OpKind::CopyD2D, bytes, false, false);
+    return CL_SUCCESS;
+  };
+  return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+}
+
 } // namespace
 
 namespace api {
@@ -526,35 +565,8 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst
                                   const size_t *region, size_t dstOffset, cl_uint waitCount, const cl_event *waitList,
                                   cl_event *event) {
   return call("clEnqueueCopyImageToBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkImage(p, queue, src))
-      return e;
-    if (!p.valid(dst) || dst->isImage())
-      return CL_INVALID_MEM_OBJECT;
-    if (dst->context != queue->context)
-      return CL_INVALID_CONTEXT;
-    if (cl_int e = checkRegion(src, srcOrigin, region))
-      return e;
-    const size_t bytes = region[0] * region[1] * region[2] * src->elementBytes;
-    if (dstOffset > dst->size || bytes > dst->size - dstOffset)
-      return CL_INVALID_VALUE;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_COPY_IMAGE_TO_BUFFER;
-    c.holds = {src, dst};
-    const std::array<size_t, 3> o{srcOrigin[0], srcOrigin[1], srcOrigin[2]}, r{region[0], region[1], region[2]};
-    c.run = [&p, queue, src, dst, o, r, dstOffset, bytes](double &seconds) {
-      const size_t row = r[0] * src->elementBytes;
-      copyRegion(p.bytes(src->address, src->size), src, o.data(), r.data(), p.bytes(dst->address + dstOffset, bytes),
-                 row, row * r[1], false);
-      p.wrote(dst->address + dstOffset, bytes);
-      seconds = p.deviceCopySeconds(bytes, false);
-      recordTransfer(p, queue, system::OpKind::CopyD2D, bytes, false, false);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+    return enqueueImageBufferCopy(p, lock, queue, src, dst, false, srcOrigin, region, dstOffset, waitCount, waitList,
+                                  event);
   });
 }
 
@@ -562,35 +574,8 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst
                                   const size_t *dstOrigin, const size_t *region, cl_uint waitCount,
                                   const cl_event *waitList, cl_event *event) {
   return call("clEnqueueCopyBufferToImage", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (!p.valid(src) || src->isImage())
-      return CL_INVALID_MEM_OBJECT;
-    if (src->context != queue->context)
-      return CL_INVALID_CONTEXT;
-    if (cl_int e = checkImage(p, queue, dst))
-      return e;
-    if (cl_int e = checkRegion(dst, dstOrigin, region))
-      return e;
-    const size_t bytes = region[0] * region[1] * region[2] * dst->elementBytes;
-    if (srcOffset > src->size || bytes > src->size - srcOffset)
-      return CL_INVALID_VALUE;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_COPY_BUFFER_TO_IMAGE;
-    c.holds = {src, dst};
-    const std::array<size_t, 3> o{dstOrigin[0], dstOrigin[1], dstOrigin[2]}, r{region[0], region[1], region[2]};
-    c.run = [&p, queue, src, dst, o, r, srcOffset, bytes](double &seconds) {
-      const size_t row = r[0] * dst->elementBytes;
-      copyRegion(p.bytes(dst->address, dst->size), dst, o.data(), r.data(), p.bytes(src->address + srcOffset, bytes),
-                 row, row * r[1], true);
-      p.wrote(dst->address, dst->size);
-      seconds = p.deviceCopySeconds(bytes, false);
-      recordTransfer(p, queue, system::OpKind::CopyD2D, bytes, false, false);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+    return enqueueImageBufferCopy(p, lock, queue, dst, src, true, dstOrigin, region, srcOffset, waitCount, waitList,
+                                  event);
   });
 }
 
