@@ -45,6 +45,12 @@ constexpr HostCosts kHostCosts{
     // A 4-byte pinned copy takes 10.4 us from the call to cudaStreamSynchronize returning, 4.1 us of it
     // between its events: about 2.5 us issuing, 4 us on the GPU, the rest the synchronize.
     .syncSeconds = 3.8e-6,
+    // validation/programs (timing-gpu.txt, tests/programs/src/timing.cu on an H200, driver 580): the
+    // event-timed first launch of a program's first kernel took 0.28-0.29 ms where later launches of
+    // it take 0.01 ms, and the first launch of a second kernel of the same module 0.056-0.064 ms
+    // where later ones take 0.005 ms: about 0.215 ms to load a module, 0.055 ms a function.
+    .lazyModuleLoadSeconds = 215e-6,
+    .lazyFunctionLoadSeconds = 55e-6,
     // Pageable 256 MiB copies: H2D 6.99 GB/s, D2H 11.21 GB/s, against pinned 55.46 and 55.30 GB/s:
     // 1/6.99 - 1/55.46 gives 8.0 GB/s of host staging, 1/11.21 - 1/55.30 gives 14.1 GB/s.
     .pageableStagingH2DBytesPerSecond = 8.0e9,

@@ -27,6 +27,11 @@ struct HostCosts {
   double launchIssueSeconds = 0;     ///< host time of one cudaLaunchKernel call
   double copyEngineSetupSeconds = 0; ///< copy-engine time per copy besides the bytes
   double syncSeconds = 0;            ///< host time from the GPU finishing to a synchronize returning
+  /// CUDA's lazy loading (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2): the first launch of
+  /// a kernel of a module loads the module, and the first launch of each kernel its function, inside
+  /// the launch call.
+  double lazyModuleLoadSeconds = 0;
+  double lazyFunctionLoadSeconds = 0;
   /// Pageable copies go through a pinned staging buffer, the host copying at these rates in series
   /// with the DMA: 1 / rate = 1 / pinned + 1 / staging.
   double pageableStagingH2DBytesPerSecond = 0;

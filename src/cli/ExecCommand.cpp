@@ -162,6 +162,11 @@ CommandRunner addExecCommand(CLI::App &app) {
                 "Refuse a program without PTX the GPU could run, as the driver does (default: run its oldest PTX "
                 "on an older modeled GPU, with a note)");
   cmd->add_flag("--log-api", p.logApi, "Trace every CUDA runtime or OpenCL call on stderr");
+  cmd->add_flag_callback(
+      "--no-model", [q = &p] { q->modelClock = false; },
+      "No modeled clock: launches run the plain VM at full speed and the program's events read the host's time "
+      "of the simulation (default: the performance and system models time every operation, and events, "
+      "clock64() and %globaltimer read the modeled GPU's clock)");
   cmd->add_option("--max-instructions", p.maxInstructions, "Thread-instruction budget per launch (0: default)")
       ->check(CLI::Range(0LL, std::numeric_limits<long long>::max(), "NONNEGATIVE"));
   cmd->add_option("--timeline", p.timeline,

@@ -4,6 +4,7 @@
 // (the primary context, current on every thread).
 #include "libcuda/DriverExportTables.h"
 #include "libcuda/DriverTextures.h"
+#include "runtime/ApiTrace.h"
 #include "runtime/Runtime.h"
 
 #include <fmt/format.h>
@@ -13,6 +14,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
+#include <span>
+#include <string>
 
 using namespace ptxray::runtime;
 using cuda::Error;
@@ -31,31 +35,26 @@ constexpr CUresult kCudaErrorNotFound = 500;
 
 /// The driver's code for a runtime error: the same number where both APIs have the error, else the
 /// driver's nearest.
-CUresult driverResult(Error e) {
-  switch (e) {
-  case cuda::kErrorInvalidDeviceFunction:
-  case cuda::kErrorInvalidResourceHandle: return kCudaErrorInvalidHandle;
-  case cuda::kErrorInvalidSymbol: return kCudaErrorNotFound;
-  case cuda::kErrorInvalidConfiguration:
-  case cuda::kErrorInvalidPitchValue:
-  case cuda::kErrorInvalidMemcpyDirection:
-  case cuda::kErrorInvalidDevicePointer:
-  case cuda::kErrorMissingConfiguration: return kCudaErrorInvalidValue;
-  default: return e;
-  }
-}
-
 std::atomic<bool> gInitialized{false};
 std::once_flag gExitHandler;
 
-template <typename F> CUresult driver(const char *name, F &&call) {
+const char *driverErrorName(CUresult error);
+
+/// Runs one driver call under the runtime's lock, traced with PTXRAY_LOG=api (its arguments and result:
+/// runtime/ApiTrace.h).
+template <typename F, typename... A> CUresult driver(const char *name, const trace::Args<A...> &args, F &&call) {
   Runtime &rt = Runtime::instance();
   std::lock_guard lock(rt.mutex());
   CUresult r = kCudaErrorNotInitialized;
   if (gInitialized)
     r = driverResult(Runtime::guarded(name, [&] { return call(rt); }));
   if (rt.config().logApi)
-    rt.log(fmt::format("{} = {}", name, r));
+    Runtime::guarded(name, [&] {
+      const char *result = driverErrorName(r);
+      rt.log(fmt::format("{} = {}", trace::call(rt, name, args, r == kCudaSuccess),
+                         result ? std::string(result) : std::to_string(r)));
+      return cuda::kSuccess;
+    });
   return r;
 }
 
@@ -75,6 +74,7 @@ constexpr DriverErrorText kDriverNames[] = {
     {200, "CUDA_ERROR_INVALID_IMAGE"},
     {201, "CUDA_ERROR_INVALID_CONTEXT"},
     {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+    {215, "CUDA_ERROR_UNSUPPORTED_LIMIT"},
     {218, "CUDA_ERROR_INVALID_PTX"},
     {400, "CUDA_ERROR_INVALID_HANDLE"},
     {500, "CUDA_ERROR_NOT_FOUND"},
@@ -83,6 +83,8 @@ constexpr DriverErrorText kDriverNames[] = {
     {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
     {702, "CUDA_ERROR_LAUNCH_TIMEOUT"},
     {710, "CUDA_ERROR_ASSERT"},
+    {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"},
+    {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"},
     {714, "CUDA_ERROR_HARDWARE_STACK_ERROR"},
     {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"},
     {716, "CUDA_ERROR_MISALIGNED_ADDRESS"},
@@ -93,11 +95,40 @@ constexpr DriverErrorText kDriverNames[] = {
     {999, "CUDA_ERROR_UNKNOWN"},
 };
 
+const char *driverErrorName(CUresult error) {
+  for (const DriverErrorText &e : kDriverNames)
+    if (e.code == error)
+      return e.name;
+  return nullptr;
+}
+
+std::mutex gUnsupportedMutex;
+std::set<std::string> gUnsupportedReported;
+
 void *pointer(CUdeviceptr p) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(p));
 }
 
 } // namespace
+
+namespace ptxray::runtime {
+
+int unsupportedDriverCall(const char *function) {
+  std::lock_guard lock(gUnsupportedMutex);
+  if (gUnsupportedReported.insert(function).second) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ptxray: %s is not supported by ptxray's CUDA driver: it returns CUDA_ERROR_NOT_SUPPORTED\n",
+                 function);
+  }
+  return 801; // CUDA_ERROR_NOT_SUPPORTED
+}
+
+/// The graph functions' table, until src/libcuda/DriverGraphExports.cpp defines it.
+__attribute__((weak)) std::span<const DriverProc> graphDriverProcs() {
+  return {};
+}
+
+} // namespace ptxray::runtime
 
 extern "C" {
 
@@ -154,7 +185,7 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
 // ---- Devices and contexts ----------------------------------------------------------------------------
 
 CUresult cuDeviceGetCount(int *count) {
-  return driver("cuDeviceGetCount", [&](Runtime &rt) {
+  return driver("cuDeviceGetCount", PTXRAY_ARGS(count), [&](Runtime &rt) {
     if (!count)
       return cuda::kErrorInvalidValue;
     *count = rt.deviceCount();
@@ -163,7 +194,7 @@ CUresult cuDeviceGetCount(int *count) {
 }
 
 CUresult cuDeviceGet(int *device, int ordinal) {
-  return driver("cuDeviceGet", [&](Runtime &rt) {
+  return driver("cuDeviceGet", PTXRAY_ARGS(device, ordinal), [&](Runtime &rt) {
     if (!device)
       return cuda::kErrorInvalidValue;
     if (!rt.validDevice(ordinal))
@@ -174,7 +205,7 @@ CUresult cuDeviceGet(int *device, int ordinal) {
 }
 
 CUresult cuDeviceGetName(char *name, int length, int device) {
-  return driver("cuDeviceGetName", [&](Runtime &rt) {
+  return driver("cuDeviceGetName", PTXRAY_ARGS(name, length, device), [&](Runtime &rt) {
     cuda::DeviceProp p;
     if (!name || length <= 0)
       return cuda::kErrorInvalidValue;
@@ -187,7 +218,7 @@ CUresult cuDeviceGetName(char *name, int length, int device) {
 }
 
 CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) {
-  return driver("cuDeviceTotalMem", [&](Runtime &rt) {
+  return driver("cuDeviceTotalMem", PTXRAY_ARGS(bytes, device), [&](Runtime &rt) {
     cuda::DeviceProp p;
     if (!bytes)
       return cuda::kErrorInvalidValue;
@@ -201,7 +232,7 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) {
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   // CUdevice_attribute numbers are cudaDeviceAttr's. NVIDIA's runtime reads some 110 of them when it
   // starts: those the architecture database has no value for (texture limits, NUMA, ...) read 0.
-  return driver("cuDeviceGetAttribute", [&](Runtime &rt) {
+  return driver("cuDeviceGetAttribute", PTXRAY_ARGS(value, attribute, device), [&](Runtime &rt) {
     if (!value)
       return cuda::kErrorInvalidValue;
     return rt.attribute(value, attribute, device);
@@ -223,7 +254,7 @@ CUresult cuDeviceGetUuid_v2(unsigned char *uuid, int device) {
 }
 
 CUresult cuDeviceComputeCapability(int *major, int *minor, int device) {
-  return driver("cuDeviceComputeCapability", [&](Runtime &rt) {
+  return driver("cuDeviceComputeCapability", PTXRAY_ARGS(major, minor, device), [&](Runtime &rt) {
     if (!major || !minor)
       return cuda::kErrorInvalidValue;
     if (Error e = rt.attribute(major, cuda::AttrComputeCapabilityMajor, device))
@@ -233,11 +264,12 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, int device) {
 }
 
 CUresult cuDeviceCanAccessPeer(int *can, int device, int peer) {
-  return driver("cuDeviceCanAccessPeer", [&](Runtime &rt) { return rt.canAccessPeer(can, device, peer); });
+  return driver("cuDeviceCanAccessPeer", PTXRAY_ARGS(can, device, peer),
+                [&](Runtime &rt) { return rt.canAccessPeer(can, device, peer); });
 }
 
 CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
-  return driver("cuDevicePrimaryCtxRetain", [&](Runtime &rt) {
+  return driver("cuDevicePrimaryCtxRetain", PTXRAY_ARGS(context, device), [&](Runtime &rt) {
     if (!context)
       return cuda::kErrorInvalidValue;
     if (!rt.validDevice(device))
@@ -269,10 +301,12 @@ CUresult cuDevicePrimaryCtxReset(int device) {
 }
 
 CUresult cuDevicePrimaryCtxGetState(int device, unsigned *flags, int *active) {
-  if (!Runtime::instance().validDevice(device))
+  Runtime &rt = Runtime::instance();
+  std::lock_guard lock(rt.mutex());
+  if (!rt.validDevice(device))
     return kCudaErrorInvalidDevice;
   if (flags)
-    *flags = 0;
+    rt.deviceFlags(device, flags);
   if (active)
     *active = gInitialized ? 1 : 0;
   return kCudaSuccess;
@@ -342,7 +376,7 @@ CUresult cuCtxGetDevice_v2(int *device, void *context) {
 }
 
 CUresult cuCtxEnablePeerAccess(void *peerContext, unsigned flags) {
-  return driver("cuCtxEnablePeerAccess", [&](Runtime &rt) {
+  return driver("cuCtxEnablePeerAccess", PTXRAY_ARGS(peerContext, flags), [&](Runtime &rt) {
     const int peer = contextDevice(peerContext);
     if (peer < 0)
       return cuda::kErrorInvalidResourceHandle;
@@ -351,14 +385,14 @@ CUresult cuCtxEnablePeerAccess(void *peerContext, unsigned flags) {
 }
 
 CUresult cuCtxDisablePeerAccess(void *peerContext) {
-  return driver("cuCtxDisablePeerAccess", [&](Runtime &rt) {
+  return driver("cuCtxDisablePeerAccess", PTXRAY_ARGS(peerContext), [&](Runtime &rt) {
     const int peer = contextDevice(peerContext);
     return peer < 0 ? cuda::kErrorInvalidResourceHandle : rt.disablePeerAccess(peer);
   });
 }
 
 CUresult cuMemcpyPeer(CUdeviceptr dst, void *dstContext, CUdeviceptr src, void *srcContext, size_t bytes) {
-  return driver("cuMemcpyPeer", [&](Runtime &rt) {
+  return driver("cuMemcpyPeer", PTXRAY_ARGS(dst, dstContext, src, srcContext, bytes), [&](Runtime &rt) {
     return rt.memcpyPeer(pointer(dst), contextDevice(dstContext), pointer(src), contextDevice(srcContext), bytes,
                          nullptr, true);
   });
@@ -366,7 +400,7 @@ CUresult cuMemcpyPeer(CUdeviceptr dst, void *dstContext, CUdeviceptr src, void *
 
 CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dstContext, CUdeviceptr src, void *srcContext, size_t bytes,
                            void *stream) {
-  return driver("cuMemcpyPeerAsync", [&](Runtime &rt) {
+  return driver("cuMemcpyPeerAsync", PTXRAY_ARGS(dst, dstContext, src, srcContext, bytes, stream), [&](Runtime &rt) {
     return rt.memcpyPeer(pointer(dst), contextDevice(dstContext), pointer(src), contextDevice(srcContext), bytes,
                          stream, false);
   });
@@ -380,7 +414,7 @@ CUresult cuCtxGetApiVersion(void *, unsigned *version) {
 }
 
 CUresult cuCtxSynchronize() {
-  return driver("cuCtxSynchronize", [&](Runtime &rt) {
+  return driver("cuCtxSynchronize", PTXRAY_ARGS(), [&](Runtime &rt) {
     rt.recordSynchronize();
     return rt.synchronize();
   });
@@ -392,7 +426,8 @@ CUresult cuCtxSynchronize_v2(void *) {
 // ---- Modules -----------------------------------------------------------------------------------------
 
 CUresult cuModuleLoadData(void **module, const void *image) {
-  return driver("cuModuleLoadData", [&](Runtime &rt) { return rt.loadModule(module, image); });
+  return driver("cuModuleLoadData", PTXRAY_ARGS(module, image),
+                [&](Runtime &rt) { return rt.loadModule(module, image); });
 }
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned, void *, void **) {
@@ -404,15 +439,16 @@ CUresult cuModuleLoadFatBinary(void **module, const void *image) {
 }
 
 CUresult cuModuleUnload(void *module) {
-  return driver("cuModuleUnload", [&](Runtime &rt) { return rt.unloadModule(module); });
+  return driver("cuModuleUnload", PTXRAY_ARGS(module), [&](Runtime &rt) { return rt.unloadModule(module); });
 }
 
 CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
-  return driver("cuModuleGetFunction", [&](Runtime &rt) { return rt.moduleFunction(function, module, name); });
+  return driver("cuModuleGetFunction", PTXRAY_ARGS(function, module, name),
+                [&](Runtime &rt) { return rt.moduleFunction(function, module, name); });
 }
 
 CUresult cuModuleGetGlobal_v2(CUdeviceptr *address, size_t *bytes, void *module, const char *name) {
-  return driver("cuModuleGetGlobal", [&](Runtime &rt) {
+  return driver("cuModuleGetGlobal", PTXRAY_ARGS(address, bytes, module, name), [&](Runtime &rt) {
     uint64_t a = 0;
     Error e = rt.moduleGlobal(&a, bytes, module, name);
     if (!e && address)
@@ -432,19 +468,21 @@ CUresult cuModuleGetLoadingMode(int *mode) {
 // Libraries (CUDA 12's context-independent modules): what NVIDIA's runtime loads the program's
 // fatbinaries with. A library is a module; a CUkernel is a CUfunction.
 CUresult cuLibraryLoadData(void **library, const void *code, void *, void **, unsigned, void *, void **, unsigned) {
-  return driver("cuLibraryLoadData", [&](Runtime &rt) { return rt.loadModule(library, code); });
+  return driver("cuLibraryLoadData", PTXRAY_ARGS(library, code),
+                [&](Runtime &rt) { return rt.loadModule(library, code); });
 }
 
 CUresult cuLibraryUnload(void *library) {
-  return driver("cuLibraryUnload", [&](Runtime &rt) { return rt.unloadModule(library); });
+  return driver("cuLibraryUnload", PTXRAY_ARGS(library), [&](Runtime &rt) { return rt.unloadModule(library); });
 }
 
 CUresult cuLibraryGetKernel(void **kernel, void *library, const char *name) {
-  return driver("cuLibraryGetKernel", [&](Runtime &rt) { return rt.moduleFunction(kernel, library, name); });
+  return driver("cuLibraryGetKernel", PTXRAY_ARGS(kernel, library, name),
+                [&](Runtime &rt) { return rt.moduleFunction(kernel, library, name); });
 }
 
 CUresult cuLibraryGetGlobal(CUdeviceptr *address, size_t *bytes, void *library, const char *name) {
-  return driver("cuLibraryGetGlobal", [&](Runtime &rt) {
+  return driver("cuLibraryGetGlobal", PTXRAY_ARGS(address, bytes, library, name), [&](Runtime &rt) {
     uint64_t a = 0;
     Error e = rt.moduleGlobal(&a, bytes, library, name);
     if (!e && address)
@@ -455,7 +493,7 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *address, size_t *bytes, void *library, 
 
 /// A __managed__ variable: placed where host code reaches it at the same address.
 CUresult cuLibraryGetManaged(CUdeviceptr *address, size_t *bytes, void *library, const char *name) {
-  return driver("cuLibraryGetManaged", [&](Runtime &rt) {
+  return driver("cuLibraryGetManaged", PTXRAY_ARGS(address, bytes, library, name), [&](Runtime &rt) {
     uint64_t a = 0;
     Error e = rt.moduleGlobal(&a, bytes, library, name);
     if (!e && address)
@@ -472,7 +510,7 @@ CUresult cuKernelGetFunction(void **function, void *kernel) {
 }
 
 CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
-  return driver("cuFuncGetAttribute", [&](Runtime &rt) {
+  return driver("cuFuncGetAttribute", PTXRAY_ARGS(value, attribute, function), [&](Runtime &rt) {
     cuda::FuncAttributes a;
     if (!value)
       return cuda::kErrorInvalidValue;
@@ -505,7 +543,8 @@ CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
 
 CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
   // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8) is cudaFuncAttributeMaxDynamicSharedMemorySize.
-  return driver("cuFuncSetAttribute", [&](Runtime &rt) { return rt.funcSetAttribute(function, attribute, value); });
+  return driver("cuFuncSetAttribute", PTXRAY_ARGS(function, attribute, value),
+                [&](Runtime &rt) { return rt.funcSetAttribute(function, attribute, value); });
 }
 
 // CUDA 12's kernel-handle forms (what NVIDIA's static runtime calls for cudaFuncGetAttributes and
@@ -520,13 +559,8 @@ CUresult cuKernelSetAttribute(int attribute, int value, void *kernel, int device
                                                  : kCudaErrorInvalidDevice;
 }
 
-CUresult cuKernelSetCacheConfig(void *kernel, int /*config*/, int device) {
-  int unused = 0;
-  return Runtime::instance().validDevice(device) ? cuFuncGetAttribute(&unused, 0, kernel) : kCudaErrorInvalidDevice;
-}
-
 CUresult cuFuncGetName(const char **name, void *function) {
-  return driver("cuFuncGetName", [&](Runtime &rt) {
+  return driver("cuFuncGetName", PTXRAY_ARGS(name, function), [&](Runtime &rt) {
     if (!name)
       return cuda::kErrorInvalidValue;
     *name = rt.functionName(function);
@@ -535,7 +569,7 @@ CUresult cuFuncGetName(const char **name, void *function) {
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *function, int blockSize, size_t dynamicShared) {
-  return driver("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+  return driver("cuOccupancyMaxActiveBlocksPerMultiprocessor", PTXRAY_ARGS(blocks, function, blockSize, dynamicShared),
                 [&](Runtime &rt) { return rt.occupancyMaxActiveBlocks(blocks, function, blockSize, dynamicShared); });
 }
 
@@ -543,11 +577,12 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *function
 
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned sharedBytes, void *stream, void **params, void **extra) {
-  return driver("cuLaunchKernel", [&](Runtime &rt) {
-    if (params && extra)
-      return cuda::kErrorInvalidValue;
-    return rt.launch(function, {gx, gy, gz}, {bx, by, bz}, params, sharedBytes, stream, extra);
-  });
+  return driver("cuLaunchKernel", PTXRAY_ARGS(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, params, extra),
+                [&](Runtime &rt) {
+                  if (params && extra)
+                    return cuda::kErrorInvalidValue;
+                  return rt.launch(function, {gx, gy, gz}, {bx, by, bz}, params, sharedBytes, stream, extra);
+                });
 }
 
 CUresult cuLaunchKernel_ptsz(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -557,9 +592,10 @@ CUresult cuLaunchKernel_ptsz(void *function, unsigned gx, unsigned gy, unsigned 
 
 CUresult cuLaunchCooperativeKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                    unsigned bz, unsigned sharedBytes, void *stream, void **params) {
-  return driver("cuLaunchCooperativeKernel", [&](Runtime &rt) {
-    return rt.launch(function, {gx, gy, gz}, {bx, by, bz}, params, sharedBytes, stream, nullptr, true);
-  });
+  return driver("cuLaunchCooperativeKernel", PTXRAY_ARGS(function, gx, gy, gz, bx, by, bz, sharedBytes, stream, params),
+                [&](Runtime &rt) {
+                  return rt.launch(function, {gx, gy, gz}, {bx, by, bz}, params, sharedBytes, stream, nullptr, true);
+                });
 }
 
 CUresult cuLaunchCooperativeKernel_ptsz(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -578,7 +614,7 @@ struct LaunchConfigAbi { // CUlaunchConfig
 static_assert(offsetof(LaunchConfigAbi, stream) == 32 && sizeof(LaunchConfigAbi) == 56);
 
 CUresult cuLaunchKernelEx(const LaunchConfigAbi *config, void *function, void **params, void **extra) {
-  return driver("cuLaunchKernelEx", [&](Runtime &rt) {
+  return driver("cuLaunchKernelEx", PTXRAY_ARGS(config, function, params, extra), [&](Runtime &rt) {
     if (!config || (params && extra))
       return cuda::kErrorInvalidValue;
     const cuda::LaunchRequest request = cuda::readLaunchAttributes(config->attrs, config->numAttrs);
@@ -599,7 +635,7 @@ CUresult cuLaunchKernelEx_ptsz(const LaunchConfigAbi *config, void *function, vo
 // ---- Memory ------------------------------------------------------------------------------------------
 
 CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
-  return driver("cuMemAlloc", [&](Runtime &rt) {
+  return driver("cuMemAlloc", PTXRAY_ARGS(address, bytes), [&](Runtime &rt) {
     if (!address || bytes == 0)
       return cuda::kErrorInvalidValue;
     void *p = nullptr;
@@ -610,7 +646,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
 }
 
 CUresult cuMemAllocManaged(CUdeviceptr *address, size_t bytes, unsigned) {
-  return driver("cuMemAllocManaged", [&](Runtime &rt) {
+  return driver("cuMemAllocManaged", PTXRAY_ARGS(address, bytes), [&](Runtime &rt) {
     void *p = nullptr;
     if (!address)
       return cuda::kErrorInvalidValue;
@@ -621,84 +657,86 @@ CUresult cuMemAllocManaged(CUdeviceptr *address, size_t bytes, unsigned) {
 }
 
 CUresult cuMemAllocHost_v2(void **pointer, size_t bytes) {
-  return driver("cuMemAllocHost", [&](Runtime &rt) { return rt.mallocHost(pointer, bytes); });
+  return driver("cuMemAllocHost", PTXRAY_ARGS(pointer, bytes),
+                [&](Runtime &rt) { return rt.mallocHost(pointer, bytes); });
 }
 
 CUresult cuMemFree_v2(CUdeviceptr address) {
-  return driver("cuMemFree", [&](Runtime &rt) { return rt.free(pointer(address)); });
+  return driver("cuMemFree", PTXRAY_ARGS(address), [&](Runtime &rt) { return rt.free(pointer(address)); });
 }
 
 CUresult cuMemFreeHost(void *p) {
-  return driver("cuMemFreeHost", [&](Runtime &rt) { return rt.freeHost(p); });
+  return driver("cuMemFreeHost", PTXRAY_ARGS(p), [&](Runtime &rt) { return rt.freeHost(p); });
 }
 
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
-  return driver("cuMemGetInfo", [&](Runtime &rt) { return rt.memGetInfo(free, total); });
+  return driver("cuMemGetInfo", PTXRAY_ARGS(free, total), [&](Runtime &rt) { return rt.memGetInfo(free, total); });
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
-  return driver("cuMemcpyHtoD", [&](Runtime &rt) {
+  return driver("cuMemcpyHtoD", PTXRAY_ARGS(dst, src, bytes), [&](Runtime &rt) {
     return rt.streamCopy(pointer(dst), src, bytes, cuda::HostToDevice, nullptr, true);
   });
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
-  return driver("cuMemcpyDtoH", [&](Runtime &rt) {
+  return driver("cuMemcpyDtoH", PTXRAY_ARGS(dst, src, bytes), [&](Runtime &rt) {
     return rt.streamCopy(dst, pointer(src), bytes, cuda::DeviceToHost, nullptr, true);
   });
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
-  return driver("cuMemcpyDtoD", [&](Runtime &rt) {
+  return driver("cuMemcpyDtoD", PTXRAY_ARGS(dst, src, bytes), [&](Runtime &rt) {
     return rt.streamCopy(pointer(dst), pointer(src), bytes, cuda::DeviceToDevice, nullptr, true);
   });
 }
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
-  return driver("cuMemcpy", [&](Runtime &rt) {
+  return driver("cuMemcpy", PTXRAY_ARGS(dst, src, bytes), [&](Runtime &rt) {
     return rt.streamCopy(pointer(dst), pointer(src), bytes, cuda::Default, nullptr, true);
   });
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, void *stream) {
-  return driver("cuMemcpyHtoDAsync", [&](Runtime &rt) {
+  return driver("cuMemcpyHtoDAsync", PTXRAY_ARGS(dst, src, bytes, stream), [&](Runtime &rt) {
     return rt.streamCopy(pointer(dst), src, bytes, cuda::HostToDevice, stream, false);
   });
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, void *stream) {
-  return driver("cuMemcpyDtoHAsync", [&](Runtime &rt) {
+  return driver("cuMemcpyDtoHAsync", PTXRAY_ARGS(dst, src, bytes, stream), [&](Runtime &rt) {
     return rt.streamCopy(dst, pointer(src), bytes, cuda::DeviceToHost, stream, false);
   });
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr address, unsigned char value, size_t count) {
-  return driver("cuMemsetD8",
+  return driver("cuMemsetD8", PTXRAY_ARGS(address, value, count),
                 [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 1, count, nullptr, true); });
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr address, unsigned value, size_t count) {
-  return driver("cuMemsetD32",
+  return driver("cuMemsetD32", PTXRAY_ARGS(address, value, count),
                 [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 4, count, nullptr, true); });
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr address, unsigned short value, size_t count) {
-  return driver("cuMemsetD16",
+  return driver("cuMemsetD16", PTXRAY_ARGS(address, value, count),
                 [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 2, count, nullptr, true); });
 }
 
 // ---- Streams and events ------------------------------------------------------------------------------
 
-CUresult cuStreamCreate(void **stream, unsigned) {
-  return driver("cuStreamCreate", [&](Runtime &rt) { return rt.streamCreate(stream); });
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  return driver("cuStreamCreate", PTXRAY_ARGS(stream, flags),
+                [&](Runtime &rt) { return rt.streamCreate(stream, flags); });
 }
 
 CUresult cuStreamDestroy_v2(void *stream) {
-  return driver("cuStreamDestroy", [&](Runtime &rt) { return rt.streamDestroy(stream); });
+  return driver("cuStreamDestroy", PTXRAY_ARGS(stream), [&](Runtime &rt) { return rt.streamDestroy(stream); });
 }
 
 CUresult cuStreamSynchronize(void *stream) {
-  return driver("cuStreamSynchronize", [&](Runtime &rt) {
+  return driver("cuStreamSynchronize", PTXRAY_ARGS(stream), [&](Runtime &rt) {
     if (!rt.validStream(stream))
       return cuda::kErrorInvalidResourceHandle;
     rt.recordStreamSynchronize(stream);
@@ -707,15 +745,15 @@ CUresult cuStreamSynchronize(void *stream) {
 }
 
 CUresult cuEventCreate(void **event, unsigned) {
-  return driver("cuEventCreate", [&](Runtime &rt) { return rt.eventCreate(event); });
+  return driver("cuEventCreate", PTXRAY_ARGS(event), [&](Runtime &rt) { return rt.eventCreate(event); });
 }
 
 CUresult cuEventDestroy_v2(void *event) {
-  return driver("cuEventDestroy", [&](Runtime &rt) { return rt.eventDestroy(event); });
+  return driver("cuEventDestroy", PTXRAY_ARGS(event), [&](Runtime &rt) { return rt.eventDestroy(event); });
 }
 
 CUresult cuEventRecord(void *event, void *stream) {
-  return driver("cuEventRecord", [&](Runtime &rt) {
+  return driver("cuEventRecord", PTXRAY_ARGS(event, stream), [&](Runtime &rt) {
     Error e = rt.eventRecord(event, stream);
     if (!e)
       rt.recordEventRecord(event, stream);
@@ -724,7 +762,7 @@ CUresult cuEventRecord(void *event, void *stream) {
 }
 
 CUresult cuEventSynchronize(void *event) {
-  return driver("cuEventSynchronize", [&](Runtime &rt) {
+  return driver("cuEventSynchronize", PTXRAY_ARGS(event), [&](Runtime &rt) {
     Error e = rt.eventQuery(event);
     if (!e)
       rt.recordEventSynchronize(event);
@@ -733,7 +771,8 @@ CUresult cuEventSynchronize(void *event) {
 }
 
 CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
-  return driver("cuEventElapsedTime", [&](Runtime &rt) { return rt.eventElapsed(ms, start, end); });
+  return driver("cuEventElapsedTime", PTXRAY_ARGS(ms, start, end),
+                [&](Runtime &rt) { return rt.eventElapsed(ms, start, end); });
 }
 
 CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
@@ -743,49 +782,59 @@ CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
 // ---- More memory, streams, events and context calls NVIDIA's runtime uses ------------------------
 
 CUresult cuMemHostAlloc(void **pointer, size_t bytes, unsigned /*flags*/) {
-  return driver("cuMemHostAlloc", [&](Runtime &rt) { return rt.mallocHost(pointer, bytes); });
+  return driver("cuMemHostAlloc", PTXRAY_ARGS(pointer, bytes),
+                [&](Runtime &rt) { return rt.mallocHost(pointer, bytes); });
 }
 
+/// Page-locked memory's device address is its own (unified addressing); registered memory's is its
+/// alias (Runtime::hostRegister).
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device, void *host, unsigned flags) {
-  return driver("cuMemHostGetDevicePointer", [&](Runtime &rt) {
-    cuda::PointerAttributes a;
-    rt.pointerAttributes(&a, host);
-    if (!device || flags != 0 || a.type != cuda::Host)
+  return driver("cuMemHostGetDevicePointer", PTXRAY_ARGS(device, host, flags), [&](Runtime &rt) {
+    if (!device)
       return cuda::kErrorInvalidValue;
-    *device = reinterpret_cast<uintptr_t>(host); // unified addressing: the same address
-    return cuda::kSuccess;
+    void *p = nullptr;
+    Error e = rt.hostDevicePointer(&p, host, flags);
+    *device = reinterpret_cast<uintptr_t>(p);
+    return e;
   });
 }
 
 CUresult cuMemHostGetFlags(unsigned *flags, void *host) {
-  return driver("cuMemHostGetFlags", [&](Runtime &rt) {
-    cuda::PointerAttributes a;
-    rt.pointerAttributes(&a, host);
-    if (!flags || a.type != cuda::Host)
-      return cuda::kErrorInvalidValue;
-    *flags = 0x2; // CU_MEMHOSTALLOC_DEVICEMAP: reachable from kernels
-    return cuda::kSuccess;
-  });
+  return driver("cuMemHostGetFlags", PTXRAY_ARGS(flags, host), [&](Runtime &rt) { return rt.hostFlags(flags, host); });
+}
+
+/// CU_MEMHOSTREGISTER_* bits are cudaHostRegister*'s.
+CUresult cuMemHostRegister_v2(void *pointer, size_t bytes, unsigned flags) {
+  return driver("cuMemHostRegister", PTXRAY_ARGS(pointer, bytes, flags),
+                [&](Runtime &rt) { return rt.hostRegister(pointer, bytes, flags); });
+}
+
+CUresult cuMemHostRegister(void *pointer, size_t bytes, unsigned flags) {
+  return cuMemHostRegister_v2(pointer, bytes, flags);
+}
+
+CUresult cuMemHostUnregister(void *pointer) {
+  return driver("cuMemHostUnregister", PTXRAY_ARGS(pointer), [&](Runtime &rt) { return rt.hostUnregister(pointer); });
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *stream) {
-  return driver("cuMemcpyAsync", [&](Runtime &rt) {
+  return driver("cuMemcpyAsync", PTXRAY_ARGS(dst, src, bytes, stream), [&](Runtime &rt) {
     return rt.streamCopy(pointer(dst), pointer(src), bytes, cuda::Default, stream, false);
   });
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr address, unsigned char value, size_t count, void *stream) {
-  return driver("cuMemsetD8Async",
+  return driver("cuMemsetD8Async", PTXRAY_ARGS(address, value, count, stream),
                 [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 1, count, stream, false); });
 }
 
 CUresult cuMemsetD16Async(CUdeviceptr address, unsigned short value, size_t count, void *stream) {
-  return driver("cuMemsetD16Async",
+  return driver("cuMemsetD16Async", PTXRAY_ARGS(address, value, count, stream),
                 [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 2, count, stream, false); });
 }
 
 CUresult cuMemsetD32Async(CUdeviceptr address, unsigned value, size_t count, void *stream) {
-  return driver("cuMemsetD32Async",
+  return driver("cuMemsetD32Async", PTXRAY_ARGS(address, value, count, stream),
                 [&](Runtime &rt) { return rt.streamMemset(pointer(address), value, 4, count, stream, false); });
 }
 
@@ -835,8 +884,9 @@ CUresult cuPointerGetAttributes(unsigned count, int *attributes, void **data, CU
   return kCudaSuccess;
 }
 
-CUresult cuStreamCreateWithPriority(void **stream, unsigned, int) {
-  return driver("cuStreamCreateWithPriority", [&](Runtime &rt) { return rt.streamCreate(stream); });
+CUresult cuStreamCreateWithPriority(void **stream, unsigned flags, int priority) {
+  return driver("cuStreamCreateWithPriority", PTXRAY_ARGS(stream, flags, priority),
+                [&](Runtime &rt) { return rt.streamCreate(stream, flags); });
 }
 
 CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
@@ -848,7 +898,7 @@ CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
 }
 
 CUresult cuStreamGetPriority(void *stream, int *priority) {
-  return driver("cuStreamGetPriority", [&](Runtime &rt) {
+  return driver("cuStreamGetPriority", PTXRAY_ARGS(stream, priority), [&](Runtime &rt) {
     if (!priority)
       return cuda::kErrorInvalidValue;
     *priority = 0;
@@ -857,7 +907,7 @@ CUresult cuStreamGetPriority(void *stream, int *priority) {
 }
 
 CUresult cuStreamGetFlags(void *stream, unsigned *flags) {
-  return driver("cuStreamGetFlags", [&](Runtime &rt) {
+  return driver("cuStreamGetFlags", PTXRAY_ARGS(stream, flags), [&](Runtime &rt) {
     if (!flags)
       return cuda::kErrorInvalidValue;
     *flags = 0;
@@ -866,13 +916,14 @@ CUresult cuStreamGetFlags(void *stream, unsigned *flags) {
 }
 
 CUresult cuStreamQuery(void *stream) {
-  return driver("cuStreamQuery", [&](Runtime &rt) {
+  return driver("cuStreamQuery", PTXRAY_ARGS(stream), [&](Runtime &rt) {
     return rt.validStream(stream) ? rt.stickyError() : cuda::kErrorInvalidResourceHandle;
   });
 }
 
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned) {
-  return driver("cuStreamWaitEvent", [&](Runtime &rt) { return rt.streamWaitEvent(stream, event); });
+  return driver("cuStreamWaitEvent", PTXRAY_ARGS(stream, event),
+                [&](Runtime &rt) { return rt.streamWaitEvent(stream, event); });
 }
 
 CUresult cuEventRecordWithFlags(void *event, void *stream, unsigned) {
@@ -880,76 +931,192 @@ CUresult cuEventRecordWithFlags(void *event, void *stream, unsigned) {
 }
 
 CUresult cuEventQuery(void *event) {
-  return driver("cuEventQuery", [&](Runtime &rt) { return rt.eventQuery(event); });
+  return driver("cuEventQuery", PTXRAY_ARGS(event), [&](Runtime &rt) { return rt.eventQuery(event); });
 }
 
-/// Host functions run when enqueued, after everything issued before them (which has completed).
+/// Host functions run when enqueued, after everything issued before them (which has completed): on the
+/// calling thread, outside the runtime's lock (they may call the API).
 CUresult cuLaunchHostFunc(void *stream, void (*function)(void *), void *data) {
-  {
-    Runtime &rt = Runtime::instance();
-    std::lock_guard lock(rt.mutex());
-    if (!function)
-      return kCudaErrorInvalidValue;
-    if (!rt.validStream(stream))
-      return kCudaErrorInvalidHandle;
-  }
-  function(data);
-  return kCudaSuccess;
+  bool runNow = false;
+  CUresult r = driver("cuLaunchHostFunc", PTXRAY_ARGS(stream, function, data),
+                      [&](Runtime &rt) { return rt.enqueueHostFunction(stream, function, data, runNow); });
+  if (runNow)
+    function(data);
+  return r;
 }
 
-CUresult cuStreamAddCallback(void *stream, void (*callback)(void *, CUresult, void *), void *data, unsigned) {
-  CUresult status = kCudaSuccess;
-  {
-    Runtime &rt = Runtime::instance();
-    std::lock_guard lock(rt.mutex());
-    if (!callback)
-      return kCudaErrorInvalidValue;
-    if (!rt.validStream(stream))
-      return kCudaErrorInvalidHandle;
-    status = driverResult(rt.stickyError());
-  }
-  callback(stream, status, data);
-  return kCudaSuccess;
+/// The callback gets the stream's status: CUDA_SUCCESS, or the error a kernel left.
+CUresult cuStreamAddCallback(void *stream, void (*callback)(void *, CUresult, void *), void *data, unsigned flags) {
+  Error status = cuda::kSuccess;
+  CUresult r = driver("cuStreamAddCallback", PTXRAY_ARGS(stream, callback, data, flags),
+                      [&](Runtime &rt) { return rt.streamCallbackCheck(stream, callback != nullptr, flags, status); });
+  if (r == kCudaSuccess)
+    callback(stream, driverResult(status), data);
+  return r;
 }
 
-/// cudaLimit/CUlimit: 0 stack size, 1 printf FIFO, 2 malloc heap.
+/// CUlimit numbers are cudaLimit's.
 CUresult cuCtxSetLimit(int limit, size_t value) {
-  return driver("cuCtxSetLimit", [&](Runtime &rt) {
-    if (limit == 2)
-      rt.device().setHeapBytes(value);
-    return limit >= 0 && limit <= 6 ? cuda::kSuccess : cuda::kErrorInvalidValue;
-  });
+  return driver("cuCtxSetLimit", PTXRAY_ARGS(limit, value), [&](Runtime &rt) { return rt.setLimit(limit, value); });
 }
 
 CUresult cuCtxGetLimit(size_t *value, int limit) {
-  if (!value)
-    return kCudaErrorInvalidValue;
-  switch (limit) {
-  case 0: *value = 1024; return kCudaSuccess;
-  case 1: *value = 1024 * 1024; return kCudaSuccess;
-  case 2: *value = Runtime::instance().device().heapBytes(); return kCudaSuccess;
-  default: return kCudaErrorInvalidValue;
-  }
+  return driver("cuCtxGetLimit", PTXRAY_ARGS(value, limit), [&](Runtime &rt) { return rt.limit(value, limit); });
 }
 
+// Context flags (CU_CTX_*: the same bits as cudaSetDeviceFlags'): the primary context's of each device.
 CUresult cuCtxGetFlags(unsigned *flags) {
-  if (!flags)
-    return kCudaErrorInvalidValue;
-  *flags = 0;
-  return kCudaSuccess;
+  return driver("cuCtxGetFlags", PTXRAY_ARGS(flags),
+                [&](Runtime &rt) { return rt.deviceFlags(rt.currentDevice(), flags); });
 }
 
-CUresult cuCtxSetCacheConfig(int) {
-  return kCudaSuccess;
+CUresult cuCtxSetFlags(unsigned flags) {
+  return driver("cuCtxSetFlags", PTXRAY_ARGS(flags),
+                [&](Runtime &rt) { return rt.setDeviceFlags(rt.currentDevice(), flags); });
 }
+
+CUresult cuDevicePrimaryCtxSetFlags_v2(int device, unsigned flags) {
+  return driver("cuDevicePrimaryCtxSetFlags", PTXRAY_ARGS(device, flags),
+                [&](Runtime &rt) { return rt.setDeviceFlags(device, flags); });
+}
+
+CUresult cuDevicePrimaryCtxSetFlags(int device, unsigned flags) {
+  return cuDevicePrimaryCtxSetFlags_v2(device, flags);
+}
+
+// Cache and shared-memory configuration (CUfunc_cache, CUsharedconfig: cudaFuncCache's and
+// cudaSharedMemConfig's numbers): stored, returned, and handed to the performance model at launch.
+CUresult cuCtxSetCacheConfig(int config) {
+  return driver("cuCtxSetCacheConfig", PTXRAY_ARGS(config), [&](Runtime &rt) { return rt.setCacheConfig(config); });
+}
+
 CUresult cuCtxGetCacheConfig(int *config) {
-  if (!config)
-    return kCudaErrorInvalidValue;
-  *config = 0;
-  return kCudaSuccess;
+  return driver("cuCtxGetCacheConfig", PTXRAY_ARGS(config), [&](Runtime &rt) { return rt.cacheConfig(config); });
 }
-CUresult cuFuncSetCacheConfig(void *, int) {
-  return kCudaSuccess;
+
+CUresult cuFuncSetCacheConfig(void *function, int config) {
+  return driver("cuFuncSetCacheConfig", PTXRAY_ARGS(function, config),
+                [&](Runtime &rt) { return rt.funcSetCacheConfig(function, config); });
+}
+
+CUresult cuKernelSetCacheConfig(void *kernel, int config, int device) {
+  if (!Runtime::instance().validDevice(device))
+    return kCudaErrorInvalidDevice;
+  return cuFuncSetCacheConfig(kernel, config);
+}
+
+CUresult cuCtxSetSharedMemConfig(int config) {
+  return driver("cuCtxSetSharedMemConfig", PTXRAY_ARGS(config),
+                [&](Runtime &rt) { return rt.setSharedMemConfig(config); });
+}
+
+CUresult cuCtxGetSharedMemConfig(int *config) {
+  return driver("cuCtxGetSharedMemConfig", PTXRAY_ARGS(config),
+                [&](Runtime &rt) { return rt.sharedMemConfig(config); });
+}
+
+CUresult cuFuncSetSharedMemConfig(void *function, int config) {
+  return driver("cuFuncSetSharedMemConfig", PTXRAY_ARGS(function, config),
+                [&](Runtime &rt) { return rt.funcSetSharedMemConfig(function, config); });
+}
+
+// The profiler: nothing collects under ptxray; the calls succeed and do nothing (the trace says so).
+CUresult cuProfilerInitialize(const char *configFile, const char *outputFile, int outputMode) {
+  return driver("cuProfilerInitialize", PTXRAY_ARGS(configFile, outputFile, outputMode),
+                [&](Runtime &) { return cuda::kSuccess; });
+}
+
+CUresult cuProfilerStart() {
+  return driver("cuProfilerStart", PTXRAY_ARGS(), [&](Runtime &rt) {
+    if (rt.config().logApi)
+      rt.log("cuProfilerStart: no profiler runs under ptxray; nothing to start");
+    return cuda::kSuccess;
+  });
+}
+
+CUresult cuProfilerStop() {
+  return driver("cuProfilerStop", PTXRAY_ARGS(), [&](Runtime &rt) {
+    if (rt.config().logApi)
+      rt.log("cuProfilerStop: no profiler runs under ptxray; nothing to stop");
+    return cuda::kSuccess;
+  });
+}
+
+// Stream-ordered allocation and memory pools (CUmemPool_attribute numbers are cudaMemPoolAttr's).
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, void *stream) {
+  return driver("cuMemAllocAsync", PTXRAY_ARGS(dptr, bytes, stream), [&](Runtime &rt) {
+    if (!dptr)
+      return cuda::kErrorInvalidValue;
+    void *p = nullptr;
+    Error e = rt.mallocAsync(&p, bytes, nullptr, stream);
+    *dptr = reinterpret_cast<uintptr_t>(p);
+    return e;
+  });
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytes, void *pool, void *stream) {
+  return driver("cuMemAllocFromPoolAsync", PTXRAY_ARGS(dptr, bytes, pool, stream), [&](Runtime &rt) {
+    if (!dptr || !pool)
+      return cuda::kErrorInvalidValue;
+    void *p = nullptr;
+    Error e = rt.mallocAsync(&p, bytes, pool, stream);
+    *dptr = reinterpret_cast<uintptr_t>(p);
+    return e;
+  });
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr dptr, void *stream) {
+  return driver("cuMemFreeAsync", PTXRAY_ARGS(dptr, stream),
+                [&](Runtime &rt) { return rt.freeAsync(pointer(dptr), stream); });
+}
+
+CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytes, void *stream) {
+  return cuMemAllocAsync(dptr, bytes, stream);
+}
+CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytes, void *pool, void *stream) {
+  return cuMemAllocFromPoolAsync(dptr, bytes, pool, stream);
+}
+CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, void *stream) {
+  return cuMemFreeAsync(dptr, stream);
+}
+
+CUresult cuDeviceGetDefaultMemPool(void **pool, int device) {
+  return driver("cuDeviceGetDefaultMemPool", PTXRAY_ARGS(pool, device),
+                [&](Runtime &rt) { return rt.defaultMemPool(pool, device); });
+}
+
+CUresult cuDeviceGetMemPool(void **pool, int device) {
+  return driver("cuDeviceGetMemPool", PTXRAY_ARGS(pool, device),
+                [&](Runtime &rt) { return rt.currentMemPool(pool, device); });
+}
+
+CUresult cuDeviceSetMemPool(int device, void *pool) {
+  return driver("cuDeviceSetMemPool", PTXRAY_ARGS(device, pool),
+                [&](Runtime &rt) { return rt.setCurrentMemPool(device, pool); });
+}
+
+CUresult cuMemPoolCreate(void **pool, const void *props) {
+  return driver("cuMemPoolCreate", PTXRAY_ARGS(pool, props),
+                [&](Runtime &rt) { return rt.memPoolCreate(pool, props); });
+}
+
+CUresult cuMemPoolDestroy(void *pool) {
+  return driver("cuMemPoolDestroy", PTXRAY_ARGS(pool), [&](Runtime &rt) { return rt.memPoolDestroy(pool); });
+}
+
+CUresult cuMemPoolSetAttribute(void *pool, int attribute, void *value) {
+  return driver("cuMemPoolSetAttribute", PTXRAY_ARGS(pool, attribute, value),
+                [&](Runtime &rt) { return rt.memPoolSetAttribute(pool, attribute, value); });
+}
+
+CUresult cuMemPoolGetAttribute(void *pool, int attribute, void *value) {
+  return driver("cuMemPoolGetAttribute", PTXRAY_ARGS(pool, attribute, value),
+                [&](Runtime &rt) { return rt.memPoolGetAttribute(pool, attribute, value); });
+}
+
+CUresult cuMemPoolTrimTo(void *pool, size_t minBytesToKeep) {
+  return driver("cuMemPoolTrimTo", PTXRAY_ARGS(pool, minBytesToKeep),
+                [&](Runtime &rt) { return rt.memPoolTrimTo(pool, minBytesToKeep); });
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, void *function, int blockSize,
@@ -1037,21 +1204,14 @@ CUresult cuGetProcAddress(const char *symbol, void **function, int cudaVersion, 
 
 namespace {
 
-/// One ABI of a driver entry point: the CUDA version that introduced it (the `_vNNNN` of its PFN
-/// typedef in cudaTypedefs.h) and whether it is the per-thread-default-stream variant.
-struct ProcVariant {
-  const char *name;
-  int version;
-  bool perThread;
-  void *function;
-};
-
 #define PTXRAY_PROC(name, version, function)                                                                           \
   { name, version, false, reinterpret_cast<void *>(&function) }
 #define PTXRAY_PROC_PT(name, version, function)                                                                        \
   { name, version, true, reinterpret_cast<void *>(&function) }
 
-const ProcVariant kProcs[] = {
+/// Each ABI of a driver entry point (DriverProc: the CUDA version that introduced it, the `_vNNNN` of
+/// its PFN typedef in cudaTypedefs.h, and whether it is the per-thread-default-stream variant).
+const DriverProc kProcs[] = {
     PTXRAY_PROC("cuGetProcAddress", 11030, cuGetProcAddress),
     PTXRAY_PROC("cuGetProcAddress", 12000, cuGetProcAddress_v2),
     PTXRAY_PROC("cuGetExportTable", 3000, cuGetExportTable),
@@ -1208,6 +1368,32 @@ const ProcVariant kProcs[] = {
     PTXRAY_PROC("cuFuncSetCacheConfig", 3000, cuFuncSetCacheConfig),
     PTXRAY_PROC("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000,
                 cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags),
+    PTXRAY_PROC("cuProfilerInitialize", 4000, cuProfilerInitialize),
+    PTXRAY_PROC("cuProfilerStart", 4000, cuProfilerStart),
+    PTXRAY_PROC("cuProfilerStop", 4000, cuProfilerStop),
+    PTXRAY_PROC("cuDevicePrimaryCtxSetFlags", 7000, cuDevicePrimaryCtxSetFlags),
+    PTXRAY_PROC("cuDevicePrimaryCtxSetFlags", 11000, cuDevicePrimaryCtxSetFlags_v2),
+    PTXRAY_PROC("cuCtxSetFlags", 12010, cuCtxSetFlags),
+    PTXRAY_PROC("cuCtxSetSharedMemConfig", 4020, cuCtxSetSharedMemConfig),
+    PTXRAY_PROC("cuCtxGetSharedMemConfig", 4020, cuCtxGetSharedMemConfig),
+    PTXRAY_PROC("cuFuncSetSharedMemConfig", 4020, cuFuncSetSharedMemConfig),
+    PTXRAY_PROC("cuMemHostRegister", 4000, cuMemHostRegister),
+    PTXRAY_PROC("cuMemHostRegister", 6050, cuMemHostRegister_v2),
+    PTXRAY_PROC("cuMemHostUnregister", 4000, cuMemHostUnregister),
+    PTXRAY_PROC("cuMemAllocAsync", 11020, cuMemAllocAsync),
+    PTXRAY_PROC_PT("cuMemAllocAsync", 11020, cuMemAllocAsync_ptsz),
+    PTXRAY_PROC("cuMemAllocFromPoolAsync", 11020, cuMemAllocFromPoolAsync),
+    PTXRAY_PROC_PT("cuMemAllocFromPoolAsync", 11020, cuMemAllocFromPoolAsync_ptsz),
+    PTXRAY_PROC("cuMemFreeAsync", 11020, cuMemFreeAsync),
+    PTXRAY_PROC_PT("cuMemFreeAsync", 11020, cuMemFreeAsync_ptsz),
+    PTXRAY_PROC("cuDeviceGetDefaultMemPool", 11020, cuDeviceGetDefaultMemPool),
+    PTXRAY_PROC("cuDeviceGetMemPool", 11020, cuDeviceGetMemPool),
+    PTXRAY_PROC("cuDeviceSetMemPool", 11020, cuDeviceSetMemPool),
+    PTXRAY_PROC("cuMemPoolCreate", 11020, cuMemPoolCreate),
+    PTXRAY_PROC("cuMemPoolDestroy", 11020, cuMemPoolDestroy),
+    PTXRAY_PROC("cuMemPoolSetAttribute", 11020, cuMemPoolSetAttribute),
+    PTXRAY_PROC("cuMemPoolGetAttribute", 11020, cuMemPoolGetAttribute),
+    PTXRAY_PROC("cuMemPoolTrimTo", 11020, cuMemPoolTrimTo),
 };
 
 #undef PTXRAY_PROC
@@ -1219,28 +1405,45 @@ extern "C" {
 
 /// The entry point NVIDIA's runtime resolves every other driver function with: for `symbol`, the
 /// newest ABI introduced at or before `cudaVersion`, the per-thread-stream one with flags bit 1
-/// (CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) where there is one. Status: 0 found, 1 symbol not
-/// found, 2 version not sufficient.
+/// (CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) where there is one. Searched: ptxray's functions,
+/// then the graph functions (graphDriverProcs), then every other function of CUDA's driver API, which
+/// gets a stub that says it is not supported when called (unsupportedDriverProcs). Status: 0 found,
+/// 1 symbol not found, 2 version not sufficient. The lookups are traced with PTXRAY_LOG_PROCS=1.
 CUresult cuGetProcAddress_v2(const char *symbol, void **function, int cudaVersion, unsigned long long flags,
                              int *status) {
   if (!symbol || !function)
     return kCudaErrorInvalidValue;
   const bool perThread = flags & 2;
-  const ProcVariant *best = nullptr;
+  const DriverProc *best = nullptr;
   bool known = false;
-  for (const ProcVariant &v : kProcs) {
-    if (std::strcmp(v.name, symbol) != 0)
-      continue;
-    known = true;
-    if (v.version > cudaVersion || (v.perThread && !perThread))
-      continue;
-    // Prefer the per-thread variant when asked for, then the newest version.
-    if (!best || (v.perThread && !best->perThread) || (v.perThread == best->perThread && v.version > best->version))
-      best = &v;
+  auto search = [&](std::span<const DriverProc> procs) {
+    for (const DriverProc &v : procs) {
+      if (std::strcmp(v.name, symbol) != 0)
+        continue;
+      known = true;
+      if (v.version > cudaVersion || (v.perThread && !perThread))
+        continue;
+      // Prefer the per-thread variant when asked for, then the newest version.
+      if (!best || (v.perThread && !best->perThread) || (v.perThread == best->perThread && v.version > best->version))
+        best = &v;
+    }
+  };
+  search(kProcs);
+  if (!known)
+    search(graphDriverProcs());
+  bool stub = false;
+  if (!known) {
+    search(unsupportedDriverProcs());
+    stub = best != nullptr;
   }
-  if (Runtime::instance().config().logApi)
+  static const bool traceProcs = [] {
+    const char *v = std::getenv("PTXRAY_LOG_PROCS");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  if (traceProcs)
     Runtime::instance().log(fmt::format("cuGetProcAddress({}, {}, {}) = {}", symbol, cudaVersion, flags,
-                                        best    ? "found"
+                                        stub    ? "not supported by ptxray (a stub)"
+                                        : best  ? "found"
                                         : known ? "version not sufficient"
                                                 : "not found"));
   if (status)
@@ -1250,3 +1453,17 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **function, int cudaVersio
 }
 
 } // extern "C"
+
+int ptxray::runtime::driverResult(int e) {
+  switch (e) {
+  case cuda::kErrorInvalidDeviceFunction:
+  case cuda::kErrorInvalidResourceHandle: return kCudaErrorInvalidHandle;
+  case cuda::kErrorInvalidSymbol: return kCudaErrorNotFound;
+  case cuda::kErrorInvalidConfiguration:
+  case cuda::kErrorInvalidPitchValue:
+  case cuda::kErrorInvalidMemcpyDirection:
+  case cuda::kErrorInvalidDevicePointer:
+  case cuda::kErrorMissingConfiguration: return kCudaErrorInvalidValue;
+  default: return e;
+  }
+}

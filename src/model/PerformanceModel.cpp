@@ -536,6 +536,7 @@ void PerformanceModel::onLaunchEnd() {
   occ.registersPerThread = static_cast<int>(launch_.registersPerThread);
   occ.staticSharedBytes = kernel.staticSharedBytes;
   occ.dynamicSharedBytes = launch_.dynamicSharedBytes;
+  occ.cacheConfig = cacheConfig_;
   try {
     L.occupancy = arch::computeOccupancy(cc_, occ);
   } catch (const std::invalid_argument &) {
@@ -567,6 +568,22 @@ void PerformanceModel::onLaunchEnd() {
   L.time = estimateTime(target_, in);
   launches_.push_back(std::move(L));
   workers_.clear();
+}
+
+void PerformanceModel::noteClockWait(uint64_t cycles) {
+  if (launches_.empty() || cycles == 0)
+    return;
+  TimeEstimate &t = launches_.back().time;
+  if (t.clockHz <= 0)
+    return;
+  t.clockWaitSeconds = static_cast<double>(cycles) / t.clockHz;
+  const double kernel = std::max({t.computeSeconds, t.memorySeconds, t.latencySeconds});
+  t.explanation += fmt::format("; clock wait {:.2f} us (a warp read its clock {} cycles after the launch began)",
+                               t.clockWaitSeconds * 1e6, cycles);
+  if (t.clockWaitSeconds > kernel) {
+    t.seconds = t.clockWaitSeconds + t.launchOverheadSeconds;
+    t.dominant = Bound::Latency;
+  }
 }
 
 } // namespace ptxray::model

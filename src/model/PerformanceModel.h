@@ -85,6 +85,16 @@ public:
   ~PerformanceModel() override;
 
   const std::vector<LaunchProfile> &launches() const { return launches_; }
+  /// What the program configured for the next launches (cudaDeviceSetSharedMemConfig,
+  /// cudaFuncSetCacheConfig...): Kepler's bank width (4 or 8; 0: the driver's default) and the cache
+  /// preference the occupancy takes (the shared memory an SM offers under it).
+  void setLaunchConfiguration(int bankWidthBytes, arch::CacheConfig cacheConfig) {
+    options_.bankWidthBytes = bankWidthBytes;
+    cacheConfig_ = cacheConfig;
+  }
+  /// The last launch's warps waited on their clock (vm::LaunchResult::clockCycles): the launch
+  /// lasts at least that long, as code that spins on %clock64 until a time has passed does.
+  void noteClockWait(uint64_t cycles);
 
   void onLaunchBegin(const vm::LaunchInfo &info) override;
   void onLaunchEnd() override;
@@ -105,6 +115,7 @@ private:
   arch::ArchTarget target_;
   const arch::ComputeCapability &cc_;
   ModelOptions options_;
+  arch::CacheConfig cacheConfig_ = arch::CacheConfig::PreferNone; ///< the launches' cache preference
   uint64_t footprintGranule_;
   uint64_t textureGranule_; ///< bytes of one texture or surface transaction (arch textureTransactionBytes)
   vm::LaunchInfo launch_;

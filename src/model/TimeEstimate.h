@@ -45,6 +45,8 @@ struct TimeEstimate {
   double memorySeconds = 0;
   double latencySeconds = 0;
   double launchOverheadSeconds = 0;
+  /// The longest a warp read its clock after the launch began (code waiting on %clock64): a floor.
+  double clockWaitSeconds = 0;
   Bound dominant = Bound::LaunchOverhead;
   uint64_t dramBytes = 0;             ///< the bytes the memory bound assumes cross the DRAM interface
   double clockHz = 0;                 ///< SM clock used (TimeInputs::smClockMHz or the board's default)

@@ -15,7 +15,7 @@ cuda::Error Runtime::properties(cuda::DeviceProp *p, int device) const {
   if (!validDevice(device))
     return cuda::kErrorInvalidDevice;
   const arch::ComputeCapability &cc = *target_.computeCapability;
-  const arch::Gpu *gpu = target_.gpu;
+  const arch::Gpu *gpu = target_.board(); // a compute capability alone: its reference board
   std::memset(p, 0, sizeof *p);
   const std::string name = gpu ? gpu->name : cc.smName();
   std::strncpy(p->name, name.c_str(), sizeof p->name - 1);
@@ -73,7 +73,7 @@ cuda::Error Runtime::attribute(int *value, int attribute, int device) const {
   cuda::DeviceProp p;
   if (cuda::Error e = properties(&p, device))
     return e;
-  const arch::Gpu *gpu = target_.gpu;
+  const arch::Gpu *gpu = target_.board(); // a compute capability alone: its reference board
   switch (attribute) {
   case cuda::AttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
   case cuda::AttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;

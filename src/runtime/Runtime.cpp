@@ -87,9 +87,17 @@ Runtime::Runtime() {
   tools_ = std::move(setup.tools);
   // Kept: NVIDIA's static runtime releases the devices' contexts from an exit handler that runs after
   // the GPU table's destructor.
-  deviceCount_ = (target_.gpu ? std::max(1, target_.gpu->gpusPerBoard) : 1) * config_.boards.value_or(1);
-  device_ = std::make_unique<vm::Device>(*target_.computeCapability, target_.gpu ? target_.gpu->smCount : 0);
+  // A compute capability alone (PTXRAY_ARCH=sm_35) stands for its reference board: the database's
+  // first GPU of that compute capability, whose SMs, memory and clocks the program sees.
+  const arch::Gpu *board = target_.board();
+  if (!target_.gpu && board)
+    std::cerr << fmt::format("ptxray: note: {} stands for the {}, its reference board\n",
+                             target_.computeCapability->smName(), board->name);
+  deviceCount_ = (board ? std::max(1, board->gpusPerBoard) : 1) * config_.boards.value_or(1);
+  device_ = std::make_unique<vm::Device>(*target_.computeCapability, board ? board->smCount : 0);
   tools_->attach(*device_);
+  const char *loading = std::getenv("CUDA_MODULE_LOADING");
+  eagerLoading_ = loading && std::string_view(loading) == "EAGER";
   mappedTop_ = vm::kGlobalLimit;
   // __managed__ variables live where host code reaches them at the same address.
   device_->setManagedPlacer([this](uint64_t bytes, std::string label) -> std::optional<uint64_t> {
@@ -515,12 +523,16 @@ cuda::Error Runtime::memGetInfo(size_t *free, size_t *total) {
     return sticky_;
   // What the VM's address space can hold, when that is less than the GPU's memory.
   const uint64_t window = vm::kGlobalLimit - vm::kGlobalBase;
-  const uint64_t capacity = target_.gpu ? std::min<uint64_t>(target_.gpu->memoryBytes, window) : window;
+  // Total: the GPU's memory, as totalGlobalMem says. Free: what is left of it, or of the VM's address
+  // window when that is smaller (larger allocations fail with cudaErrorMemoryAllocation).
+  const arch::Gpu *board = target_.board();
+  const uint64_t memory = board ? static_cast<uint64_t>(board->memoryBytes) : window;
+  const uint64_t capacity = std::min<uint64_t>(memory, window);
   const uint64_t used = device_->memory().bytesInUse();
   if (free)
     *free = capacity > used ? capacity - used : 0;
   if (total)
-    *total = capacity;
+    *total = memory;
   return cuda::kSuccess;
 }
 
@@ -575,6 +587,8 @@ cuda::Error Runtime::symbolSize(size_t *size, const void *symbol) {
 }
 
 cuda::Error Runtime::streamCopy(void *dst, const void *src, size_t bytes, int kind, void *stream, bool synchronous) {
+  if (auto captured = captureCopy(dst, src, bytes, kind, stream, synchronous))
+    return *captured;
   if (!validStream(stream))
     return cuda::kErrorInvalidResourceHandle;
   cuda::Error e = memcpy(dst, src, bytes, kind);
@@ -585,6 +599,8 @@ cuda::Error Runtime::streamCopy(void *dst, const void *src, size_t bytes, int ki
 
 cuda::Error Runtime::streamMemset(void *pointer, uint32_t value, unsigned width, size_t count, void *stream,
                                   bool synchronous) {
+  if (auto captured = captureMemset(pointer, value, width, count, stream, synchronous))
+    return *captured;
   if (!validStream(stream))
     return cuda::kErrorInvalidResourceHandle;
   cuda::Error e =
@@ -644,6 +660,8 @@ cuda::Error Runtime::popConfiguration(cuda::Dim3 *grid, cuda::Dim3 *block, size_
 
 cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args,
                             size_t sharedBytes, void *stream, void **extra, bool cooperative) {
+  if (auto captured = captureLaunch(hostFunction, grid, block, args, sharedBytes, stream, extra, cooperative))
+    return *captured;
   if (sticky_)
     return sticky_;
   RegisteredFunction *f = function(hostFunction);
@@ -703,6 +721,9 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   options.threads = config_.threads;
   options.maxInstructions = config_.maxInstructions;
   tools_->configure(options);
+  configureLaunch(options, hostFunction);
+  if (m->program().readsClock)
+    tools_->setLaunchClock(options, streamRef(stream)); // %clock64 and %globaltimer on the modeled clock
   const vm::LaunchConfig lc{
       {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, static_cast<uint32_t>(sharedBytes), cooperative};
   const auto start = std::chrono::steady_clock::now();
@@ -715,11 +736,23 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
     return refusalError(result.refusal);
   }
   session::printDeviceOutput(result, {std::cout, std::cerr});
-  std::optional<double> modeled = tools_->afterLaunch(result, f->name, streamRef(stream));
+  std::optional<double> modeled = tools_->afterLaunch(result, f->name, streamRef(stream), lazyLoadSeconds(*m, *kernel));
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())
     sticky_ = faultError(result); // returned by the next call, as a real GPU reports it at the next sync
   return cuda::kSuccess;
+}
+
+double Runtime::lazyLoadSeconds(const vm::LoadedModule &module, const vm::DecodedFunction &kernel) {
+  if (eagerLoading_)
+    return 0;
+  const arch::HostCosts &costs = arch::hostCosts();
+  double seconds = 0;
+  if (loadedCode_.insert(&module).second)
+    seconds += costs.lazyModuleLoadSeconds;
+  if (loadedCode_.insert(&kernel).second)
+    seconds += costs.lazyFunctionLoadSeconds;
+  return seconds;
 }
 
 namespace {
@@ -820,6 +853,9 @@ cuda::Error Runtime::occupancyMaxActiveBlocks(int *blocks, const void *hostFunct
 // Device, streams, events
 
 cuda::Error Runtime::synchronize() {
+  if (auto captured = captureSynchronize())
+    return *captured;
+  releasePoolMemory();
   return sticky_;
 }
 
@@ -880,6 +916,8 @@ void Runtime::recordCopy(void *dst, size_t dpitch, const void *src, size_t spitc
 }
 
 cuda::Error Runtime::streamWaitEvent(void *stream, void *event) {
+  if (auto captured = captureWaitEvent(stream, event))
+    return *captured;
   // Work runs when it is issued, so an event is always complete by the time a stream could wait on it.
   if (!validStream(stream))
     return cuda::kErrorInvalidResourceHandle;
@@ -904,6 +942,8 @@ void Runtime::recordMemset(void *pointer, size_t bytes, void *stream, bool synch
 }
 
 void Runtime::recordEventRecord(void *event, void *stream) {
+  if (capturing(stream))
+    return; // a node of the capture's graph
   if (session::SessionRecorder *s = tools_->recorder())
     s->eventRecord(event, streamRef(stream));
 }
@@ -923,22 +963,35 @@ void Runtime::recordEventSynchronize(void *event) {
     s->eventSynchronize(event);
 }
 
+void Runtime::beginGraphLaunch() {
+  if (session::SessionRecorder *s = tools_->recorder())
+    s->beginGraphLaunch();
+}
+
+void Runtime::endGraphLaunch() {
+  if (session::SessionRecorder *s = tools_->recorder())
+    s->endGraphLaunch();
+}
+
 void Runtime::recordSynchronize() {
   if (session::SessionRecorder *s = tools_->recorder())
     s->synchronize(static_cast<unsigned>(tDevice));
 }
 
-cuda::Error Runtime::streamCreate(void **stream) {
-  if (!stream)
+cuda::Error Runtime::streamCreate(void **stream, unsigned flags) {
+  if (!stream || flags > 1)
     return cuda::kErrorInvalidValue;
   *stream = newHandle();
   streams_[*stream] = nextHandle_;
   streamDevices_[*stream] = tDevice;
+  if (flags & 1)
+    nonBlockingStreams_.insert(*stream);
   return cuda::kSuccess;
 }
 
 cuda::Error Runtime::streamDestroy(void *stream) {
   streamDevices_.erase(stream);
+  nonBlockingStreams_.erase(stream);
   return streams_.erase(stream) ? cuda::kSuccess : cuda::kErrorInvalidResourceHandle;
 }
 
@@ -955,6 +1008,8 @@ cuda::Error Runtime::eventDestroy(void *event) {
 }
 
 cuda::Error Runtime::eventRecord(void *event, void *stream) {
+  if (auto captured = captureEventRecord(event, stream))
+    return *captured;
   auto it = events_.find(event);
   if (it == events_.end() || !validStream(stream))
     return cuda::kErrorInvalidResourceHandle;
@@ -974,6 +1029,14 @@ cuda::Error Runtime::eventElapsed(float *ms, void *start, void *end) {
     return cuda::kErrorInvalidResourceHandle;
   if (!s->second || !e->second)
     return cuda::kErrorInvalidResourceHandle;
+  if (tools_->modeledClock()) {
+    // The modeled clock: when each record completed as the system model places the session so far.
+    std::optional<double> from = tools_->eventSeconds(start), to = tools_->eventSeconds(end);
+    if (from && to) {
+      *ms = static_cast<float>(1000.0 * (*to - *from));
+      return cuda::kSuccess;
+    }
+  }
   *ms = static_cast<float>(*e->second - *s->second);
   return cuda::kSuccess;
 }

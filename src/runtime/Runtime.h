@@ -9,6 +9,7 @@
 #include "arch/GpuDatabase.h"
 #include "fatbin/Fatbin.h"
 #include "runtime/CudaAbi.h"
+#include "runtime/Graphs.h"
 #include "session/Environment.h"
 #include "session/ProgramTools.h"
 #include "vm/Device.h"
@@ -174,7 +175,11 @@ public:
 
   // Streams and events: handles are opaque non-null pointers; the "time" of an event is the modeled
   // device time (performance model when PTXRAY_METRICS_JSON is set, else the VM's own time).
-  cuda::Error streamCreate(void **stream);
+  /// `flags`: cudaStreamNonBlocking (1): the stream does not synchronize with the legacy stream.
+  cuda::Error streamCreate(void **stream, unsigned flags = 0);
+  bool nonBlockingStream(void *stream) const { return nonBlockingStreams_.contains(stream); }
+  /// The SMs of the modeled GPU (its reference board for a compute capability alone; 1 without one).
+  int smCount() const { return target_.board() ? target_.board()->smCount : 1; }
   cuda::Error streamDestroy(void *stream);
   cuda::Error eventCreate(void **event);
   cuda::Error eventDestroy(void *event);
@@ -195,6 +200,9 @@ public:
   void recordStreamSynchronize(void *stream);
   void recordEventSynchronize(void *event);
   void recordSynchronize();
+  /// The work recorded between these two comes from one cudaGraphLaunch (one call, for the clock).
+  void beginGraphLaunch();
+  void endGraphLaunch();
 
   /// Runs one API call's body so that no C++ exception reaches the program (an exception through C
   /// code is a crash): std::bad_alloc becomes cudaErrorMemoryAllocation, anything else
@@ -264,7 +272,8 @@ private:
   /// Opaque handles (streams, events, driver functions): addresses in the never-mapped first 256 MiB.
   void *newHandle();
   std::map<void *, uint64_t> streams_;
-  std::map<void *, int> streamDevices_;            ///< created streams' devices
+  std::map<void *, int> streamDevices_; ///< created streams' devices
+  std::set<void *> nonBlockingStreams_;
   std::map<uint64_t, int> memoryDevices_;          ///< cudaMalloc'd base address -> device
   std::set<std::pair<int, int>> peerAccess_;       ///< (device, peer) enabled
   std::map<void *, std::optional<double>> events_; ///< recorded device time in ms
@@ -273,6 +282,122 @@ private:
   uint64_t launches_ = 0;
   bool finished_ = false;
   std::set<std::string> unsupportedReported_;
+  /// CUDA's lazy loading, for the modeled clock: the modules and kernels launched so far (their code
+  /// loaded); all of it at start-up with CUDA_MODULE_LOADING=EAGER.
+  std::set<const void *> loadedCode_;
+  bool eagerLoading_ = false;
+  /// The host time a launch of `kernel` of `module` spends loading code first, and marks it loaded.
+  double lazyLoadSeconds(const vm::LoadedModule &module, const vm::DecodedFunction &kernel);
+
+  // ---- Runtime calls (RuntimeCalls.cpp) ----
+  // Device flags, limits, cache and shared-memory configuration, stream-ordered allocation and memory
+  // pools, host memory registration, host functions: the state behind both APIs' calls of each.
+public:
+  /// cudaSetDeviceFlags / cuDevicePrimaryCtxSetFlags / cuCtxSetFlags: a schedule (cudaDeviceSchedule*),
+  /// cudaDeviceMapHost, cudaDeviceLmemResizeToMax, cudaDeviceSyncMemops; other bits or two schedules
+  /// are cudaErrorInvalidValue.
+  cuda::Error setDeviceFlags(int device, unsigned flags);
+  /// The device's flags as CUDA reports them (cudaDeviceMapHost always: unified addressing maps
+  /// page-locked memory).
+  cuda::Error deviceFlags(int device, unsigned *flags) const;
+  /// cudaDeviceSetLimit / cuCtxSetLimit (cudaLimit numbers): the stack size, printf FIFO and heap reach
+  /// the VM at the next launch; the others are stored. cudaErrorUnsupportedLimit for an unknown limit.
+  cuda::Error setLimit(int limit, size_t value);
+  cuda::Error limit(size_t *value, int limit) const;
+  /// cudaFuncCache (PreferNone, PreferShared, PreferL1, PreferEqual) of the current device and of one
+  /// function (which overrides the device's unless PreferNone); cudaSharedMemConfig (Default, FourByte,
+  /// EightByte) likewise. They reach the performance model (occupancy, Kepler's bank mode) at launch.
+  cuda::Error setCacheConfig(int config);
+  cuda::Error cacheConfig(int *config) const;
+  cuda::Error setSharedMemConfig(int config);
+  cuda::Error sharedMemConfig(int *config) const;
+  cuda::Error funcSetCacheConfig(const void *function, int config);
+  cuda::Error funcSetSharedMemConfig(const void *function, int config);
+  /// Called by launch(): the limits and the function's configuration for this launch.
+  void configureLaunch(vm::LaunchOptions &options, const void *function);
+
+  /// Stream-ordered allocation: device memory as cudaMalloc gives it, accounted to a pool (`pool` null:
+  /// the current pool of the stream's device).
+  cuda::Error mallocAsync(void **pointer, size_t bytes, void *pool, void *stream);
+  cuda::Error freeAsync(void *pointer, void *stream);
+  cuda::Error defaultMemPool(void **pool, int device);
+  cuda::Error currentMemPool(void **pool, int device);
+  cuda::Error setCurrentMemPool(int device, void *pool);
+  /// `props`: cudaMemPoolProps / CUmemPoolProps (pinned device memory of a valid device).
+  cuda::Error memPoolCreate(void **pool, const void *props);
+  cuda::Error memPoolDestroy(void *pool);
+  /// cudaMemPoolAttr: 1-3 int reuse policies, 4 release threshold, 5/6 reserved current/high, 7/8 used
+  /// current/high (uint64).
+  cuda::Error memPoolSetAttribute(void *pool, int attribute, const void *value);
+  cuda::Error memPoolGetAttribute(void *pool, int attribute, void *value);
+  cuda::Error memPoolTrimTo(void *pool, size_t keep);
+  /// At a stream, event or device synchronization: pools hand back what exceeds their release threshold.
+  void releasePoolMemory();
+
+  /// cudaHostRegister: the program's own host memory becomes reachable by kernels (at an alias in the
+  /// VM's global range: cudaHostGetDevicePointer); cudaErrorHostMemoryAlreadyRegistered for a range
+  /// that overlaps a registered or page-locked one.
+  cuda::Error hostRegister(void *pointer, size_t bytes, unsigned flags);
+  cuda::Error hostUnregister(void *pointer);
+  /// The device address of page-locked (cudaMallocHost) or registered host memory.
+  cuda::Error hostDevicePointer(void **device, void *host, unsigned flags);
+  /// cudaHostGetFlags / cuMemHostGetFlags.
+  cuda::Error hostFlags(unsigned *flags, void *host);
+  /// cudaLaunchHostFunc / cuLaunchHostFunc: the function and stream checked; on a capturing stream a
+  /// host node of the capture, else `runNow`: the caller runs it (outside the lock: it may call the API).
+  cuda::Error enqueueHostFunction(void *stream, void (*function)(void *), void *data, bool &runNow);
+  /// cudaStreamAddCallback / cuStreamAddCallback (not in a capture), before the caller runs the
+  /// callback: the stream checked, and `status`, what the callback gets (the sticky error).
+  cuda::Error streamCallbackCheck(void *stream, bool haveCallback, unsigned flags, cuda::Error &status);
+
+private:
+  struct MemPool {
+    int device = 0;
+    bool isDefault = false;
+    int reuse[3] = {1, 1, 1}; ///< cudaMemPoolReuse*: 1 follow event dependencies, 2 opportunistic, 3 internal
+    uint64_t releaseThreshold = 0;
+    uint64_t maxSize = 0; ///< cudaMemPoolProps::maxSize (0: the device's memory)
+    uint64_t used = 0, usedHigh = 0, reserved = 0, reservedHigh = 0;
+  };
+  MemPool *memPool(void *pool);
+  void *devicePool(int device); ///< the device's default pool, created on first use
+  std::map<void *, MemPool> pools_;
+  std::map<int, void *> defaultPools_, currentPools_;
+  std::map<uint64_t, std::pair<void *, uint64_t>> poolAllocations_; ///< base -> (pool, bytes)
+  std::map<int, unsigned> deviceFlags_;
+  std::map<int, size_t> limits_; ///< set by the program (cudaLimit -> value)
+  std::map<int, int> deviceCacheConfig_, deviceSharedConfig_;
+  std::map<const void *, int> functionCacheConfig_, functionSharedConfig_;
+  std::unique_ptr<class HostRegistry> hostRegistry_;
+  std::map<uint64_t, unsigned> hostRegisterFlags_; ///< registered base -> cudaHostRegister flags
+
+  // ---- Graphs (Graphs.cpp) ----
+public:
+  /// CUDA graphs, executable graphs and stream captures (created on first use).
+  graphs::GraphState &graphs();
+  /// While `stream` captures (cudaStreamBeginCapture), the work issued to it becomes a node of the
+  /// capture's graph instead of running: these give the call's result then, and nullopt when the call
+  /// runs as usual. A synchronous call the thread's captures forbid fails (and invalidates them) as
+  /// CUDA's do.
+  std::optional<cuda::Error> captureLaunch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block, void **args,
+                                           size_t sharedBytes, void *stream, void **extra, bool cooperative);
+  std::optional<cuda::Error> captureCopy(void *dst, const void *src, size_t bytes, int kind, void *stream,
+                                         bool synchronous);
+  std::optional<cuda::Error> captureMemset(void *pointer, uint32_t value, unsigned width, size_t count, void *stream,
+                                           bool synchronous);
+  std::optional<cuda::Error> captureEventRecord(void *event, void *stream);
+  std::optional<cuda::Error> captureWaitEvent(void *stream, void *event);
+  /// cudaLaunchHostFunc / cuLaunchHostFunc on a capturing stream: a host node.
+  std::optional<cuda::Error> captureHostFunction(void *stream, void (*function)(void *), void *data);
+  std::optional<cuda::Error> captureSynchronize(); ///< cudaDeviceSynchronize, cudaStreamSynchronize...
+  bool capturing(void *stream);
+  /// A launch's arguments copied, one buffer per kernel parameter, from `args` or `extra` as launch()
+  /// reads them (a kernel node keeps them).
+  cuda::Error kernelArguments(const void *hostFunction, void **args, void **extra,
+                              std::vector<std::vector<std::byte>> &arguments);
+
+private:
+  std::unique_ptr<graphs::GraphState> graphs_;
 };
 
 } // namespace ptxray::runtime

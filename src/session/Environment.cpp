@@ -104,6 +104,10 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
     else
       warnings.push_back(fmt::format("{}: unknown log \"{}\" (api)", env::kLog, what));
   }
+  if (std::string m = variable(env::kModel); m == "off")
+    o.modelClock = false;
+  else if (!m.empty() && m != "on")
+    warnings.push_back(fmt::format("{}: unknown value \"{}\" (on, off); on", env::kModel, m));
   if (std::string p = variable(env::kPtx); p == "strict")
     o.strictPtx = true;
   else if (!p.empty())
@@ -146,6 +150,7 @@ void ProgramOptions::toEnvironment() const {
   set(env::kBankMode, model.bankMode ? std::to_string(model.bankMode) : "");
   set(env::kLog, logApi ? "api" : "");
   set(env::kPtx, strictPtx ? "strict" : "");
+  set(env::kModel, modelClock ? "" : "off");
   set(env::kMaxInstructions, maxInstructions ? std::to_string(maxInstructions) : "");
   set(env::kMaxConnections, connections ? std::to_string(*connections) : "");
 }

@@ -29,6 +29,7 @@ inline constexpr const char *kClock = "PTXRAY_CLOCK";        ///< the model's SM
 inline constexpr const char *kDlcm = "PTXRAY_DLCM";          ///< ca | cg
 inline constexpr const char *kBankMode = "PTXRAY_BANK_MODE"; ///< 4 | 8
 inline constexpr const char *kLog = "PTXRAY_LOG";            ///< api: trace every API call
+inline constexpr const char *kModel = "PTXRAY_MODEL";        ///< off: no modeled clock (ProgramOptions::modelClock)
 inline constexpr const char *kPtx = "PTXRAY_PTX";            ///< strict: refuse programs without runnable PTX
 inline constexpr const char *kMaxInstructions = "PTXRAY_MAX_INSTRUCTIONS"; ///< budget per launch
 inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";          ///< where `exec` finds the CUDA libraries
@@ -49,6 +50,11 @@ struct ProgramOptions {
   std::string report;
   std::vector<std::string> timeline; ///< FILEs; "-": text on the error stream
   bool logApi = false;
+  /// The program lives on the modeled GPU's clock (PTXRAY_MODEL, `exec --no-model` turns it off):
+  /// the performance model times every launch and the system model places every stream operation
+  /// as the timeline does, and events, %clock64 and %globaltimer read that clock. Off, the plain VM
+  /// runs launches at full speed and events read the host's time of the simulation.
+  bool modelClock = true;
   /// Refuse a program without PTX the modeled GPU could JIT, as the driver does. By default the
   /// oldest PTX runs instead (with a note), so that a program nvcc 13 built (compute_75 and newer
   /// only) can still be studied on a modeled Kepler or Maxwell GPU.
@@ -61,7 +67,7 @@ struct ProgramOptions {
   bool modelOnRequest = false;
 
   /// Whether an output needs the performance model.
-  bool needsModel() const { return !metricsJson.empty() || !report.empty() || !timeline.empty(); }
+  bool needsModel() const { return modelClock || !metricsJson.empty() || !report.empty() || !timeline.empty(); }
 
   /// Reads the variables. Values that do not parse are left at their defaults, each with a line in
   /// `warnings` ("PTXRAY_BOARDS: \"x\" is not 1 to 16; 1 board").

@@ -26,8 +26,70 @@ ProgramTools::ProgramTools(const ProgramOptions &options, const arch::ArchTarget
   advice_.model = instruments_.selection().modelOptions;
   std::error_code ec;
   advice_.sourceDirs = {std::filesystem::current_path(ec).string()};
-  if (!options.timeline.empty())
+  if (!options.timeline.empty() || options.modelClock)
     recorder_.emplace(target.board() ? target.board()->smCount : 0);
+  if (options.modelClock && target.board()) {
+    system::SystemOptions system;
+    system.connections = options.connections;
+    system.boards = options.boards;
+    try {
+      system_ = system::SystemConfig::forTarget(target, system);
+    } catch (const std::invalid_argument &) {
+      // No system to place the session on (an integrated GPU on several boards): the host's time.
+    }
+  }
+}
+
+const system::Timeline *ProgramTools::timeline() {
+  if (!system_ || !recorder_)
+    return nullptr;
+  const system::Session &session = recorder_->session();
+  if (!simulated_ || simulatedOps_ != session.ops.size()) {
+    simulatedOps_ = session.ops.size();
+    try {
+      simulated_ = system::simulate(*system_, session);
+    } catch (const std::invalid_argument &) {
+      simulated_.reset(); // the timeline at exit says why
+    }
+  }
+  return simulated_ ? &*simulated_ : nullptr;
+}
+
+std::optional<double> ProgramTools::eventSeconds(const void *event) {
+  if (!modeledClock())
+    return std::nullopt;
+  const std::optional<size_t> op = recorder_->lastRecordOf(event);
+  const system::Timeline *t = op ? timeline() : nullptr;
+  if (!t || *op >= t->entries.size())
+    return std::nullopt;
+  return t->entries[*op].end;
+}
+
+double ProgramTools::hostSeconds() {
+  const system::Timeline *t = modeledClock() ? timeline() : nullptr;
+  if (!t || t->entries.empty())
+    return 0;
+  // The host issues in order: its time is its last issue, or the end of a wait it made.
+  double host = 0;
+  for (const system::TimelineEntry &e : t->entries)
+    host = std::max(host, e.engine == system::Engine::Host ? e.end : e.issue);
+  return host;
+}
+
+void ProgramTools::setLaunchClock(vm::LaunchOptions &options, StreamRef stream) {
+  if (!modeledClock())
+    return;
+  const system::Timeline *t = timeline();
+  double start = hostSeconds();
+  if (t)
+    for (const system::TimelineEntry &e : t->entries) {
+      const system::SessionOp &op = t->session.ops[e.op];
+      if (op.device == stream.device && (op.stream == stream.stream || op.stream == 0 || stream.stream == 0) &&
+          op.isGpuWork())
+        start = std::max(start, e.end);
+    }
+  options.clock.startNanoseconds = static_cast<uint64_t>(start * 1e9);
+  options.clock.startCycles = static_cast<uint64_t>(start * options.clock.smClockHz);
 }
 
 void ProgramTools::beforeLaunch(bool modelWanted) {
@@ -40,7 +102,7 @@ void ProgramTools::beforeLaunch(bool modelWanted) {
 }
 
 std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, const std::string &kernel,
-                                                StreamRef stream) {
+                                                StreamRef stream, double loadSeconds) {
   const std::vector<ToolReport> reports = instruments_.launchReports(result);
   log_.afterLaunch(reports, launches_++, kernel);
   if (!options_.report.empty())
@@ -56,7 +118,7 @@ std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, 
   if (!options_.report.empty() && result.ok() && analyses_.wants(profile->kernel, profile->time.seconds))
     analyses_.keep(analyzeLaunch(instruments_.target(), *profile, {}, advice_));
   if (recorder_)
-    recorder_->launch(*profile, stream);
+    recorder_->launch(*profile, stream, loadSeconds);
   return profile->time.seconds;
 }
 
@@ -126,6 +188,12 @@ ProgramSetup setUpProgram(std::ostream &err, bool modelOnRequest) {
     setup.tools = std::make_unique<ProgramTools>(setup.options, setup.target, err);
   }
   return setup;
+}
+
+void ProgramTools::setLaunchConfiguration(int bankWidthBytes, arch::CacheConfig cacheConfig) {
+  if (model::PerformanceModel *model = instruments_.model())
+    model->setLaunchConfiguration(
+        bankWidthBytes ? bankWidthBytes : instruments_.selection().modelOptions.bankWidthBytes, cacheConfig);
 }
 
 } // namespace ptxray::session

@@ -10,6 +10,7 @@
 #include "session/SanitizerLog.h"
 #include "session/SessionRecorder.h"
 #include "session/Tools.h"
+#include "system/Timeline.h"
 
 #include <memory>
 #include <optional>
@@ -39,11 +40,30 @@ public:
   /// After a launch of `kernel` (its module alive) on `stream`: prints its reports, advises on it for
   /// the report, records it in the session. Returns the modeled kernel time in seconds when the
   /// model ran it.
-  std::optional<double> afterLaunch(const vm::LaunchResult &result, const std::string &kernel, StreamRef stream = {});
-  /// The session being recorded (PTXRAY_TIMELINE), or null.
+  /// `loadSeconds`: host time the launch call spent loading code (CUDA's lazy loading), for the session.
+  std::optional<double> afterLaunch(const vm::LaunchResult &result, const std::string &kernel, StreamRef stream = {},
+                                    double loadSeconds = 0);
+  /// The session being recorded (the modeled clock or PTXRAY_TIMELINE), or null.
   SessionRecorder *recorder() { return recorder_ ? &*recorder_ : nullptr; }
+
+  // The modeled clock (ProgramOptions::modelClock): the session recorded so far, placed in time by
+  // the system model exactly as the timeline at exit places it (work issued later never moves work
+  // the host already waited for), in seconds from the program's first call.
+  bool modeledClock() const { return options_.modelClock && recorder_ && system_; }
+  /// When the last record of `event` completed; nullopt without the modeled clock, for an event
+  /// never recorded, or for a session the system model cannot place.
+  std::optional<double> eventSeconds(const void *event);
+  /// Where the host thread is on the modeled clock: its last call issued or its last wait ended.
+  double hostSeconds();
+  /// The clock a launch about to start on `stream` reads (%clock64, %globaltimer): the modeled time
+  /// its stream is free (the host's time at least), at the SM clock of the model.
+  void setLaunchClock(vm::LaunchOptions &options, StreamRef stream);
   /// At exit: leaks and summaries, then the files. False when a file could not be written.
   bool finish();
+  /// What the program configured for its next launches (cudaDeviceSetSharedMemConfig,
+  /// cudaFuncSetCacheConfig...), for the performance model: Kepler's bank width in bytes (0: the
+  /// driver's default, or PTXRAY_BANK_MODE's) and the cache preference its occupancy takes.
+  void setLaunchConfiguration(int bankWidthBytes, arch::CacheConfig cacheConfig);
 
 private:
   const ProgramOptions options_;
@@ -59,6 +79,11 @@ private:
   size_t launches_ = 0;
   vm::Device *device_ = nullptr;
   bool modelRunning_ = true; ///< the model listens to the launch under way
+  /// The modeled clock's system and the timeline of the session's first `simulatedOps_` operations.
+  std::optional<system::SystemConfig> system_;
+  std::optional<system::Timeline> simulated_;
+  size_t simulatedOps_ = 0;
+  const system::Timeline *timeline(); ///< of the session so far (re-simulated when it grew); null if unplaceable
 };
 
 /// What a library serving a program (ptxray's CUDA libraries, its OpenCL platform) starts from: the

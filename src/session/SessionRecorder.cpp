@@ -38,9 +38,10 @@ void SessionRecorder::memset(uint64_t bytes, StreamRef on) {
   add(OpKind::Memset, on, fmt::format("{} B", bytes)).bytes = bytes;
 }
 
-void SessionRecorder::launch(const model::LaunchProfile &p, StreamRef on) {
+void SessionRecorder::launch(const model::LaunchProfile &p, StreamRef on, double loadSeconds) {
   SessionOp op = system::kernelOperation(p, on.stream, smCount_);
   op.device = on.device;
+  op.loadSeconds = loadSeconds;
   op.where = fmt::format("call {}", session_.ops.size());
   session_.ops.push_back(std::move(op));
 }
@@ -72,6 +73,18 @@ void SessionRecorder::eventSynchronize(const void *event) {
 
 void SessionRecorder::synchronize(unsigned device) {
   add(OpKind::Synchronize, {device, 0}, fmt::format("device {}", device));
+}
+
+void SessionRecorder::endGraphLaunch() {
+  if (!graphLaunch_)
+    return;
+  graphLaunch_ = false;
+  bool first = true;
+  for (size_t i = graphFirst_; i < session_.ops.size(); ++i) {
+    session_.ops[i].graphNode = true;
+    session_.ops[i].graphLaunchCall = first;
+    first = false;
+  }
 }
 
 } // namespace ptxray::session

@@ -8,6 +8,7 @@
 #include "system/Session.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace ptxray::session {
@@ -28,7 +29,8 @@ public:
   void copy(system::OpKind kind, uint64_t bytes, bool pageableHost, StreamRef on, uint64_t rows = 1,
             uint64_t hostPitch = 0, unsigned fromDevice = 0, unsigned toDevice = 0);
   void memset(uint64_t bytes, StreamRef on);
-  void launch(const model::LaunchProfile &profile, StreamRef on);
+  /// `loadSeconds`: host time the launch call spends loading code first (SessionOp::loadSeconds).
+  void launch(const model::LaunchProfile &profile, StreamRef on, double loadSeconds = 0);
   void eventRecord(const void *event, StreamRef on);
   void streamWaitEvent(StreamRef on, const void *event);
   void streamSynchronize(StreamRef on);
@@ -37,6 +39,17 @@ public:
   void synchronize(unsigned device); ///< cudaDeviceSynchronize on `device`
 
   const system::Session &session() const { return session_; }
+  /// Operations recorded between these two come from one graph launch (SessionOp::graphNode).
+  void beginGraphLaunch() {
+    graphLaunch_ = true;
+    graphFirst_ = session_.ops.size();
+  }
+  void endGraphLaunch();
+  /// The operation of `event`'s last record, if it was recorded.
+  std::optional<size_t> lastRecordOf(const void *event) const {
+    auto it = lastRecord_.find(event);
+    return it == lastRecord_.end() ? std::nullopt : std::optional<size_t>(it->second);
+  }
   /// The API the program's calls come through (CUDA unless said otherwise).
   void setHostApi(system::HostApi api) { session_.api = api; }
 
@@ -47,6 +60,8 @@ private:
   int smCount_;
   system::Session session_;
   std::map<const void *, size_t> lastRecord_; ///< event -> its last EventRecord operation
+  bool graphLaunch_ = false;
+  size_t graphFirst_ = 0;
 };
 
 } // namespace ptxray::session

@@ -117,11 +117,21 @@ Instruments::~Instruments() = default;
 
 void Instruments::configure(vm::LaunchOptions &options) const {
   options.continueOnError = memcheck();
+  // %clock64 and %globaltimer tick at the SM clock the model estimates with.
+  if (const arch::Gpu *gpu = target_.board()) {
+    const int mhz =
+        selection_.modelOptions.smClockMHz > 0 ? selection_.modelOptions.smClockMHz : gpu->defaultClockMHz();
+    options.clock.smClockHz = mhz * 1e6;
+  }
 }
 
-const model::LaunchProfile *Instruments::lastProfile(const vm::LaunchResult &result) const {
+const model::LaunchProfile *Instruments::lastProfile(const vm::LaunchResult &result) {
   if (!model_ || result.status == vm::LaunchStatus::Refused || model_->launches().empty())
     return nullptr;
+  if (clockWaitsNoted_ < model_->launches().size()) {
+    clockWaitsNoted_ = model_->launches().size();
+    model_->noteClockWait(result.clockCycles);
+  }
   return &model_->launches().back();
 }
 

@@ -102,8 +102,9 @@ public:
 
   /// The performance model, when selected.
   model::PerformanceModel *model() { return model_.get(); }
-  /// The model's profile of the launch that just ended, when the model ran it (not refused).
-  const model::LaunchProfile *lastProfile(const vm::LaunchResult &result) const;
+  /// The model's profile of the launch that just ended, when the model ran it (not refused), its
+  /// time at least the result's clock wait (vm::LaunchResult::clockCycles).
+  const model::LaunchProfile *lastProfile(const vm::LaunchResult &result);
 
   /// The reports of the launch that just ended, tool by tool: racecheck, synccheck and initcheck
   /// hazards, then memcheck's faults (when memcheck runs). Nothing for a refused launch. Counts
@@ -124,6 +125,7 @@ private:
   std::unique_ptr<sanitizers::Initcheck> initcheck_;
   std::unique_ptr<sanitizers::Leakcheck> leakcheck_;
   std::unique_ptr<model::PerformanceModel> model_;
+  size_t clockWaitsNoted_ = 0; ///< the model's launches whose clock wait lastProfile applied
   uint64_t memcheckErrors_ = 0;
 };
 

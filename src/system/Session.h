@@ -52,6 +52,13 @@ struct SessionOp {
   /// together fill no more than the GPU run side by side at full speed.
   double kernelSeconds = 0;
   double gpuShare = 1;
+  /// Kernels: host time the launch call spends loading code first (CUDA's lazy module loading: the
+  /// first launch of a module's kernel loads the module, of each kernel its function).
+  double loadSeconds = 0;
+  /// Work a graph launch (cudaGraphLaunch) issued: one call hands the GPU all of it, so only the
+  /// graph's first operation costs the host a call (`graphLaunchCall`); the rest cost nothing.
+  bool graphNode = false;
+  bool graphLaunchCall = false;
   size_t event = kNoOp;                                   ///< StreamWaitEvent: the EventRecord operation it waits for
   bool isCopy() const { return kind <= OpKind::CopyD2H; } ///< between host and device memory
   bool usesCopyEngine() const { return kind <= OpKind::CopyPeer; }

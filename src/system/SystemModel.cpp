@@ -1,7 +1,9 @@
 // The system model: a discrete-event simulation of the host thread, the GPU's hardware queues and its
 // engines.
 //
-//   - The host issues operations in order, each call costing its issue time; it stops at a
+//   - The host issues operations in order, each call costing its issue time (a kernel's first launch
+//     also loading its code, CUDA's lazy loading); the GPU gets the work when the call has handed it
+//     over, at the end of that time (what event-timed work on a GPU includes); the host stops at a
 //     synchronization, and at a pageable copy until the copy completes (the runtime stages pageable
 //     memory through a pinned buffer, so the call returns when the bytes are through).
 //   - Stream order: an operation starts after the one before it on its stream; an operation on the
@@ -72,6 +74,7 @@ struct OpState {
   std::vector<size_t> deps;
   bool issued = false, started = false, done = false;
   double issue = 0, start = 0, end = 0;
+  double submit = 0; ///< when the call handed the work to the GPU: the end of its issue time
 };
 
 /// What one device keeps apart from the others: its streams and their connections, its legacy stream,
@@ -241,8 +244,10 @@ private:
   }
 
   double issueCost(const SessionOp &op) const {
+    if (op.graphNode)
+      return op.graphLaunchCall ? c_.costs.launchIssueSeconds + op.loadSeconds : op.loadSeconds;
     switch (op.kind) {
-    case OpKind::Kernel: return c_.costs.launchIssueSeconds;
+    case OpKind::Kernel: return c_.costs.launchIssueSeconds + op.loadSeconds;
     case OpKind::CopyH2D:
     case OpKind::CopyD2H:
     case OpKind::CopyPeer:
@@ -262,6 +267,7 @@ private:
       st.issued = true;
       st.issue = hostReady_;
       hostReady_ += issueCost(op);
+      st.submit = hostReady_;
       switch (op.kind) {
       case OpKind::StreamSynchronize:
         // The stream's own earlier work (which already waits for any earlier stream-0 work); the
@@ -388,7 +394,7 @@ private:
     for (auto &[queue, fifo] : queues_) {
       while (!fifo.empty()) {
         OpState &st = s_[fifo.front()];
-        if (!depsDone(st) || !engineFree(queue.first, st))
+        if (st.submit > now_ || !depsDone(st) || !engineFree(queue.first, st))
           break; // in-order dispatch: the head holds back the rest of its queue
         start(fifo.front());
         fifo.pop_front();
@@ -492,6 +498,9 @@ private:
     double t = kNever;
     if (!hostWaiting_ && next_ < ops_.size())
       t = std::max(hostReady_, now_);
+    for (const auto &[queue, fifo] : queues_)
+      if (!fifo.empty() && s_[fifo.front()].submit > now_)
+        t = std::min(t, s_[fifo.front()].submit);
     const std::vector<double> copies = copyRates();
     size_t k = 0;
     for (const auto &[engine, i] : copyBusy_) {

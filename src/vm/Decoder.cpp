@@ -270,6 +270,16 @@ uint32_t DecodeContext::src(const ptx::Operand &op, Mod type) {
     MicroOp m;
     m.exec = &detail::execReadSpecial;
     m.imm = op.id;
+    using ptx::SpecialReg;
+    switch (static_cast<SpecialReg>(op.id)) {
+    case SpecialReg::clock:
+    case SpecialReg::clock_hi:
+    case SpecialReg::clock64:
+    case SpecialReg::globaltimer:
+    case SpecialReg::globaltimer_lo:
+    case SpecialReg::globaltimer_hi: program.readsClock = true; break;
+    default: break;
+    }
     char letter = static_cast<char>(op.selector & 0xff);
     m.flags = letter == 'y' ? 1 : letter == 'z' ? 2 : letter == 'w' ? 3 : 0;
     m.d[0] = scratchSlot();

@@ -520,6 +520,12 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
               : config.grid.z > 1 || config.block.z > 1 ? 3
               : config.grid.y > 1 || config.block.y > 1 ? 2
                                                         : 1;
+  L.cyclesPerInstruction = options.clock.cyclesPerInstruction
+                               ? options.clock.cyclesPerInstruction
+                               : static_cast<uint64_t>(std::max(cc_.latency.registerReadAfterWriteCycles, 1));
+  L.clockBase = options.clock.startCycles;
+  L.timerBase = options.clock.startNanoseconds;
+  L.nsPerCycle = options.clock.smClockHz > 0 ? 1e9 / options.clock.smClockHz : 1;
   L.listener = listener_;
   if (listener_)
     listener_->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
@@ -538,6 +544,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   }
 
   result.threadInstructions = L.instructions.load();
+  result.clockCycles = L.clockReadInstructions.load() * L.cyclesPerInstruction;
   result.printfOutput = std::move(L.printfOutput);
   result.assertOutput = std::move(L.assertOutput);
   result.faults = std::move(L.faults);

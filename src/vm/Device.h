@@ -106,6 +106,9 @@ struct LaunchResult {
   uint64_t threadInstructions = 0;
   unsigned workers = 0;
   uint64_t ctasRun = 0; ///< CTAs that ran (fewer than the grid with LaunchOptions::sampleCtas)
+  /// The longest time a warp waited on its clock: the modeled cycles (LaunchClock) from the launch's
+  /// start to the last clock register read of the warp that read it latest; 0 when none read one.
+  uint64_t clockCycles = 0;
   bool ok() const { return status == LaunchStatus::Success; }
 };
 

@@ -54,7 +54,8 @@ struct Warp {
   std::vector<uint32_t> preds;
   std::vector<std::byte> local; ///< lane-major: local[lane * localStride + offset]
   uint64_t localStride = 0;
-  uint64_t clock = 0; ///< warp instructions issued: %clock, %clock64, %globaltimer
+  uint64_t clock = 0;     ///< warp instructions issued: %clock, %clock64, %globaltimer (LaunchClock)
+  uint64_t clockRead = 0; ///< `clock` when the warp last read a clock register
   enum class State : uint8_t { Ready, AtBarrier, Done } state = State::Ready;
   uint32_t barrier = 0;   ///< barrier id waited on
   uint32_t barrierPc = 0; ///< micro-op of the wait (reports)
@@ -136,6 +137,14 @@ struct LaunchState {
   /// An OpenCL launch's global work offset (LaunchConfig::globalOffset), read through %envreg3-5.
   std::array<uint32_t, 3> globalOffset{};
   uint32_t workDim = 1; ///< an OpenCL launch's work_dim (LaunchConfig::workDim), read through %envreg6
+  /// The modeled clock (LaunchOptions::clock): a warp's %clock64 is clockBase + its instructions x
+  /// cyclesPerInstruction; %globaltimer is timerBase + those cycles x nsPerCycle.
+  uint64_t clockBase = 0;
+  uint64_t timerBase = 0;
+  uint64_t cyclesPerInstruction = 1;
+  double nsPerCycle = 1;
+  /// The most instructions a warp had issued when it read a clock register (LaunchResult::clockCycles).
+  std::atomic<uint64_t> clockReadInstructions{0};
 
   std::atomic<bool> abort{false};
   std::atomic<uint64_t> instructions{0}; ///< thread-instructions retired (budget accounting)

@@ -115,14 +115,26 @@ uint64_t readSpecial(ExecContext &ctx, ptx::SpecialReg reg, int component, int l
   case SpecialReg::lanemask_lt: return (uint64_t{1} << lane) - 1;
   case SpecialReg::lanemask_ge: return static_cast<uint32_t>(~((uint64_t{1} << lane) - 1));
   case SpecialReg::lanemask_gt: return static_cast<uint32_t>(~((uint64_t{2} << lane) - 1));
-  case SpecialReg::clock: return static_cast<uint32_t>(ctx.warp->clock);
-  case SpecialReg::clock_hi: return static_cast<uint32_t>(ctx.warp->clock >> 32);
-  case SpecialReg::clock64: return ctx.warp->clock;
+  case SpecialReg::clock:
+  case SpecialReg::clock_hi:
+  case SpecialReg::clock64:
   case SpecialReg::globaltimer:
   case SpecialReg::globaltimer_lo:
-    // A nanosecond timer derived from the warp's own instruction count keeps runs deterministic.
-    return reg == SpecialReg::globaltimer ? ctx.warp->clock : static_cast<uint32_t>(ctx.warp->clock);
-  case SpecialReg::globaltimer_hi: return static_cast<uint32_t>(ctx.warp->clock >> 32);
+  case SpecialReg::globaltimer_hi: {
+    // The modeled clock (LaunchClock): the warp's own instructions at the dependent-issue latency,
+    // so that the same program reads the same times on every run and every host.
+    Warp &w = *ctx.warp;
+    w.clockRead = w.clock;
+    const uint64_t cycles = w.clock * L.cyclesPerInstruction;
+    if (reg == SpecialReg::clock || reg == SpecialReg::clock_hi || reg == SpecialReg::clock64) {
+      const uint64_t c = L.clockBase + cycles;
+      return reg == SpecialReg::clock ? static_cast<uint32_t>(c) : reg == SpecialReg::clock_hi ? c >> 32 : c;
+    }
+    const uint64_t ns = L.timerBase + static_cast<uint64_t>(static_cast<double>(cycles) * L.nsPerCycle);
+    return reg == SpecialReg::globaltimer      ? ns
+           : reg == SpecialReg::globaltimer_lo ? static_cast<uint32_t>(ns)
+                                               : ns >> 32;
+  }
   case SpecialReg::is_explicit_cluster: return 0;
   case SpecialReg::clusterid: return pick(ctx.cta->id);
   case SpecialReg::nclusterid: return pick(L.grid);
@@ -605,11 +617,24 @@ CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot, Cta storage)
 }
 
 CtaRun::~CtaRun() {
+  if (!finished_)
+    noteClockReads();
   if (ctx_.listener && !finished_)
     ctx_.listener->onCtaEnd(ctx_.worker, cta_.id);
 }
 
+void CtaRun::noteClockReads() {
+  uint64_t latest = 0;
+  for (const Warp &w : cta_.warps)
+    latest = std::max(latest, w.clockRead);
+  uint64_t seen = launch_.clockReadInstructions.load(std::memory_order_relaxed);
+  while (latest > seen && !launch_.clockReadInstructions.compare_exchange_weak(seen, latest))
+    ;
+}
+
 Cta CtaRun::finish() {
+  if (!finished_)
+    noteClockReads();
   if (ctx_.listener && !finished_)
     ctx_.listener->onCtaEnd(ctx_.worker, cta_.id);
   finished_ = true;

@@ -33,6 +33,8 @@ public:
 
   /// Ends the CTA (the listeners' onCtaEnd) and hands back its storage for the worker's next one.
   Cta finish();
+  /// Folds the warps' latest clock reads into the launch's (LaunchResult::clockCycles).
+  void noteClockReads();
 
   uint64_t linearId() const { return cta_.linearId; }
   unsigned slot() const { return ctx_.worker; }

@@ -7,6 +7,20 @@
 
 namespace ptxray::vm {
 
+/// The modeled clock a launch's %clock, %clock64 and %globaltimer read: the SM cycle counter and the
+/// global nanosecond timer when the launch starts (the front end's modeled session time), the SM
+/// clock, and the cycles each warp instruction moves its warp's clock on by. Deterministic: a warp's
+/// clock is the start plus its own instructions times that cost, whatever the host's speed, so code
+/// that waits on the clock waits modeled time, in a bounded number of instructions.
+struct LaunchClock {
+  uint64_t startCycles = 0;
+  uint64_t startNanoseconds = 0;
+  double smClockHz = 1e9;
+  /// 0: the architecture's dependent-issue latency (ComputeCapability::latency.
+  /// registerReadAfterWriteCycles): a warp waiting on the clock is a chain of dependent instructions.
+  uint32_t cyclesPerInstruction = 0;
+};
+
 struct LaunchOptions {
   unsigned threads = 0;         ///< workers; 0 = all cores
   uint64_t maxInstructions = 0; ///< thread-instruction budget; 0 = default
@@ -17,6 +31,10 @@ struct LaunchOptions {
   /// Run only this many CTAs, spread evenly over the grid (first and last included); 0 runs every CTA.
   /// The results are then incomplete: for the performance model's --sample.
   uint64_t sampleCtas = 0;
+  /// The device printf FIFO (cudaLimitPrintfFifoSize): bytes of printf output one launch keeps, each
+  /// call's text whole; what would overflow it is dropped, as a GPU drops it. 0: no bound.
+  uint64_t printfFifoBytes = 0;
+  LaunchClock clock;
 };
 
 } // namespace ptxray::vm

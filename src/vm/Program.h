@@ -121,6 +121,8 @@ struct Program {
   uint32_t addressBits = 64;
   uint64_t constBankBase = 0;        ///< device address of the module's constant bank (cvta.const)
   std::vector<std::string> messages; ///< texts of unsupported micro-ops (MicroOp::imm indexes it)
+  /// Some function reads %clock, %clock64 or %globaltimer (its launches need LaunchOptions::clock).
+  bool readsClock = false;
 
   /// The function `name` names: a PTX name, or a demangled name with or without parameters.
   const DecodedFunction *findFunction(std::string_view name) const;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <string>
+#include <vector>
 
 namespace ptxray::vm {
 
@@ -147,17 +149,20 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
   LaunchState &L = *ctx.launch;
   switch (static_cast<abi::SystemCallId>(callee.systemCall)) {
   case abi::SystemCallId::Vprintf: {
-    std::string lines;
+    std::vector<std::string> texts;
     forLanes(mask, [&](int lane) {
       uint64_t format = callArgument(ctx, op, 0, lane, ptrSize);
       uint64_t args = callArgument(ctx, op, 1, lane, ptrSize);
       int count = 0;
-      std::string text = formatDevicePrintf(ctx, lane, format, args, count);
-      lines += text;
+      texts.push_back(formatDevicePrintf(ctx, lane, format, args, count));
       setCallResult(ctx, op, lane, static_cast<uint32_t>(count), 4);
     });
     std::lock_guard lock(L.mutex);
-    L.printfOutput += lines;
+    // The printf FIFO (cudaLimitPrintfFifoSize): a call whose text no longer fits is dropped.
+    const uint64_t fifo = L.options.printfFifoBytes;
+    for (const std::string &text : texts)
+      if (fifo == 0 || L.printfOutput.size() + text.size() <= fifo)
+        L.printfOutput += text;
     return;
   }
   case abi::SystemCallId::OpenCLPrintf: {

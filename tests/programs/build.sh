@@ -35,7 +35,7 @@ done
 # The same programs with nvcc's default static runtime (libcudart_static inside the executable, which
 # loads libcuda.so.1, the driver API): bin/static/NAME, stripped.
 static_programs=(vector_add matmul_tiled reduction_streams histogram symbols printf managed managed_var textures edge_cases error_oob
-  error_launch assert forward_progress multi_gpu)
+  error_launch assert forward_progress multi_gpu graphs runtime_calls)
 if [ $# -eq 0 ]; then
   mkdir -p bin/static
   for name in "${static_programs[@]}"; do
@@ -43,6 +43,10 @@ if [ $# -eq 0 ]; then
     "$nvcc" -arch=sm_90 -lineinfo -o "bin/static/$name" "src/$name.cu"
     strip "bin/static/$name"
   done
+  # The self-timing program with the static runtime (not in bin/static/: no expected output).
+  echo "nvcc src/timing.cu -> bin/timing_static (static runtime)"
+  "$nvcc" -arch=sm_90 -lineinfo -o bin/timing_static src/timing.cu
+  strip bin/timing_static
   echo "nvcc src/vector_add.cu -> bin/vector_add_{nocompress,sass,multi}"
   "$nvcc" -arch=sm_90 -lineinfo -cudart shared --no-compress -o bin/vector_add_nocompress src/vector_add.cu
   "$nvcc" -gencode arch=compute_90,code=sm_90 -lineinfo -cudart shared -o bin/vector_add_sass src/vector_add.cu

@@ -72,7 +72,11 @@ public:
   /// (declared before the device, which holds a pointer to it until it is destroyed).
   std::unique_ptr<SanitizerWatch> sanitizerWatch;
   vm::Device device;
-  vm::LaunchOptions options{.threads = 1};
+  vm::LaunchOptions options = [] {
+    vm::LaunchOptions o;
+    o.threads = 1;
+    return o;
+  }();
   uint32_t dynamicShared = 0;
   bool cooperative = false; ///< launches are cudaLaunchCooperativeKernel's
 };

@@ -285,5 +285,60 @@ TEST(VmCore, LaunchChecksLikeTheDriver) {
   EXPECT_TRUE(r.ok()) << describe(r);
 }
 
+// %clock64 and %globaltimer read the modeled clock (LaunchClock): the launch's start plus the warp's
+// own instructions at the dependent-issue latency (4 cycles on 9.0), in nanoseconds at the SM clock.
+// A warp that waits on the clock for 200000 cycles issues about 50000 instructions, and the launch
+// says how long it waited.
+TEST(VmCore, ClockRegistersReadTheModeledClock) {
+  VmHarness h("sm_90");
+  auto &m = h.load(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 out, .param .u64 wait)
+{
+  .reg .b64 %rd<10>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [wait];
+  mov.u64 %rd3, %clock64;
+  mov.u64 %rd4, %globaltimer;
+  mov.u64 %rd5, %clock64;
+  mov.u64 %rd6, %rd5;
+SPIN:
+  mov.u64 %rd6, %clock64;
+  sub.s64 %rd7, %rd6, %rd5;
+  setp.lt.s64 %p1, %rd7, %rd2;
+  @%p1 bra SPIN;
+  st.global.u64 [%rd1], %rd3;
+  st.global.u64 [%rd1+8], %rd4;
+  st.global.u64 [%rd1+16], %rd5;
+  st.global.u64 [%rd1+24], %rd6;
+  ret;
+}
+)");
+  uint64_t out = h.zeros<uint64_t>(4);
+  h.options.clock.startCycles = 1'000'000;
+  h.options.clock.startNanoseconds = 5'000'000'000;
+  h.options.clock.smClockHz = 2e9;
+  const uint64_t wait = 200'000;
+  auto r = h.launch(m, "k", {1, 1, 1}, {1, 1, 1}, out, wait);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<uint64_t>(out, 4);
+  // A read counts the instructions issued up to and including its own: the first is the third
+  // instruction (after two ld.param), 3 x 4 cycles.
+  EXPECT_EQ(v[0], 1'000'000u + 3 * 4);
+  // The fourth instruction: 4 x 4 cycles = 16 cycles at 2 GHz = 8 ns.
+  EXPECT_EQ(v[1], 5'000'000'000u + 8);
+  EXPECT_EQ(v[2], 1'000'000u + 5 * 4);
+  // The loop (4 instructions, 16 cycles a turn) ends at the first read at least `wait` later.
+  EXPECT_GE(v[3] - v[2], wait);
+  EXPECT_LT(v[3] - v[2], wait + 16);
+  // The launch waited until that last read: the read at instruction count (v[3] - start) / 4.
+  EXPECT_EQ(r.clockCycles, v[3] - 1'000'000u);
+  // Deterministic: the same values on every run and with any number of workers.
+  h.options.threads = 4;
+  auto again = h.launch(m, "k", {1, 1, 1}, {1, 1, 1}, out, wait);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(h.download<uint64_t>(out, 4), v);
+}
+
 } // namespace
 } // namespace ptxray::test
