@@ -1408,7 +1408,7 @@ extern "C" {
 /// (CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) where there is one. Searched: ptxray's functions,
 /// then the graph functions (graphDriverProcs), then every other function of CUDA's driver API, which
 /// gets a stub that says it is not supported when called (unsupportedDriverProcs). Status: 0 found,
-/// 1 symbol not found, 2 version not sufficient. The lookups are traced with PTXRAY_LOG_PROCS=1.
+/// 1 symbol not found, 2 version not sufficient. The lookups are traced with PTXRAY_LOG=procs.
 CUresult cuGetProcAddress_v2(const char *symbol, void **function, int cudaVersion, unsigned long long flags,
                              int *status) {
   if (!symbol || !function)
@@ -1436,11 +1436,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **function, int cudaVersio
     search(unsupportedDriverProcs());
     stub = best != nullptr;
   }
-  static const bool traceProcs = [] {
-    const char *v = std::getenv("PTXRAY_LOG_PROCS");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
-  if (traceProcs)
+  if (Runtime::instance().config().logProcs)
     Runtime::instance().log(fmt::format("cuGetProcAddress({}, {}, {}) = {}", symbol, cudaVersion, flags,
                                         stub    ? "not supported by ptxray (a stub)"
                                         : best  ? "found"

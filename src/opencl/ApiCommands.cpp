@@ -730,12 +730,15 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info name, size_t si
       return CL_INVALID_EVENT;
     if (!event->queue || !event->queue->profiling() || event->status != CL_COMPLETE)
       return CL_PROFILING_INFO_NOT_AVAILABLE;
+    // The modeled clock's times when the session places the command, else the serial device clock.
+    cl_ulong times[4] = {event->queued, event->submit, event->start, event->end};
+    p.modeledProfile(event, times);
     switch (name) {
-    case CL_PROFILING_COMMAND_QUEUED: return info(size, value, sizeRet, event->queued);
-    case CL_PROFILING_COMMAND_SUBMIT: return info(size, value, sizeRet, event->submit);
-    case CL_PROFILING_COMMAND_START: return info(size, value, sizeRet, event->start);
+    case CL_PROFILING_COMMAND_QUEUED: return info(size, value, sizeRet, times[0]);
+    case CL_PROFILING_COMMAND_SUBMIT: return info(size, value, sizeRet, times[1]);
+    case CL_PROFILING_COMMAND_START: return info(size, value, sizeRet, times[2]);
     case CL_PROFILING_COMMAND_END:
-    case CL_PROFILING_COMMAND_COMPLETE: return info(size, value, sizeRet, event->end);
+    case CL_PROFILING_COMMAND_COMPLETE: return info(size, value, sizeRet, times[3]);
     default: return CL_INVALID_VALUE;
     }
   });

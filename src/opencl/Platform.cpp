@@ -109,7 +109,7 @@ Platform::Platform() {
   } catch (const std::invalid_argument &) {
     // A compute capability without a board in the database: transfers take no modeled time.
   }
-  deviceClockNs_ = hostNanoseconds();
+  deviceClockNs_ = clockBaseNs_ = hostNanoseconds();
   std::atexit(atExit);
 }
 
@@ -538,6 +538,7 @@ void Platform::execute(cl_command_queue queue, Command &command) {
   const bool waitFailed =
       std::any_of(command.waits.begin(), command.waits.end(), [](cl_event e) { return e->status < 0; });
   event->submit = event->start = deviceClockNs_;
+  const size_t opsBefore = recorder() ? recorder()->session().ops.size() : 0;
   double seconds = 0;
   cl_int result = CL_SUCCESS;
   if (waitFailed) {
@@ -550,6 +551,10 @@ void Platform::execute(cl_command_queue queue, Command &command) {
   }
   event->end = event->start + static_cast<cl_ulong>(std::llround(std::max(seconds, 0.0) * 1e9));
   deviceClockNs_ = event->end;
+  if (session::SessionRecorder *s = recorder()) {
+    event->firstOp = opsBefore;
+    event->endOp = s->session().ops.size();
+  }
   if (session::SessionRecorder *s = recorder(); s && result == CL_SUCCESS && command.eventWanted)
     s->eventRecord(event, {0, queue->stream}); // a handle the program holds: it may wait for it
   for (cl_event e : command.waits)
@@ -560,6 +565,25 @@ void Platform::execute(cl_command_queue queue, Command &command) {
   command.holds.clear();
   complete(event, result == CL_SUCCESS ? CL_COMPLETE : result);
   release(event);
+}
+
+bool Platform::modeledProfile(cl_event event, cl_ulong times[4]) {
+  if (event->firstOp >= event->endOp)
+    return false;
+  const system::Timeline *t = tools_->timeline();
+  if (!t || event->endOp > t->entries.size())
+    return false;
+  double start = t->entries[event->firstOp].start, end = 0;
+  for (size_t i = event->firstOp; i < event->endOp; ++i) {
+    start = std::min(start, t->entries[i].start);
+    end = std::max(end, t->entries[i].end);
+  }
+  auto ns = [&](double seconds) { return clockBaseNs_ + static_cast<cl_ulong>(std::llround(seconds * 1e9)); };
+  times[0] = ns(t->entries[event->firstOp].issue); // queued: the host's call
+  times[1] = ns(t->entries[event->firstOp].issue); // submitted with it
+  times[2] = ns(start);
+  times[3] = ns(end);
+  return true;
 }
 
 void Platform::complete(cl_event event, cl_int status) {

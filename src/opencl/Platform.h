@@ -184,6 +184,9 @@ struct _cl_event {
   cl_command_type type = 0;
   cl_int status = CL_QUEUED;
   cl_ulong queued = 0, submit = 0, start = 0, end = 0; ///< device clock, ns
+  /// The session operations its command recorded [firstOp, endOp), whose times the modeled clock
+  /// gives (Platform::modeledProfile).
+  size_t firstOp = 0, endOp = 0;
   struct Callback {
     cl_int status;
     void(CL_CALLBACK *function)(cl_event, cl_int, void *);
@@ -317,6 +320,11 @@ public:
 
   /// The modeled device clock, in ns: it advances by each command's modeled duration.
   cl_ulong deviceNow() const { return deviceClockNs_; }
+  /// An event's queued, submit, start and end times on the modeled clock: the session's timeline
+  /// places its command's operations as `ptxray timeline` does (queues side by side, the host's
+  /// calls, copies on the copy engines). False without the modeled clock (PTXRAY_MODEL=off) or for a
+  /// command that recorded nothing; then the event's own serial device clock stands.
+  bool modeledProfile(cl_event event, cl_ulong times[4]);
   cl_int stickyError() const { return sticky_; }
 
   /// At exit: the tools' summaries and files.
@@ -353,6 +361,7 @@ private:
   /// A kernel faulted: the context is lost, as on a GPU; every later command ends with this error.
   cl_int sticky_ = CL_SUCCESS;
   cl_ulong deviceClockNs_ = 0;
+  cl_ulong clockBaseNs_ = 0; ///< the modeled clock's zero (the session's start), in device ns
   bool finished_ = false;
 };
 

@@ -928,7 +928,7 @@ cuda::Error Runtime::streamWaitEvent(void *stream, void *event) {
 }
 
 session::StreamRef Runtime::streamRef(void *stream) const {
-  return {streamDevice(stream), streamNumber(stream)};
+  return {streamDevice(stream), streamNumber(stream), nonBlockingStreams_.contains(stream)};
 }
 
 void Runtime::recordMemset(void *pointer, size_t bytes, void *stream, bool synchronous) {

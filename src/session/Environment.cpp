@@ -101,8 +101,10 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
   for (const std::string &what : commaList(variable(env::kLog))) {
     if (what == "api")
       o.logApi = true;
+    else if (what == "procs")
+      o.logApi = o.logProcs = true;
     else
-      warnings.push_back(fmt::format("{}: unknown log \"{}\" (api)", env::kLog, what));
+      warnings.push_back(fmt::format("{}: unknown log \"{}\" (api, procs)", env::kLog, what));
   }
   if (std::string m = variable(env::kModel); m == "off")
     o.modelClock = false;
@@ -148,7 +150,7 @@ void ProgramOptions::toEnvironment() const {
   set(env::kClock, model.clock);
   set(env::kDlcm, model.dlcm);
   set(env::kBankMode, model.bankMode ? std::to_string(model.bankMode) : "");
-  set(env::kLog, logApi ? "api" : "");
+  set(env::kLog, logProcs ? "api,procs" : logApi ? "api" : "");
   set(env::kPtx, strictPtx ? "strict" : "");
   set(env::kModel, modelClock ? "" : "off");
   set(env::kMaxInstructions, maxInstructions ? std::to_string(maxInstructions) : "");

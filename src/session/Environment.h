@@ -28,7 +28,7 @@ inline constexpr const char *kTimeline = "PTXRAY_TIMELINE";  ///< FILE[,FILE...]
 inline constexpr const char *kClock = "PTXRAY_CLOCK";        ///< the model's SM clock (ModelSettings::clock)
 inline constexpr const char *kDlcm = "PTXRAY_DLCM";          ///< ca | cg
 inline constexpr const char *kBankMode = "PTXRAY_BANK_MODE"; ///< 4 | 8
-inline constexpr const char *kLog = "PTXRAY_LOG";            ///< api: trace every API call
+inline constexpr const char *kLog = "PTXRAY_LOG";            ///< api: trace every API call; procs: cuGetProcAddress too
 inline constexpr const char *kModel = "PTXRAY_MODEL";        ///< off: no modeled clock (ProgramOptions::modelClock)
 inline constexpr const char *kPtx = "PTXRAY_PTX";            ///< strict: refuse programs without runnable PTX
 inline constexpr const char *kMaxInstructions = "PTXRAY_MAX_INSTRUCTIONS"; ///< budget per launch
@@ -50,6 +50,9 @@ struct ProgramOptions {
   std::string report;
   std::vector<std::string> timeline; ///< FILEs; "-": text on the error stream
   bool logApi = false;
+  /// PTXRAY_LOG=procs: also trace every cuGetProcAddress lookup (NVIDIA's static runtime makes
+  /// hundreds at start-up, hidden from the API trace otherwise).
+  bool logProcs = false;
   /// The program lives on the modeled GPU's clock (PTXRAY_MODEL, `exec --no-model` turns it off):
   /// the performance model times every launch and the system model places every stream operation
   /// as the timeline does, and events, %clock64 and %globaltimer read that clock. Off, the plain VM

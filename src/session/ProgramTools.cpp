@@ -41,18 +41,61 @@ ProgramTools::ProgramTools(const ProgramOptions &options, const arch::ArchTarget
 }
 
 const system::Timeline *ProgramTools::timeline() {
-  if (!system_ || !recorder_)
+  if (!options_.modelClock || !system_ || !recorder_)
     return nullptr;
   const system::Session &session = recorder_->session();
-  if (!simulated_ || simulatedOps_ != session.ops.size()) {
-    simulatedOps_ = session.ops.size();
-    try {
-      simulated_ = system::simulate(*system_, session);
-    } catch (const std::invalid_argument &) {
-      simulated_.reset(); // the timeline at exit says why
+  if (simulated_ && simulatedOps_ == session.ops.size())
+    return &*simulated_;
+  simulatedOps_ = session.ops.size();
+  // Place what follows the checkpoint, from the checkpoint's time, the streams keeping their
+  // connections; waits for events recorded before it wait for nothing (those are complete).
+  const size_t from = checkpointOp_;
+  system::Session rest;
+  rest.api = session.api;
+  rest.startSeconds = checkpointSeconds_;
+  rest.streamOrder = streamOrder_;
+  rest.ops.assign(session.ops.begin() + static_cast<std::ptrdiff_t>(from), session.ops.end());
+  for (system::SessionOp &op : rest.ops)
+    if (op.kind == system::OpKind::StreamWaitEvent) {
+      if (op.event == system::kNoOp || op.event < from)
+        op.kind = system::OpKind::EventRecord; // a marker on its stream, as the wait now is
+      else
+        op.event -= from;
     }
+  system::Timeline placed;
+  try {
+    placed = system::place(*system_, rest);
+  } catch (const std::invalid_argument &) {
+    simulated_.reset(); // the timeline at exit says why
+    return nullptr;
   }
-  return simulated_ ? &*simulated_ : nullptr;
+  if (!simulated_)
+    simulated_.emplace();
+  simulated_->entries.resize(from);
+  for (system::TimelineEntry e : placed.entries) {
+    e.op += from;
+    simulated_->entries.push_back(e);
+  }
+  // The next checkpoint: the last operation issued when everything before it had completed.
+  const std::vector<system::TimelineEntry> &entries = simulated_->entries;
+  double done = checkpointSeconds_;
+  size_t quiet = from;
+  for (size_t i = from; i + 1 < entries.size(); ++i) {
+    done = std::max(done, entries[i].end);
+    if (entries[i + 1].issue >= done)
+      quiet = i + 1;
+  }
+  for (size_t i = from; i < quiet; ++i) {
+    const system::SessionOp &op = session.ops[i];
+    if ((op.isGpuWork() || op.kind == system::OpKind::CopyD2D || op.kind == system::OpKind::Memset) &&
+        streamsSeen_.insert({op.device, op.stream}).second)
+      streamOrder_.emplace_back(op.device, op.stream);
+  }
+  if (quiet > from) {
+    checkpointOp_ = quiet;
+    checkpointSeconds_ = entries[quiet].issue;
+  }
+  return &*simulated_;
 }
 
 std::optional<double> ProgramTools::eventSeconds(const void *event) {
@@ -67,12 +110,15 @@ std::optional<double> ProgramTools::eventSeconds(const void *event) {
 
 double ProgramTools::hostSeconds() {
   const system::Timeline *t = modeledClock() ? timeline() : nullptr;
-  if (!t || t->entries.empty())
+  if (!t)
     return 0;
-  // The host issues in order: its time is its last issue, or the end of a wait it made.
-  double host = 0;
-  for (const system::TimelineEntry &e : t->entries)
+  // The host issues in order: its time is its last issue, or the end of a wait it made (before the
+  // checkpoint, everything ended by the checkpoint's time).
+  double host = checkpointSeconds_;
+  for (size_t i = checkpointOp_; i < t->entries.size(); ++i) {
+    const system::TimelineEntry &e = t->entries[i];
     host = std::max(host, e.engine == system::Engine::Host ? e.end : e.issue);
+  }
   return host;
 }
 
@@ -81,13 +127,15 @@ void ProgramTools::setLaunchClock(vm::LaunchOptions &options, StreamRef stream) 
     return;
   const system::Timeline *t = timeline();
   double start = hostSeconds();
-  if (t)
-    for (const system::TimelineEntry &e : t->entries) {
-      const system::SessionOp &op = t->session.ops[e.op];
+  if (t) {
+    const std::vector<system::SessionOp> &ops = recorder_->session().ops;
+    for (size_t i = checkpointOp_; i < t->entries.size(); ++i) {
+      const system::SessionOp &op = ops[t->entries[i].op];
       if (op.device == stream.device && (op.stream == stream.stream || op.stream == 0 || stream.stream == 0) &&
           op.isGpuWork())
-        start = std::max(start, e.end);
+        start = std::max(start, t->entries[i].end);
     }
+  }
   options.clock.startNanoseconds = static_cast<uint64_t>(start * 1e9);
   options.clock.startCycles = static_cast<uint64_t>(start * options.clock.smClockHz);
 }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 
 namespace ptxray::session {
@@ -58,6 +59,9 @@ public:
   /// The clock a launch about to start on `stream` reads (%clock64, %globaltimer): the modeled time
   /// its stream is free (the host's time at least), at the SM clock of the model.
   void setLaunchClock(vm::LaunchOptions &options, StreamRef stream);
+  /// The modeled clock's timeline of the session so far (re-simulated when it grew); null without
+  /// the modeled clock or for a session the system model cannot place.
+  const system::Timeline *timeline();
   /// At exit: leaks and summaries, then the files. False when a file could not be written.
   bool finish();
   /// What the program configured for its next launches (cudaDeviceSetSharedMemConfig,
@@ -83,7 +87,13 @@ private:
   std::optional<system::SystemConfig> system_;
   std::optional<system::Timeline> simulated_;
   size_t simulatedOps_ = 0;
-  const system::Timeline *timeline(); ///< of the session so far (re-simulated when it grew); null if unplaceable
+  /// The latest quiet point of the session (every operation before `checkpointOp_` complete when the
+  /// host issues it): the timeline before it is final, so each new placement starts there, and a
+  /// program that times each of many iterations costs each of them the same.
+  size_t checkpointOp_ = 0;
+  double checkpointSeconds_ = 0;
+  std::vector<std::pair<unsigned, unsigned>> streamOrder_; ///< of the operations before the checkpoint
+  std::set<std::pair<unsigned, unsigned>> streamsSeen_;
 };
 
 /// What a library serving a program (ptxray's CUDA libraries, its OpenCL platform) starts from: the

@@ -14,6 +14,7 @@ SessionOp &SessionRecorder::add(OpKind kind, StreamRef on, std::string label) {
   op.kind = kind;
   op.device = on.device;
   op.stream = on.stream;
+  op.nonBlocking = on.nonBlocking;
   op.label = std::move(label);
   op.where = fmt::format("call {}", session_.ops.size() - 1);
   return op;
@@ -41,6 +42,7 @@ void SessionRecorder::memset(uint64_t bytes, StreamRef on) {
 void SessionRecorder::launch(const model::LaunchProfile &p, StreamRef on, double loadSeconds) {
   SessionOp op = system::kernelOperation(p, on.stream, smCount_);
   op.device = on.device;
+  op.nonBlocking = on.nonBlocking;
   op.loadSeconds = loadSeconds;
   op.where = fmt::format("call {}", session_.ops.size());
   session_.ops.push_back(std::move(op));

@@ -17,6 +17,7 @@ namespace ptxray::session {
 struct StreamRef {
   unsigned device = 0;
   unsigned stream = 0;
+  bool nonBlocking = false; ///< created with cudaStreamNonBlocking (SessionOp::nonBlocking)
 };
 
 class SessionRecorder {

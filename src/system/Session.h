@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxray::system {
@@ -58,6 +59,8 @@ struct SessionOp {
   /// Work a graph launch (cudaGraphLaunch) issued: one call hands the GPU all of it, so only the
   /// graph's first operation costs the host a call (`graphLaunchCall`); the rest cost nothing.
   bool graphNode = false;
+  /// On a stream created with cudaStreamNonBlocking: it does not synchronize with the legacy stream.
+  bool nonBlocking = false;
   bool graphLaunchCall = false;
   size_t event = kNoOp;                                   ///< StreamWaitEvent: the EventRecord operation it waits for
   bool isCopy() const { return kind <= OpKind::CopyD2H; } ///< between host and device memory
@@ -72,6 +75,11 @@ enum class HostApi : uint8_t { Cuda, OpenCL };
 struct Session {
   std::vector<SessionOp> ops;
   HostApi api = HostApi::Cuda;
+  /// A session that continues a longer one from a quiet point (nothing running, the host about to
+  /// issue: the modeled clock's checkpoints): the time it starts at, and the (device, stream) pairs in
+  /// the order the earlier operations first used them, which gives the streams their connections.
+  double startSeconds = 0;
+  std::vector<std::pair<unsigned, unsigned>> streamOrder{};
 };
 
 } // namespace ptxray::system

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace ptxray::system {
@@ -83,6 +84,7 @@ struct DeviceState {
   std::map<unsigned, size_t> lastOnStream;
   std::map<unsigned, unsigned> slots; ///< stream -> connection order
   size_t lastLegacy = kNoOp;
+  std::set<unsigned> nonBlocking; ///< streams created with cudaStreamNonBlocking (SessionOp::nonBlocking)
   std::vector<size_t> running;
   bool exclusiveRunning = false;
   int peakKernels = 0;
@@ -94,7 +96,13 @@ public:
   /// one-queue baseline of a session over several devices).
   Simulation(const SystemConfig &config, const Session &session, bool serial = false)
       : c_(config), ops_(session.ops), api_(session.api), s_(ops_.size()), dev_(static_cast<size_t>(config.devices())),
-        serial_(serial) {}
+        serial_(serial) {
+    // A session continued from a quiet point of a longer one: its clock and its streams' connections.
+    now_ = hostReady_ = session.startSeconds;
+    for (const auto &[device, stream] : session.streamOrder)
+      if (device < dev_.size())
+        dev_[device].slots.try_emplace(stream, static_cast<unsigned>(dev_[device].slots.size()));
+  }
 
   Timeline run() {
     for (size_t i = 0; i < ops_.size(); ++i)
@@ -289,14 +297,17 @@ private:
         continue;
       default: break;
       }
-      // Stream order.
+      // Stream order. Non-blocking streams neither wait for the legacy stream nor hold it back.
+      if (op.nonBlocking)
+        d.nonBlocking.insert(op.stream);
       if (op.stream == 0) {
         for (const auto &[stream, last] : d.lastOnStream)
-          st.deps.push_back(last);
+          if (!d.nonBlocking.contains(stream))
+            st.deps.push_back(last);
       } else {
         if (auto it = d.lastOnStream.find(op.stream); it != d.lastOnStream.end())
           st.deps.push_back(it->second);
-        if (d.lastLegacy != kNoOp)
+        if (d.lastLegacy != kNoOp && !op.nonBlocking)
           st.deps.push_back(d.lastLegacy);
       }
       if (op.kind == OpKind::StreamWaitEvent && op.event != kNoOp)
@@ -639,7 +650,9 @@ double unionLength(std::vector<std::pair<double, double>> spans) {
   return total + std::max(0.0, to - from);
 }
 
-Timeline simulate(const SystemConfig &config, const Session &session) {
+namespace {
+
+void validate(const SystemConfig &config, const Session &session) {
   const auto devices = static_cast<unsigned>(config.devices());
   for (size_t i = 0; i < session.ops.size(); ++i) {
     const SessionOp &op = session.ops[i];
@@ -662,6 +675,17 @@ Timeline simulate(const SystemConfig &config, const Session &session) {
       throw std::invalid_argument(
           fmt::format("operation {}: a kernel time of {} s and a GPU share of {}", i, op.kernelSeconds, op.gpuShare));
   }
+}
+
+} // namespace
+
+Timeline place(const SystemConfig &config, const Session &session) {
+  validate(config, session);
+  return Simulation(config, session).run();
+}
+
+Timeline simulate(const SystemConfig &config, const Session &session) {
+  validate(config, session);
   Timeline tl = Simulation(config, session).run();
   // The guide's baseline: the same calls on one stream, nothing overlapping (across devices too).
   Session serial = session;

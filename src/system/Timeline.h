@@ -66,4 +66,8 @@ double unionLength(std::vector<std::pair<double, double>> spans);
 /// device the system does not have, a peer copy within one device or on a third device's stream.
 Timeline simulate(const SystemConfig &config, const Session &session);
 
+/// The placement alone (the entries and totalSeconds of simulate(), without the one-stream run and
+/// the totals derived from it), for a clock read often as the session grows.
+Timeline place(const SystemConfig &config, const Session &session);
+
 } // namespace ptxray::system

@@ -97,6 +97,22 @@ if(TARGET opencl_guide AND TARGET ptxray_opencl)
      python3 ${OPENCL_TESTS}/check_guide_copies.py")
   set_tests_properties(opencl.icd_guide_copies_modeled PROPERTIES PASS_REGULAR_EXPRESSION
     "modeled copies: offsets and strides cost as the guide's figures" LABELS opencl TIMEOUT 600)
+  # Profiling events read the modeled clock, the session's: the upload and the first offsetCopy the
+  # program prints last as long as the timeline of the same run places them.
+  add_test(NAME opencl.icd_profiling_equals_timeline COMMAND bash -c
+    "cd ${CMAKE_CURRENT_BINARY_DIR} && ${PTXRAY_BIN} exec --arch gtx280 --timeline ocl-copy-timeline.json -- \
+       $<TARGET_FILE:opencl_guide> --kernels copy --size guide > ocl-copy.out && python3 -c \"
+import json, re
+ops = json.load(open('ocl-copy-timeline.json'))['operations']
+out = open('ocl-copy.out').read()
+upload = float(re.search(r'upload idata .* in +([0-9.]+) us', out).group(1))
+kernel = float(re.search(r'offsetCopy +0 +([0-9.]+)', out).group(1))
+copy = next(o for o in ops if o['op'] == 'memcpy_h2d')
+launch = next(o for o in ops if o['op'] == 'launch')
+same = abs(copy['end_us'] - copy['start_us'] - upload) < 0.002 and abs(launch['end_us'] - launch['start_us'] - kernel) < 0.002
+print('profiling equals timeline' if same else f'differs: {upload} {kernel} {copy} {launch}')\"")
+  set_tests_properties(opencl.icd_profiling_equals_timeline PROPERTIES PASS_REGULAR_EXPRESSION
+    "profiling equals timeline" LABELS opencl TIMEOUT 600)
 endif()
 
 # OpenCL host programs, one API family each, whose output must equal PoCL's (tests/opencl/programs).

@@ -191,3 +191,27 @@ set_tests_properties(programs.timing_without_hyperq PROPERTIES PASS_REGULAR_EXPR
 add_test(NAME programs.timing_no_model COMMAND bash -c
   "${PTXRAY_BIN} exec --no-model -- ${PROGRAMS_DIR}/bin/timing")
 set_tests_properties(programs.timing_no_model PROPERTIES PASS_REGULAR_EXPRESSION "timing kernel_saxpy_4M [0-9.]+.*done")
+
+# A compute capability alone stands for its reference board (a note says which): the program sees that
+# board's SMs and memory; cudaMemGetInfo's total is totalGlobalMem (a K20X's 6 GiB), its free memory
+# what the VM's address window leaves.
+add_test(NAME programs.compute_capability_is_its_reference_board COMMAND bash -c
+  "${PTXRAY_BIN} exec --arch sm_35 -- ${PROGRAMS_DIR}/bin/device_query 2>&1")
+set_tests_properties(programs.compute_capability_is_its_reference_board PROPERTIES PASS_REGULAR_EXPRESSION
+  "sm_35 stands for the Tesla K20, its reference board.*prop.name=Tesla K20\n.*prop.multiProcessorCount=13\n")
+add_test(NAME programs.mem_get_info_total_is_the_boards COMMAND bash -c
+  "${PTXRAY_BIN} exec --arch k20x --log-api -- ${PROGRAMS_DIR}/bin/managed 2>&1")
+set_tests_properties(programs.mem_get_info_total_is_the_boards PROPERTIES PASS_REGULAR_EXPRESSION
+  "cudaMemGetInfo\\(free=\\[[0-9]+\\], total=\\[6442450944\\]\\) = cudaSuccess")
+# The static runtime's start-up lookups stay out of the API trace unless PTXRAY_LOG=api,procs asks.
+add_test(NAME programs.static_runtime.log_procs COMMAND bash -c
+  "${PTXRAY_BIN} exec --log-api -- ${PROGRAMS_DIR}/bin/static/vector_add 2>&1 | grep -c cuGetProcAddress; \
+   PTXRAY_LOG=api,procs ${PTXRAY_BIN} exec -- ${PROGRAMS_DIR}/bin/static/vector_add 2>&1 | grep -c 'cuGetProcAddress(cuInit, '")
+set_tests_properties(programs.static_runtime.log_procs PROPERTIES PASS_REGULAR_EXPRESSION "^0\n[1-9]")
+# Kepler's configuration calls reach the model ([KTG] 1.4.3.2): consecutive doubles in shared memory
+# take two wavefronts per request in the default 4-byte bank mode of a K20X and one after
+# cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte).
+add_test(NAME programs.kepler_bank_mode_reaches_the_model COMMAND bash -c
+  "${PTXRAY_BIN} exec --arch k20x --metrics-json kepler-config.json -- ${PROGRAMS_DIR}/bin/kepler_config >/dev/null && \
+   python3 -c \"import json; print([L['metrics']['shared_load_transactions_per_request'] for L in json.load(open('kepler-config.json'))['launches']])\"")
+set_tests_properties(programs.kepler_bank_mode_reaches_the_model PROPERTIES PASS_REGULAR_EXPRESSION "\\[2.0, 1.0, 1.0\\]")

@@ -538,5 +538,46 @@ TEST(SystemModel, SessionsOutsideTheSystemAreRefused) {
   EXPECT_THROW(system::simulate(configFor("K80", boards(2)), third), std::invalid_argument);
 }
 
+// A call's work reaches the GPU at the end of the call (an event-timed launch includes it), a
+// kernel's first launch also loads its code (lazy loading), a graph launch is one call for all of its
+// work, and streams created non-blocking neither wait for the legacy stream nor hold it back.
+TEST(SystemModel, IssueLoadingGraphsAndNonBlockingStreams) {
+  const system::SystemConfig c = configFor("h200");
+  const arch::HostCosts &k = c.costs;
+  {
+    Session s;
+    s.ops = {marker(OpKind::EventRecord, 0), kernel(2e-6, 0), marker(OpKind::EventRecord, 0)};
+    s.ops[1].loadSeconds = 50e-6;
+    const system::Timeline t = system::simulate(c, s);
+    EXPECT_NEAR(t.entries[1].start, k.launchIssueSeconds + 50e-6, 1e-12);
+    EXPECT_NEAR(t.entries[2].end - t.entries[0].end, k.launchIssueSeconds + 50e-6 + 2e-6, 1e-12);
+  }
+  {
+    // Ten kernels of one graph launch: one call, then back to back on the GPU.
+    Session s;
+    for (int i = 0; i < 10; ++i) {
+      s.ops.push_back(kernel(1e-6, 1, 0.01));
+      s.ops.back().graphNode = true;
+      s.ops.back().graphLaunchCall = i == 0;
+    }
+    const system::Timeline t = system::simulate(c, s);
+    EXPECT_NEAR(t.entries.back().end, k.launchIssueSeconds + 10e-6, 1e-12);
+  }
+  {
+    // A kernel on the legacy stream, then one on a non-blocking stream: they overlap; on a blocking
+    // stream the second waits.
+    for (bool nonBlocking : {true, false}) {
+      Session s;
+      s.ops = {kernel(100e-6, 0, 0.1), kernel(100e-6, 1, 0.1)};
+      s.ops[1].nonBlocking = nonBlocking;
+      const system::Timeline t = system::simulate(c, s);
+      if (nonBlocking)
+        EXPECT_LT(t.entries[1].start, t.entries[0].end);
+      else
+        EXPECT_GE(t.entries[1].start, t.entries[0].end);
+    }
+  }
+}
+
 } // namespace
 } // namespace ptxray::test
