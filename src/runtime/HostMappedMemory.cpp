@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <string>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -275,7 +276,10 @@ std::optional<uint64_t> HostRegistry::add(vm::DeviceMemory &memory, uint64_t &to
     const auto *from = reinterpret_cast<const char *>(r.begin);
     uint64_t done = 0;
     while (done < r.length) {
-      const ssize_t n = pwrite(fd_, from + done, r.length - done, static_cast<off_t>(r.offset + done));
+      // The raw system call: the kernel reads the program's pages itself, so that AddressSanitizer
+      // does not take the freed heap chunks sharing them for the program's bug.
+      const auto n = static_cast<ssize_t>(
+          syscall(SYS_pwrite64, fd_, from + done, r.length - done, static_cast<off_t>(r.offset + done)));
       if (n <= 0)
         return undo("copying the pages failed");
       done += static_cast<uint64_t>(n);
@@ -309,35 +313,34 @@ bool HostRegistry::remove(vm::DeviceMemory &memory, void *pointer) {
   const uint64_t page = pageBytes();
   const uint64_t first = address / page * page;
   const uint64_t last = first + range.aliasLength;
-  // Pages no other range holds go back to private memory, their bytes kept (copied out through a
-  // buffer of its own mapping, so that no page being restored holds it).
-  std::vector<std::pair<uint64_t, uint64_t>> restores; // (begin, length)
+  // Pages no other range holds go back to private memory, their bytes kept: a private page mapped
+  // over each, then filled from the file (which still holds its bytes) by the raw system call, so
+  // that AddressSanitizer does not check the program's heap chunks on them.
+  std::vector<std::pair<uint64_t, uint64_t>> restores; // (page, file offset)
   std::vector<uint64_t> offsets;
   for (uint64_t p = first; p < last; p += page)
     if (--pages_.at(p).refs == 0) {
       offsets.push_back(pages_.at(p).offset);
-      if (!restores.empty() && restores.back().first + restores.back().second == p)
-        restores.back().second += page;
-      else
-        restores.emplace_back(p, page);
+      restores.emplace_back(p, pages_.at(p).offset);
     }
   const std::vector<Mapping> maps = mappingsWithProtection(first, last);
-  for (const auto &[begin, length] : restores) {
+  for (const auto &[begin, offset] : restores) {
     int prot = PROT_READ | PROT_WRITE;
     for (const Mapping &m : maps)
       if (begin >= m.begin && begin < m.end)
         prot = m.prot;
-    void *buffer = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buffer == MAP_FAILED)
-      continue; // the pages stay shared with the file: still the same bytes at the same address
     auto *at = reinterpret_cast<void *>(begin);
-    std::memcpy(buffer, at, length);
-    if (mmap(at, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
-      std::memcpy(at, buffer, length);
-      if (prot != (PROT_READ | PROT_WRITE))
-        mprotect(at, length, prot);
+    if (mmap(at, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+      continue; // the page stays shared with the file: still the same bytes at the same address
+    for (uint64_t done = 0; done < page;) {
+      const auto n = static_cast<ssize_t>(
+          syscall(SYS_pread64, fd_, static_cast<char *>(at) + done, page - done, static_cast<off_t>(offset + done)));
+      if (n <= 0)
+        break;
+      done += static_cast<uint64_t>(n);
     }
-    munmap(buffer, length);
+    if (prot != (PROT_READ | PROT_WRITE))
+      mprotect(at, page, prot);
   }
   for (uint64_t p = first; p < last; p += page)
     if (pages_.at(p).refs == 0)
