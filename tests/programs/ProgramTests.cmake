@@ -215,3 +215,13 @@ add_test(NAME programs.kepler_bank_mode_reaches_the_model COMMAND bash -c
   "${PTXRAY_BIN} exec --arch k20x --metrics-json kepler-config.json -- ${PROGRAMS_DIR}/bin/kepler_config >/dev/null && \
    python3 -c \"import json; print([L['metrics']['shared_load_transactions_per_request'] for L in json.load(open('kepler-config.json'))['launches']])\"")
 set_tests_properties(programs.kepler_bank_mode_reaches_the_model PROPERTIES PASS_REGULAR_EXPRESSION "\\[2.0, 1.0, 1.0\\]")
+# cuda-samples' simpleHyperQ pattern (tests/programs/src/hyperq.cu): 32 streams of two 10 ms clock()
+# waits. With the default 8 connections four streams share each hardware queue: 50 ms; with 32, every
+# stream its own: 20 ms. An H200 measured 50.30 and 20.48 ms (validation/programs/results/hyperq-h200.txt).
+add_test(NAME programs.hyperq_connections COMMAND bash -c
+  "${PTXRAY_BIN} exec --arch h200 --timeline hq8.json -- ${PROGRAMS_DIR}/bin/hyperq >hq8.out && \
+   python3 ${PROGRAMS_DIR}/timing_check.py hq8.out hq8.json hyperq_32_streams_2x10ms=49.5:51.5 && \
+   CUDA_DEVICE_MAX_CONNECTIONS=32 ${PTXRAY_BIN} exec --arch h200 --timeline hq32.json -- ${PROGRAMS_DIR}/bin/hyperq >hq32.out && \
+   python3 ${PROGRAMS_DIR}/timing_check.py hq32.out hq32.json hyperq_32_streams_2x10ms=20.0:21.0")
+set_tests_properties(programs.hyperq_connections PROPERTIES PASS_REGULAR_EXPRESSION
+  "1 measurements, 0 differ.*1 measurements, 0 differ" TIMEOUT 300)
