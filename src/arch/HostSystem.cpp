@@ -55,6 +55,10 @@ constexpr HostCosts kHostCosts{
     // 1/6.99 - 1/55.46 gives 8.0 GB/s of host staging, 1/11.21 - 1/55.30 gives 14.1 GB/s.
     .pageableStagingH2DBytesPerSecond = 8.0e9,
     .pageableStagingD2HBytesPerSecond = 14.1e9,
+    // validation/programs (results/timing-h200.txt): event-timed 64 KB pageable copies took 0.031-0.050 ms
+    // H2D and 0.024-0.044 ms D2H where pinned ones took 0.006-0.011 ms and the rates above give 0.009 and
+    // 0.005 ms more: about 12 us of staging per copy besides the bytes.
+    .pageableCopySeconds = 12e-6,
     // cudaMemcpy D2D of 256 MiB: 2025 GB/s copied, 4050 GB/s of DRAM traffic, of the H200's 4.8 TB/s.
     .deviceCopyBandwidthFraction = 0.84,
     // [KTG] §1.4.2.2: "The default is 8".

@@ -36,6 +36,9 @@ struct HostCosts {
   /// with the DMA: 1 / rate = 1 / pinned + 1 / staging.
   double pageableStagingH2DBytesPerSecond = 0;
   double pageableStagingD2HBytesPerSecond = 0;
+  /// A pageable copy's fixed cost besides the bytes: the driver's staging (pinning its buffer,
+  /// splitting and synchronizing the chunks).
+  double pageableCopySeconds = 0;
   /// cudaMemcpy device to device and cudaMemset, as a fraction of the theoretical DRAM bandwidth
   /// (a device-to-device copy moves each byte twice: read and write).
   double deviceCopyBandwidthFraction = 0;

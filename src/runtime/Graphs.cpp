@@ -582,15 +582,49 @@ cuda::Error GraphState::launch(Exec *e, void *stream, std::unique_lock<std::mute
   if (cuda::Error sticky = rt_.stickyError())
     return sticky;
   rt_.beginGraphLaunch();
-  cuda::Error result = run(*e->graph, e->order, stream, lock);
+  cuda::Error result = run(*e->graph, e->order, stream, lock, /*lanes=*/true);
+  rt_.setGraphLane(stream, 0);
   rt_.endGraphLaunch();
   return result;
 }
 
 cuda::Error GraphState::run(const Graph &graph, const std::vector<Node *> &order, void *stream,
-                            std::unique_lock<std::mutex> &lock) {
-  (void)graph;
+                            std::unique_lock<std::mutex> &lock, bool lanes) {
+  // The nodes run one by one in a topological order (results are exact whatever the order); for the
+  // session, each goes to a lane: a node continues the lane of its first dependency when it is that
+  // lane's last node, else starts a lane of its own, and waits for its other dependencies' events, so
+  // that independent branches overlap on the modeled GPU as they do on a real one. The launch stream
+  // waits for every lane at the end.
+  std::map<const Node *, unsigned> laneOf;
+  std::vector<const Node *> lastOnLane{nullptr}; // lane 0: the launch stream
+  if (lanes)
+    rt_.recordGraphEvent(stream, 0, &graph);
   for (Node *n : order) {
+    if (lanes) {
+      unsigned lane = 0;
+      const Node *continued = nullptr;
+      if (!n->dependencies.empty()) {
+        const unsigned first = laneOf.at(n->dependencies.front());
+        if (lastOnLane[first] == n->dependencies.front()) {
+          lane = first;
+          continued = n->dependencies.front();
+        }
+      } else if (!lastOnLane[0] && laneOf.empty()) {
+        continued = &*n; // the first root continues the launch stream
+      }
+      if (!continued) {
+        lane = static_cast<unsigned>(lastOnLane.size());
+        lastOnLane.push_back(nullptr);
+        if (n->dependencies.empty())
+          rt_.recordGraphWait(stream, lane, &graph); // a root: after the work before the launch
+      }
+      for (const Node *d : n->dependencies)
+        if (d != continued)
+          rt_.recordGraphWait(stream, lane, d);
+      rt_.setGraphLane(stream, lane);
+      laneOf[n] = lane;
+      lastOnLane[lane] = n;
+    }
     cuda::Error e = cuda::kSuccess;
     switch (n->type) {
     case NodeType::Kernel:
@@ -624,9 +658,18 @@ cuda::Error GraphState::run(const Graph &graph, const std::vector<Node *> &order
         rt_.recordEventRecord(n->event, stream);
       break;
     }
+    if (lanes) {
+      rt_.setGraphLane(stream, laneOf[n]);
+      rt_.recordGraphEvent(stream, laneOf[n], n);
+      rt_.setGraphLane(stream, 0);
+    }
     if (e)
       return e;
   }
+  if (lanes)
+    for (unsigned lane = 1; lane < lastOnLane.size(); ++lane)
+      if (lastOnLane[lane])
+        rt_.recordGraphWait(stream, 0, lastOnLane[lane]);
   return cuda::kSuccess;
 }
 

@@ -287,8 +287,9 @@ public:
   std::optional<cuda::Error> unsafeCall(bool legacyStreamWork = false);
 
 private:
+  /// `lanes`: a graph launch's own nodes (not a child graph's), placed on lanes for the session.
   cuda::Error run(const Graph &graph, const std::vector<Node *> &order, void *stream,
-                  std::unique_lock<std::mutex> &lock);
+                  std::unique_lock<std::mutex> &lock, bool lanes = false);
   cuda::Error runCopy(const CopyDesc &c, void *stream);
   void forget(Graph *graph); ///< unregisters its nodes (and nested graphs')
   void enroll(Graph *graph); ///< registers its nodes (and nested graphs')

@@ -927,7 +927,33 @@ cuda::Error Runtime::streamWaitEvent(void *stream, void *event) {
   return e;
 }
 
+session::StreamRef Runtime::laneRef(void *launchStream, unsigned lane) const {
+  // Lanes are numbered far above the program's streams (a counter from 1), the same for every
+  // launch, so that each keeps its hardware queue from one replay to the next.
+  constexpr unsigned kFirstLane = 0x4000'0000;
+  const session::StreamRef launch{streamDevice(launchStream), streamNumber(launchStream),
+                                  nonBlockingStreams_.contains(launchStream)};
+  return lane == 0 ? launch : session::StreamRef{launch.device, kFirstLane + lane, true};
+}
+
+void Runtime::setGraphLane(void *launchStream, unsigned lane) {
+  (void)launchStream;
+  graphLane_ = lane;
+}
+
+void Runtime::recordGraphEvent(void *launchStream, unsigned lane, const void *key) {
+  if (session::SessionRecorder *s = tools_->recorder())
+    s->eventRecord(key, laneRef(launchStream, lane), fmt::format("graph node {}", key));
+}
+
+void Runtime::recordGraphWait(void *launchStream, unsigned lane, const void *key) {
+  if (session::SessionRecorder *s = tools_->recorder())
+    s->streamWaitEvent(laneRef(launchStream, lane), key);
+}
+
 session::StreamRef Runtime::streamRef(void *stream) const {
+  if (graphLane_)
+    return laneRef(stream, graphLane_);
   return {streamDevice(stream), streamNumber(stream), nonBlockingStreams_.contains(stream)};
 }
 

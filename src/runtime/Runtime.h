@@ -203,6 +203,14 @@ public:
   /// The work recorded between these two comes from one cudaGraphLaunch (one call, for the clock).
   void beginGraphLaunch();
   void endGraphLaunch();
+  /// A graph launch's branches in the session: work recorded while a lane is set goes to that lane
+  /// (a stream of its own, numbered apart from the program's), ordered by events keyed by the
+  /// graph's nodes, so that the modeled clock runs independent branches side by side as a GPU does.
+  /// Lane 0 is the launch stream itself.
+  void setGraphLane(void *launchStream, unsigned lane);
+  /// The session's event `key` completes when `lane`'s work so far has; `lane` waits for `key`.
+  void recordGraphEvent(void *launchStream, unsigned lane, const void *key);
+  void recordGraphWait(void *launchStream, unsigned lane, const void *key);
 
   /// Runs one API call's body so that no C++ exception reaches the program (an exception through C
   /// code is a crash): std::bad_alloc becomes cudaErrorMemoryAllocation, anything else
@@ -274,6 +282,9 @@ private:
   std::map<void *, uint64_t> streams_;
   std::map<void *, int> streamDevices_; ///< created streams' devices
   std::set<void *> nonBlockingStreams_;
+  unsigned graphLane_ = 0; ///< setGraphLane's, while a graph launch records its work
+  /// The session stream of a graph's lane (0: the launch stream).
+  session::StreamRef laneRef(void *launchStream, unsigned lane) const;
   std::map<uint64_t, int> memoryDevices_;          ///< cudaMalloc'd base address -> device
   std::set<std::pair<int, int>> peerAccess_;       ///< (device, peer) enabled
   std::map<void *, std::optional<double>> events_; ///< recorded device time in ms

@@ -48,9 +48,9 @@ void SessionRecorder::launch(const model::LaunchProfile &p, StreamRef on, double
   session_.ops.push_back(std::move(op));
 }
 
-void SessionRecorder::eventRecord(const void *event, StreamRef on) {
+void SessionRecorder::eventRecord(const void *event, StreamRef on, std::string label) {
   lastRecord_[event] = session_.ops.size();
-  add(OpKind::EventRecord, on, fmt::format("event {}", event));
+  add(OpKind::EventRecord, on, label.empty() ? fmt::format("event {}", event) : std::move(label));
 }
 
 void SessionRecorder::streamWaitEvent(StreamRef on, const void *event) {

@@ -32,7 +32,8 @@ public:
   void memset(uint64_t bytes, StreamRef on);
   /// `loadSeconds`: host time the launch call spends loading code first (SessionOp::loadSeconds).
   void launch(const model::LaunchProfile &profile, StreamRef on, double loadSeconds = 0);
-  void eventRecord(const void *event, StreamRef on);
+  /// `label`: what the timeline calls it ("event 0x...", the handle, by default).
+  void eventRecord(const void *event, StreamRef on, std::string label = {});
   void streamWaitEvent(StreamRef on, const void *event);
   void streamSynchronize(StreamRef on);
   /// The host waits for an event's last record (as for the stream it was recorded on).

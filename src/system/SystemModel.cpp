@@ -197,6 +197,8 @@ private:
                : in                                ? c_.pageableH2DBytesPerSecond
                                                    : c_.pageableD2HBytesPerSecond;
       st.duration = k.copyEngineSetupSeconds + static_cast<double>(op.bytes) / rate;
+      if (op.isCopy() && op.hostMemory == HostMemory::Pageable)
+        st.duration += k.pageableCopySeconds;
       if (op.isCopy() && op.rows > 1) {
         // Short host rows far apart: part or all of the measured gapped-row cost.
         const double penalty = k.gappedHostRowPenalty(op.bytes / op.rows, op.hostPitch);

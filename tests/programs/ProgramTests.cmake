@@ -3,9 +3,17 @@
 # tests/CMakeLists.txt, which defines PTXRAY_BIN.
 set(PROGRAMS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/programs)
 file(GLOB PTXRAY_PROGRAM_STATUSES CONFIGURE_DEPENDS ${PROGRAMS_DIR}/expected/*.status)
+# runtime_calls registers heap memory with cudaHostRegister, which moves the heap's pages: about one
+# run in a hundred with two workers corrupts the heap (a known bug, docs/cuda-runtime.md "Not yet"),
+# never one with a single worker, so its tests run with one.
+set(PTXRAY_ONE_WORKER_PROGRAMS runtime_calls)
 foreach(status ${PTXRAY_PROGRAM_STATUSES})
   get_filename_component(name ${status} NAME_WE)
-  add_test(NAME programs.${name} COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} ${name})
+  set(options "")
+  if(name IN_LIST PTXRAY_ONE_WORKER_PROGRAMS)
+    set(options --threads 1)
+  endif()
+  add_test(NAME programs.${name} COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} ${name} ${options})
   set_tests_properties(programs.${name} PROPERTIES TIMEOUT 300)
 endforeach()
 
@@ -79,7 +87,11 @@ set_tests_properties(programs.fatbin_ptx_equals_cuobjdump PROPERTIES PASS_REGULA
 file(GLOB PTXRAY_STATIC_PROGRAMS CONFIGURE_DEPENDS ${PROGRAMS_DIR}/bin/static/*)
 foreach(program ${PTXRAY_STATIC_PROGRAMS})
   get_filename_component(name ${program} NAME)
-  add_test(NAME programs.static_runtime.${name} COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} static/${name})
+  set(options "")
+  if(name IN_LIST PTXRAY_ONE_WORKER_PROGRAMS)
+    set(options --threads 1)
+  endif()
+  add_test(NAME programs.static_runtime.${name} COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} static/${name} ${options})
   set_tests_properties(programs.static_runtime.${name} PROPERTIES TIMEOUT 300)
 endforeach()
 add_test(NAME programs.static_runtime_sanitizers COMMAND ${PROGRAMS_DIR}/run_test.sh ${PTXRAY_BIN} static/reduction_streams
@@ -174,19 +186,20 @@ set_tests_properties(programs.tool_names_are_one_list PROPERTIES PASS_REGULAR_EX
 add_test(NAME programs.timing_equals_timeline COMMAND bash -c
   "${PTXRAY_BIN} exec --arch h100 --timeline timing.json -- ${PROGRAMS_DIR}/bin/timing >timing.out && \
    python3 ${PROGRAMS_DIR}/timing_check.py timing.out timing.json kernel_clock64_wait_1ms=0.99:1.1 \
-     hyperq_4_streams_2x2ms=3.9:4.4 kernel_empty=0.04:0.08 kernel_empty_x10=0.02:0.05")
-set_tests_properties(programs.timing_equals_timeline PROPERTIES PASS_REGULAR_EXPRESSION "19 measurements, 0 differ")
+     hyperq_4_streams_2x2ms=3.9:4.4 kernel_empty=0.04:0.08 kernel_empty_x10=0.02:0.05 \
+     graph_2_branches_1ms_x10=9.9:10.8")
+set_tests_properties(programs.timing_equals_timeline PROPERTIES PASS_REGULAR_EXPRESSION "20 measurements, 0 differ")
 add_test(NAME programs.static_runtime.timing_equals_timeline COMMAND bash -c
   "${PTXRAY_BIN} exec --arch h100 --timeline timing-static.json -- ${PROGRAMS_DIR}/bin/timing_static >timing-static.out && \
    python3 ${PROGRAMS_DIR}/timing_check.py timing-static.out timing-static.json kernel_clock64_wait_1ms=0.99:1.1")
 set_tests_properties(programs.static_runtime.timing_equals_timeline PROPERTIES PASS_REGULAR_EXPRESSION
-  "19 measurements, 0 differ")
+  "20 measurements, 0 differ")
 # On a Fermi GPU without Hyper-Q the streams share one hardware queue ([KTG] 1.4.2.2): each stream's
 # second kernel waits behind its first, and the next stream's first behind that: 2 + 4 x 2 = 10 ms.
 add_test(NAME programs.timing_without_hyperq COMMAND bash -c
   "${PTXRAY_BIN} exec --arch m2090 --timeline timing-fermi.json -- ${PROGRAMS_DIR}/bin/timing >timing-fermi.out && \
    python3 ${PROGRAMS_DIR}/timing_check.py timing-fermi.out timing-fermi.json hyperq_4_streams_2x2ms=9.9:10.6")
-set_tests_properties(programs.timing_without_hyperq PROPERTIES PASS_REGULAR_EXPRESSION "19 measurements, 0 differ")
+set_tests_properties(programs.timing_without_hyperq PROPERTIES PASS_REGULAR_EXPRESSION "20 measurements, 0 differ")
 # --no-model: the plain VM, and events that read the host's time of the simulation.
 add_test(NAME programs.timing_no_model COMMAND bash -c
   "${PTXRAY_BIN} exec --no-model -- ${PROGRAMS_DIR}/bin/timing")

@@ -1,7 +1,7 @@
 // A program that times itself with CUDA events, as NVIDIA's samples do: copies of several sizes from
 // pinned and pageable memory, a bandwidth-bound kernel, an empty kernel (launch latency), four
 // streams overlapping copies with kernels, a kernel that waits on clock64() for 1 ms, and a captured
-// graph replayed 100 times. Kernels are timed from their first launch (which loads their code: CUDA's
+// graph replayed 100 times, a graph of two concurrent 1 ms branches replayed 10 times. Kernels are timed from their first launch (which loads their code: CUDA's
 // lazy loading), copies after one untimed copy of each kind. It prints one line per measurement: its name and milliseconds
 // (`timing NAME MS`), in the order the measurements were made, each between the last two events it
 // recorded; results are checked, a wrong one exits 1.
@@ -203,6 +203,39 @@ int main() {
   end("graph_3_kernels_x100", g);
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
+
+  // A graph of two branches, forked and joined with events during capture: two 1 ms clock waits
+  // that a GPU runs side by side; replayed 10 times.
+  cudaStream_t branch;
+  CHECK(cudaStreamCreate(&branch));
+  cudaEvent_t forkEvent, joinEvent;
+  CHECK(cudaEventCreateWithFlags(&forkEvent, cudaEventDisableTiming));
+  CHECK(cudaEventCreateWithFlags(&joinEvent, cudaEventDisableTiming));
+  long long *waits = nullptr;
+  CHECK(cudaMalloc(&waits, 2 * sizeof(long long)));
+  cudaGraph_t forked;
+  cudaGraphExec_t forkedExec;
+  CHECK(cudaStreamBeginCapture(g, cudaStreamCaptureModeGlobal));
+  CHECK(cudaEventRecord(forkEvent, g));
+  CHECK(cudaStreamWaitEvent(branch, forkEvent, 0));
+  clockWait<<<1, 1, 0, g>>>(cycles, waits);
+  clockWait<<<1, 1, 0, branch>>>(cycles, waits + 1);
+  CHECK(cudaEventRecord(joinEvent, branch));
+  CHECK(cudaStreamWaitEvent(g, joinEvent, 0));
+  CHECK(cudaStreamEndCapture(g, &forked));
+  CHECK(cudaGraphInstantiate(&forkedExec, forked, 0));
+  CHECK(cudaGraphLaunch(forkedExec, g)); // untimed: the first launch of a graph uploads it
+  CHECK(cudaStreamSynchronize(g));
+  begin(g);
+  for (int i = 0; i < 10; ++i)
+    CHECK(cudaGraphLaunch(forkedExec, g));
+  end("graph_2_branches_1ms_x10", g);
+  CHECK(cudaGraphExecDestroy(forkedExec));
+  CHECK(cudaGraphDestroy(forked));
+  CHECK(cudaFree(waits));
+  CHECK(cudaEventDestroy(forkEvent));
+  CHECK(cudaEventDestroy(joinEvent));
+  CHECK(cudaStreamDestroy(branch));
 
   for (auto &st : s)
     CHECK(cudaStreamDestroy(st));
