@@ -922,34 +922,7 @@ cuda::Error Runtime::kernelArguments(const void *hostFunction, void **args, void
   const vm::DecodedFunction *kernel = m->findKernel(f->name);
   if (!kernel)
     return cuda::kErrorInvalidDeviceFunction;
-  arguments.clear();
-  if (!args && extra) {
-    // {CU_LAUNCH_PARAM_BUFFER_POINTER (1), buffer, CU_LAUNCH_PARAM_BUFFER_SIZE (2), &size, END (0)}
-    const std::byte *buffer = nullptr;
-    size_t size = 0;
-    for (size_t i = 0; extra[i] != nullptr; i += 2) {
-      const auto key = reinterpret_cast<uintptr_t>(extra[i]);
-      if (key == 1)
-        buffer = static_cast<const std::byte *>(extra[i + 1]);
-      else if (key == 2 && extra[i + 1])
-        size = *static_cast<const size_t *>(extra[i + 1]);
-      else
-        return cuda::kErrorInvalidValue;
-    }
-    if (!buffer || size < kernel->kernelParamBytes)
-      return cuda::kErrorInvalidValue;
-    for (size_t i = 0; i < kernel->paramSizes.size(); ++i)
-      arguments.emplace_back(buffer + kernel->paramOffsets[i],
-                             buffer + kernel->paramOffsets[i] + kernel->paramSizes[i]);
-    return cuda::kSuccess;
-  }
-  for (size_t i = 0; i < kernel->paramSizes.size(); ++i) {
-    if (!args || !args[i])
-      return cuda::kErrorInvalidValue;
-    auto *p = static_cast<const std::byte *>(args[i]);
-    arguments.emplace_back(p, p + kernel->paramSizes[i]);
-  }
-  return cuda::kSuccess;
+  return packArguments(*kernel, args, extra, arguments);
 }
 
 std::optional<cuda::Error> Runtime::captureLaunch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim3 block,

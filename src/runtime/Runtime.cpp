@@ -677,33 +677,8 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   if (!kernel)
     return cuda::kErrorInvalidDeviceFunction;
   std::vector<std::vector<std::byte>> arguments;
-  arguments.reserve(kernel->paramSizes.size());
-  if (!args && extra) {
-    // {CU_LAUNCH_PARAM_BUFFER_POINTER (1), buffer, CU_LAUNCH_PARAM_BUFFER_SIZE (2), &size, END (0)}
-    const std::byte *buffer = nullptr;
-    size_t size = 0;
-    for (size_t i = 0; extra[i] != nullptr; i += 2) {
-      const auto key = reinterpret_cast<uintptr_t>(extra[i]);
-      if (key == 1)
-        buffer = static_cast<const std::byte *>(extra[i + 1]);
-      else if (key == 2 && extra[i + 1])
-        size = *static_cast<const size_t *>(extra[i + 1]);
-      else
-        return cuda::kErrorInvalidValue;
-    }
-    if (!buffer || size < kernel->kernelParamBytes)
-      return cuda::kErrorInvalidValue;
-    for (size_t i = 0; i < kernel->paramSizes.size(); ++i)
-      arguments.emplace_back(buffer + kernel->paramOffsets[i],
-                             buffer + kernel->paramOffsets[i] + kernel->paramSizes[i]);
-  } else {
-    for (size_t i = 0; i < kernel->paramSizes.size(); ++i) {
-      if (!args || !args[i])
-        return cuda::kErrorInvalidValue;
-      auto *p = static_cast<const std::byte *>(args[i]);
-      arguments.emplace_back(p, p + kernel->paramSizes[i]);
-    }
-  }
+  if (cuda::Error e = packArguments(*kernel, args, extra, arguments))
+    return e;
   // The dynamic shared memory a kernel may use: what cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
   // allowed, else what the default 48 KB per block leaves beside the static shared memory.
   const int64_t defaultDynamic =
@@ -740,6 +715,38 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())
     sticky_ = faultError(result); // returned by the next call, as a real GPU reports it at the next sync
+  return cuda::kSuccess;
+}
+
+cuda::Error Runtime::packArguments(const vm::DecodedFunction &kernel, void **args, void **extra,
+                                   std::vector<std::vector<std::byte>> &arguments) {
+  arguments.clear();
+  arguments.reserve(kernel.paramSizes.size());
+  if (!args && extra) {
+    // {CU_LAUNCH_PARAM_BUFFER_POINTER (1), buffer, CU_LAUNCH_PARAM_BUFFER_SIZE (2), &size, END (0)}
+    const std::byte *buffer = nullptr;
+    size_t size = 0;
+    for (size_t i = 0; extra[i] != nullptr; i += 2) {
+      const auto key = reinterpret_cast<uintptr_t>(extra[i]);
+      if (key == 1)
+        buffer = static_cast<const std::byte *>(extra[i + 1]);
+      else if (key == 2 && extra[i + 1])
+        size = *static_cast<const size_t *>(extra[i + 1]);
+      else
+        return cuda::kErrorInvalidValue;
+    }
+    if (!buffer || size < kernel.kernelParamBytes)
+      return cuda::kErrorInvalidValue;
+    for (size_t i = 0; i < kernel.paramSizes.size(); ++i)
+      arguments.emplace_back(buffer + kernel.paramOffsets[i], buffer + kernel.paramOffsets[i] + kernel.paramSizes[i]);
+    return cuda::kSuccess;
+  }
+  for (size_t i = 0; i < kernel.paramSizes.size(); ++i) {
+    if (!args || !args[i])
+      return cuda::kErrorInvalidValue;
+    auto *p = static_cast<const std::byte *>(args[i]);
+    arguments.emplace_back(p, p + kernel.paramSizes[i]);
+  }
   return cuda::kSuccess;
 }
 

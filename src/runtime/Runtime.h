@@ -299,6 +299,10 @@ private:
   bool eagerLoading_ = false;
   /// The host time a launch of `kernel` of `module` spends loading code first, and marks it loaded.
   double lazyLoadSeconds(const vm::LoadedModule &module, const vm::DecodedFunction &kernel);
+  /// A launch's parameter bytes, one buffer per parameter: from `args` (a pointer per parameter) or,
+  /// with `args` null, cuLaunchKernel's `extra` list (the parameters packed at their ABI offsets).
+  static cuda::Error packArguments(const vm::DecodedFunction &kernel, void **args, void **extra,
+                                   std::vector<std::vector<std::byte>> &arguments);
 
   // ---- Runtime calls (RuntimeCalls.cpp) ----
   // Device flags, limits, cache and shared-memory configuration, stream-ordered allocation and memory
