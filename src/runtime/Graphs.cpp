@@ -915,13 +915,10 @@ cuda::Error Runtime::kernelArguments(const void *hostFunction, void **args, void
   RegisteredFunction *f = function(hostFunction);
   if (!f)
     return cuda::kErrorInvalidDeviceFunction;
-  std::string error;
-  vm::LoadedModule *m = module(*f->binary, error);
-  if (!m)
-    return f->binary->noImage ? cuda::kErrorNoKernelImageForDevice : cuda::kErrorInvalidPtx;
-  const vm::DecodedFunction *kernel = m->findKernel(f->name);
-  if (!kernel)
-    return cuda::kErrorInvalidDeviceFunction;
+  vm::LoadedModule *m = nullptr;
+  const vm::DecodedFunction *kernel = nullptr;
+  if (cuda::Error e = kernelOf(*f, m, kernel))
+    return e;
   return packArguments(*kernel, args, extra, arguments);
 }
 

@@ -669,13 +669,10 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
     return cuda::kErrorInvalidDeviceFunction;
   if (!validStream(stream))
     return cuda::kErrorInvalidResourceHandle;
-  std::string error;
-  vm::LoadedModule *m = module(*f->binary, error);
-  if (!m)
-    return f->binary->noImage ? cuda::kErrorNoKernelImageForDevice : cuda::kErrorInvalidPtx;
-  const vm::DecodedFunction *kernel = m->findKernel(f->name);
-  if (!kernel)
-    return cuda::kErrorInvalidDeviceFunction;
+  vm::LoadedModule *m = nullptr;
+  const vm::DecodedFunction *kernel = nullptr;
+  if (cuda::Error e = kernelOf(*f, m, kernel))
+    return e;
   std::vector<std::vector<std::byte>> arguments;
   if (cuda::Error e = packArguments(*kernel, args, extra, arguments))
     return e;
@@ -716,6 +713,15 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   if (!result.ok())
     sticky_ = faultError(result); // returned by the next call, as a real GPU reports it at the next sync
   return cuda::kSuccess;
+}
+
+cuda::Error Runtime::kernelOf(RegisteredFunction &f, vm::LoadedModule *&m, const vm::DecodedFunction *&kernel) {
+  std::string error;
+  m = module(*f.binary, error);
+  if (!m)
+    return f.binary->noImage ? cuda::kErrorNoKernelImageForDevice : cuda::kErrorInvalidPtx;
+  kernel = m->findKernel(f.name);
+  return kernel ? cuda::kSuccess : cuda::kErrorInvalidDeviceFunction;
 }
 
 cuda::Error Runtime::packArguments(const vm::DecodedFunction &kernel, void **args, void **extra,

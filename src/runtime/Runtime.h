@@ -299,6 +299,9 @@ private:
   bool eagerLoading_ = false;
   /// The host time a launch of `kernel` of `module` spends loading code first, and marks it loaded.
   double lazyLoadSeconds(const vm::LoadedModule &module, const vm::DecodedFunction &kernel);
+  /// The module of a registered function (loaded on first use) and its kernel: the launch's error
+  /// when either is missing (no image for the GPU, PTX that does not load, no such kernel).
+  cuda::Error kernelOf(RegisteredFunction &f, vm::LoadedModule *&m, const vm::DecodedFunction *&kernel);
   /// A launch's parameter bytes, one buffer per parameter: from `args` (a pointer per parameter) or,
   /// with `args` null, cuLaunchKernel's `extra` list (the parameters packed at their ABI offsets).
   static cuda::Error packArguments(const vm::DecodedFunction &kernel, void **args, void **extra,
