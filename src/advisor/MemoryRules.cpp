@@ -301,7 +301,7 @@ void constantDivergent(const RuleContext &ctx, std::vector<Finding> &out) {
                         "in global memory with coalesced accesses, or in {} memory ([BPG] 3.2.5).",
                         ctx.words.opencl() ? "__constant" : "__constant__", ctx.words.opencl() ? "__local" : "shared");
   const uint64_t excess = transactions - requests;
-  ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) { in.replays -= std::min(in.replays, excess); }));
+  ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) { in.constantReplays -= std::min(in.constantReplays, excess); }));
   ctx.trim(f.lines);
   out.push_back(std::move(f));
 }

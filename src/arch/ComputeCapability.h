@@ -95,6 +95,57 @@ struct Latencies {
   int registerReadAfterWriteCycles = 0;
   int globalMemoryMinCycles = 0;
   int globalMemoryMaxCycles = 0;
+  // What the time model's per-warp critical path takes for each kind of result and each memory level
+  // (model/WarpTiming.h): SM cycles from issue until a dependent instruction can issue, as a
+  // dependent chain (a pointer chase) measures them on an idle GPU. 0: derived from the fields above.
+  int fp64Cycles = 0;
+  int specialFunctionCycles = 0; ///< SFU: sin, cos, ex2, lg2, rcp, rsqrt, sqrt approximations
+  int shuffleCycles = 0;         ///< shfl, vote, match, redux
+  int conversionCycles = 0;      ///< cvt
+  int sharedLoadCycles = 0;
+  int constantHitCycles = 0;
+  int l1HitCycles = 0; ///< global or local load served by L1 (or the read-only/texture cache)
+  int l2HitCycles = 0;
+  int dramCycles = 0;           ///< an L2 miss
+  int barrierCycles = 0;        ///< from the last warp's arrival at bar.sync until the CTA's warps issue again
+  double barrierWarpCycles = 0; ///< and per warp the barrier waits for (it takes the arrivals one by one)
+  /// How far ahead of a stalled instruction a warp's independent instructions still issue: the PTX is
+  /// in source order, but ptxas schedules loads early and interleaves independent chains (measured:
+  /// validation/model latency#3-4, the naive matrix products). 1: in order.
+  int reorderWindow = 1;
+  int atomicCycles = 0; ///< a global atomic returning its old value, its line in L2
+  /// Global atomics and reductions are performed one sector at a time by the L2 unit that owns their
+  /// address range (MemoryThroughput::atomicRegionBytes): per sector a warp updates, cycles (of the SM
+  /// clock), plus, per further lane on an address another lane of the warp also updates, the
+  /// same-address cycles. A warp's atomic on 32 words of one sector is one update; on one word, 32.
+  double atomicSectorCycles = 0;
+  double sameAddressAtomicCycles = 0;
+  /// Shared-memory atomics: cycles per lane that updates an address another lane of the warp also updates.
+  int sharedAtomicConflictCycles = 0;
+  /// Device printf, serialized GPU-wide (every call appends to one FIFO): a fixed cost for a launch
+  /// that prints, then per warp-level call and per printing thread (SM cycles).
+  int printfLaunchCycles = 0;
+  int printfCallCycles = 0;
+  int printfThreadCycles = 0;
+  /// Device malloc and free, serialized GPU-wide: the first use of the heap in a launch, then per thread.
+  int heapLaunchCycles = 0;
+  int heapThreadCycles = 0;
+};
+
+/// The memory system's throughput limits beyond DRAM bandwidth (per board, GpuDatabase.h).
+struct MemoryThroughput {
+  double l2BytesPerClock = 0;   ///< L2 sectors' bytes the GPU moves per SM clock (0: no L2 bound)
+  double dramEfficiency = 1.0;  ///< achievable share of the theoretical DRAM bandwidth
+  double l1SectorsPerClock = 0; ///< sectors an SM's L1 returns or forwards per clock (0: no bound)
+  int ctaLaunchCycles = 0;      ///< per wave: giving an SM its next CTAs (block scheduling, CTA setup)
+  /// SM cycles a constant-cache transaction beyond a request's first takes (divergent __constant__
+  /// reads replay); 0: one issue slot of the memory pipe.
+  double constantReplayCycles = 0;
+  /// How the SMs' schedule (unloaded latencies) and the memory bandwidth bound combine: their p-norm
+  /// (requests queue near the bandwidth limit); 0: the larger of the two.
+  double overlapExponent = 0;
+  /// The address range one L2 atomic unit serializes (atomics to different ranges proceed in parallel).
+  int atomicRegionBytes = 0;
 };
 
 struct ComputeCapability {
@@ -120,7 +171,11 @@ struct ComputeCapability {
   int registerAllocationUnit = 0;              ///< a block's (1.x) or warp's registers round up to this
   std::vector<int> registerCountsWithWideUnit; ///< Fermi: per-thread counts allocated in wideRegisterAllocationUnit
   int wideRegisterAllocationUnit = 0;
-  int registerFilePartitions = 0;     ///< warp scheduler partitions the register file is split into
+  int registerFilePartitions = 0; ///< warp scheduler partitions the register file is split into
+  /// Each scheduler issues one warp instruction a clock to pipes that work side by side (Volta on: FMA,
+  /// ALU, FP64, MUFU, LSU...): the issue bound is the busiest pipe or the issue slots, not the sum of
+  /// every class's cycles (one shared set of cores: Tesla; Fermi and Kepler dispatch from shared ones).
+  bool independentPipes = false;
   int registerFitCheckPartitions = 0; ///< partitions a block must also fit (GP100 checks as GP10x)
 
   // Shared memory (bytes).
@@ -149,6 +204,7 @@ struct ComputeCapability {
 
   ArithmeticThroughput throughput;
   Latencies latency;
+  MemoryThroughput memory;
 
   // Guidance the guides tie to the architecture.
   double minOccupancyToHideRegisterLatency = 0; ///< below this, RAW register latency shows

@@ -376,6 +376,7 @@ ComputeCapability cc70() {
   t.sumOfAbsoluteDifference = 64;
   t.memoryInstruction = 32;                   // [WP] GV100: 4 partitions x 8 load/store units
   c.latency.registerReadAfterWriteCycles = 4; // CUDA Best Practices Guide "Registers": ~4 cycles on 7.0
+  c.independentPipes = true;                  // [VTG] four processing blocks, each with its own pipes
   return c;
 }
 
@@ -448,6 +449,39 @@ ComputeCapability cc90() {
   auto &t = c.throughput;                                                           // [PG-T] 9.0 column
   t.fp32AddMulFma = 128;
   t.fp64AddMulFma = 64;
+  // The time model's latencies and throughputs (model/WarpTiming.h, model/TimeEstimate.cpp). [MB]:
+  // validation/model/microbench.cu on an H200 (results-h200/microbench.txt: dependent chains of one
+  // warp between clock64 reads). [VM]: fitted to the 161-launch corpus of validation/model under ncu
+  // on the H100 and H200 (results*/time.md); the spec named is the one that pins it.
+  auto &l = c.latency;
+  l.fp64Cycles = 8;                 // [MB] DFMA chain: 8.4 cycles
+  l.specialFunctionCycles = 18;     // [MB] __sinf + FMUL chain 25.7 cycles, less the FMUL and the pre-scale
+  l.shuffleCycles = 26;             // [MB] SHFL.BFLY chain: 26.1 cycles
+  l.conversionCycles = 12;          // [MB] F2I + I2F chain: 23.3 cycles for two
+  l.sharedLoadCycles = 24;          // [MB] shared pointer chase 29.0 cycles, less its address arithmetic
+  l.constantHitCycles = 14;         // [MB] uniform constant chase 18.0 cycles, less its address arithmetic
+  l.l1HitCycles = 38;               // [VM] latency#6: 4096 dependent loads over 16 KiB, 40 cycles each
+  l.l2HitCycles = 280;              // [VM] latency#8: __ldcg chase over 4 MiB, 276 cycles after the cold lap
+  l.dramCycles = 680;               // [VM] latency#10: __ldcg chase over 512 MiB, 679 cycles a hop
+  l.barrierCycles = 12;             // [MB] bar.sync loop: 14 cycles with one warp ...
+  l.barrierWarpCycles = 2;          // [MB] ... 76 with 32: two cycles a warp
+  l.reorderWindow = 16;             // [VM] latency#4 (4 FMA chains issue 1 a clock), matmul_square (hoisted loads)
+  l.atomicCycles = 570;             // [MB] atom.global.add chain on an L2-resident word: 574 cycles
+  l.atomicSectorCycles = 1.2;       // [VM] atomics#1: 32 words of one line, 32768 warps, 78 us
+  l.sameAddressAtomicCycles = 1.47; // [VM] atomics#0: 1M red.add on one word, 767 us
+  l.sharedAtomicConflictCycles = 2; // not measured: a bank-conflict replay's cost per conflicting lane
+  l.printfLaunchCycles = 55000;     // [VM] printf#0-5: 28 us for a launch that prints at all ...
+  l.printfCallCycles = 3800;        // ... 1.9 us per warp-level call (1024 calls: 2.3 ms) ...
+  l.printfThreadCycles = 500;       // ... and 0.25 us per printing thread
+  l.heapLaunchCycles = 170000;      // [VM] misc#3-4: 86 us for the heap's first use in a launch ...
+  l.heapThreadCycles = 165;         // ... then 83 ns per malloc or free
+  c.memory.l2BytesPerClock =
+      2048; // [VM] fitted: 3500 (the ~7 TB/s gpu-benches measures on an H100 PCIe) loses 4 launches
+  c.memory.dramEfficiency = 0.9;       // [VM] memory_dram: a float4 copy of 256 MiB reaches 3.15 of 3.35 TB/s
+  c.memory.ctaLaunchCycles = 200;      // [VM] memory_dram fill/copy: 125 waves of short CTAs
+  c.memory.constantReplayCycles = 2.5; // [VM] constDivergent: 8.4 M serialized transactions, 83 us
+  c.memory.atomicRegionBytes = 512;    // [VM] atomics#2: 1024 words (4 KiB) take 9.5 us, as 8 units
+  c.memory.overlapExponent = 3;        // [VM] copyGridStride, fill: latency and bandwidth bounds near each other
   return c;
 }
 

@@ -38,6 +38,9 @@ struct Gpu {
   int gpusPerBoard = 1;
   std::optional<bool> globalL1CachingOptIn; ///< where the chip differs from its compute capability
   std::optional<int> fp64AddMulFmaPerClock; ///< where the board differs from its compute capability
+  /// An empty kernel's duration, launch to completion, where measured on this board (else the
+  /// compute capability's: ComputeCapability::launchOverheadNanoseconds).
+  std::optional<int> launchOverheadNanoseconds;
 
   const ComputeCapability &computeCapability() const;
   int maxBoostClockMHz() const; ///< base clock when there is no boost

@@ -24,10 +24,11 @@ namespace {
 /// half load. What the DRAM traffic would be with perfect reuse.
 class SectorSet {
 public:
-  void insert(uint64_t sector) {
+  /// True when `sector` is new.
+  bool insert(uint64_t sector) {
     if ((size_ + 1) * 2 > slots_.size())
       grow();
-    insertInto(slots_, sector + 1); // 0 marks an empty slot
+    return insertInto(slots_, sector + 1); // 0 marks an empty slot
   }
   bool contains(uint64_t sector) const {
     if (slots_.empty())
@@ -74,6 +75,99 @@ private:
   std::vector<uint64_t> slots_;
   uint64_t size_ = 0;
 };
+
+/// The L2 cycles of global atomics per atomic unit (address range): open addressing over a
+/// power-of-two table, grown at half load (the serialization bound).
+class RegionCycles {
+public:
+  void add(uint64_t region, double cycles) {
+    if ((size_ + 1) * 2 > slots_.size())
+      grow();
+    addTo(slots_, region, cycles);
+  }
+  double hottest() const {
+    double most = 0;
+    for (const Slot &s : slots_)
+      most = std::max(most, s.cycles);
+    return most;
+  }
+  template <class F> void forEach(F &&f) const {
+    for (const Slot &s : slots_)
+      if (s.used)
+        f(s.region, s.cycles);
+  }
+
+private:
+  struct Slot {
+    uint64_t region = 0;
+    double cycles = 0;
+    bool used = false;
+  };
+  void addTo(std::vector<Slot> &slots, uint64_t region, double cycles) {
+    const size_t mask = slots.size() - 1;
+    for (size_t i = (region * 0x9E3779B97F4A7C15ull) >> 20 & mask;; i = (i + 1) & mask) {
+      if (!slots[i].used) {
+        slots[i] = {region, cycles, true};
+        ++size_;
+        return;
+      }
+      if (slots[i].region == region) {
+        slots[i].cycles += cycles;
+        return;
+      }
+    }
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.assign(std::max<size_t>(64, old.size() * 2), Slot{});
+    size_ = 0;
+    for (const Slot &slot : old)
+      if (slot.used)
+        addTo(slots_, slot.region, slot.cycles);
+  }
+  std::vector<Slot> slots_;
+  uint64_t size_ = 0;
+};
+
+/// The most lanes of `mask` that name one address (1 when all differ).
+int sameAddressLanes(const std::array<uint64_t, vm::kWarpSize> &addresses, uint32_t mask) {
+  std::array<uint64_t, vm::kWarpSize> a;
+  int n = 0;
+  for (uint32_t m = mask; m; m &= m - 1)
+    a[static_cast<size_t>(n++)] = addresses[static_cast<size_t>(std::countr_zero(m))];
+  std::sort(a.begin(), a.begin() + n);
+  int most = n ? 1 : 0, run = 1;
+  for (int i = 1; i < n; ++i) {
+    run = a[static_cast<size_t>(i)] == a[static_cast<size_t>(i - 1)] ? run + 1 : 1;
+    most = std::max(most, run);
+  }
+  return most;
+}
+
+/// What a warp's global atomic costs the L2 atomic units: per sector it updates, the sector cost and
+/// the same-address cost of each lane beyond the first on one address; added to the sector's unit.
+void chargeAtomic(const arch::ComputeCapability &cc, const std::array<uint64_t, vm::kWarpSize> &addresses,
+                  uint32_t mask, uint64_t sectorBytes, RegionCycles &units) {
+  std::array<uint64_t, vm::kWarpSize> a;
+  int n = 0;
+  for (uint32_t m = mask; m; m &= m - 1)
+    a[static_cast<size_t>(n++)] = addresses[static_cast<size_t>(std::countr_zero(m))];
+  std::sort(a.begin(), a.begin() + n);
+  const uint64_t region = static_cast<uint64_t>(std::max(cc.memory.atomicRegionBytes, 1));
+  const uint64_t sector = std::max<uint64_t>(sectorBytes, 1);
+  for (int i = 0; i < n;) {
+    const uint64_t s = a[static_cast<size_t>(i)] / sector;
+    int most = 1, run = 1, j = i + 1;
+    for (; j < n && a[static_cast<size_t>(j)] / sector == s; ++j) {
+      run = a[static_cast<size_t>(j)] == a[static_cast<size_t>(j - 1)] ? run + 1 : 1;
+      most = std::max(most, run);
+    }
+    units.add(a[static_cast<size_t>(i)] / region,
+              cc.latency.atomicSectorCycles + (most - 1) * cc.latency.sameAddressAtomicCycles);
+    i = j;
+  }
+}
 
 /// The (site, sector) pairs of the CTA a worker is running: open addressing where a slot is empty
 /// unless it carries the current generation, so clearing at each CTA is one increment.
@@ -122,6 +216,65 @@ private:
     for (const Slot &slot : old)
       if (slot.generation == generation_)
         insertInto(slots_, slot.site, slot.sector);
+  }
+  std::vector<Slot> slots_;
+  uint64_t size_ = 0;
+  uint32_t generation_ = 1;
+};
+
+/// The sectors the running CTA's L1 holds: loads through L1 bring a sector in, global stores and
+/// atomics take it out (L1 is write-through and does not keep what is written: a load of data the
+/// CTA wrote goes to L2; measured: validation/model latency#11-12, a single-block LU). Open
+/// addressing where a slot is empty unless it carries the current generation, so clearing at each CTA
+/// is one increment.
+class CtaL1 {
+public:
+  void clear() {
+    size_ = 0;
+    if (++generation_ == 0) {
+      for (Slot &slot : slots_)
+        slot.generation = 0;
+      generation_ = 1;
+    }
+  }
+  /// True when the sector was held (a hit); it is held from now on.
+  bool load(uint64_t sector) {
+    Slot &slot = find(sector);
+    const bool hit = slot.valid;
+    slot.valid = true;
+    return hit;
+  }
+  void evict(uint64_t sector) { find(sector).valid = false; }
+
+private:
+  struct Slot {
+    uint64_t sector = 0;
+    uint32_t generation = 0;
+    bool valid = false;
+  };
+  Slot &find(uint64_t sector) {
+    if ((size_ + 1) * 2 > slots_.size())
+      grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = (sector * 0x9E3779B97F4A7C15ull) >> 20 & mask;; i = (i + 1) & mask) {
+      Slot &slot = slots_[i];
+      if (slot.generation != generation_) {
+        slot = {sector, generation_, false};
+        ++size_;
+        return slot;
+      }
+      if (slot.sector == sector)
+        return slot;
+    }
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.assign(std::max<size_t>(1024, old.size() * 2), Slot{});
+    size_ = 0;
+    for (const Slot &slot : old)
+      if (slot.generation == generation_ && slot.valid)
+        find(slot.sector).valid = true;
   }
   std::vector<Slot> slots_;
   uint64_t size_ = 0;
@@ -194,6 +347,9 @@ private:
 /// .loc), so that the loads of one line share their sectors (a loop unrolled into one load per
 /// iteration reads the same data with different instructions); the instruction itself when it has no
 /// line information.
+/// The longest reorder window the per-warp timing keeps (arch::Latencies::reorderWindow).
+constexpr uint32_t kMaxReorderWindow = 16;
+
 uint64_t reuseSite(const vm::DecodedFunction &function, uint32_t instruction) {
   const ptx::Instruction &inst = function.source->instructions[instruction];
   if (inst.line != ptx::kNone) {
@@ -214,8 +370,43 @@ struct PerformanceModel::Worker {
   SectorSet atomicSectors; ///< atomics and reductions (each reads its sector into L2 and writes it)
   SectorSet writeSectors;  ///< stores, surface stores
   CtaSectorSet ctaSectors; ///< (reuseSite, sector) pairs the running CTA's global loads touched
+  CtaL1 l1;                ///< what the running CTA's L1 holds (the per-warp timing's hits)
   GranuleList granules;    ///< scratch: the granules of one access
   GranuleList texels;      ///< texture granules of the footprint parts seen so far of one fetch
+
+  // The per-warp critical path (WarpTiming.h), on this slot's own timeline: a CTA starts where the
+  // slot's previous CTA ended, so the ready times an earlier CTA left behind never delay it (no
+  // clearing per CTA).
+  struct WarpClock {
+    uint64_t next = 0;              ///< the earliest cycle the warp's next instruction can issue
+    uint64_t lastIssue = 0;         ///< when its last instruction issued
+    uint64_t done = 0;              ///< when everything it issued has completed
+    uint64_t floor = 0;             ///< nothing issues before this (a barrier's release)
+    uint64_t sharedStoreIssued = 0; ///< the latest shared store's issue: later loads may read what it wrote
+    uint64_t globalStoreIssued = 0; ///< the same for global and local memory
+    const InstructionTiming *last = nullptr;
+    const uint32_t *lastRegisters = nullptr;
+    std::array<uint64_t, kMaxReorderWindow> recent{}; ///< latest issue cycle up to each of the last instructions
+    uint32_t head = 0;                                ///< where the next issue cycle goes in `recent`
+  };
+  struct BarrierWait {
+    uint64_t waiting = 0;     ///< warps that arrived and wait
+    uint64_t lastArrival = 0; ///< the latest arrival's issue cycle
+  };
+  std::vector<std::unique_ptr<FunctionTiming>> timing; ///< per PTX function index, built on first use
+  const vm::DecodedFunction *lastTimingFunction = nullptr;
+  const FunctionTiming *lastTiming = nullptr;
+  std::vector<WarpClock> warps;
+  std::vector<uint64_t> ready; ///< per warp, per register: the cycle its value is ready
+  std::array<BarrierWait, 16> barriers{};
+  uint64_t ctaStart = 0, slotEnd = 0;
+  uint64_t ctasTimed = 0;
+  double pathCyclesSum = 0;
+  uint64_t pathCyclesMax = 0;
+  uint64_t l2Sectors = 0;
+  uint64_t sharedAtomicConflicts = 0;
+  uint64_t printfCalls = 0, printfThreads = 0, heapThreads = 0;
+  RegionCycles atomicUnits; ///< global atomics' and reductions' L2 cycles per atomic unit
 };
 
 PerformanceModel::PerformanceModel(const arch::ArchTarget &target, ModelOptions options)
@@ -227,13 +418,25 @@ PerformanceModel::PerformanceModel(const arch::ArchTarget &target, ModelOptions 
                                                               : *std::min_element(cc_.global.transactionBytes.begin(),
                                                                                   cc_.global.transactionBytes.end())),
       textureGranule_(cc_.textureTransactionBytes > 0 ? static_cast<uint64_t>(cc_.textureTransactionBytes)
-                                                      : footprintGranule_) {}
+                                                      : footprintGranule_),
+      l2Bytes_(target.board() ? static_cast<uint64_t>(std::max(target.board()->l2CacheBytes, 0)) : 0) {}
+
+uint64_t PerformanceModel::dramCycles() const {
+  const arch::Latencies &l = cc_.latency;
+  return static_cast<uint64_t>(l.dramCycles > 0 ? l.dramCycles
+                                                : std::max((l.globalMemoryMinCycles + l.globalMemoryMaxCycles) / 2, 1));
+}
 
 PerformanceModel::~PerformanceModel() = default;
 
 void PerformanceModel::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
   workers_.clear();
+  warpsPerCta_ = static_cast<uint32_t>(std::max<uint64_t>((info.block.count() + vm::kWarpSize - 1) / vm::kWarpSize, 1));
+  registerStride_ = 1;
+  reorderWindow_ = static_cast<uint32_t>(std::clamp<int>(cc_.latency.reorderWindow, 1, kMaxReorderWindow));
+  for (const ptx::Function &f : info.kernel->module->functions)
+    registerStride_ = std::max<uint32_t>(registerStride_, static_cast<uint32_t>(f.registers.size()));
   // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
   workers_.resize(std::max({info.slots, info.workers, 1u}));
   for (unsigned w = 0; w < std::max(info.workers, 1u); ++w)
@@ -243,13 +446,89 @@ void PerformanceModel::onLaunchBegin(const vm::LaunchInfo &info) {
 std::unique_ptr<PerformanceModel::Worker> PerformanceModel::makeWorker() const {
   auto w = std::make_unique<Worker>();
   w->byFunction.resize(launch_.kernel->module->functions.size());
+  w->timing.resize(launch_.kernel->module->functions.size());
+  w->warps.resize(warpsPerCta_);
+  w->ready.assign(size_t{warpsPerCta_} * registerStride_, 0);
   return w;
 }
 
 void PerformanceModel::onCtaBegin(unsigned worker, vm::Dim3) {
   if (!workers_[worker])
     workers_[worker] = makeWorker();
-  workers_[worker]->ctaSectors.clear();
+  Worker &w = *workers_[worker];
+  w.ctaSectors.clear();
+  w.l1.clear();
+  w.ctaStart = w.slotEnd;
+  for (Worker::WarpClock &clock : w.warps) {
+    clock = {};
+    clock.next = clock.lastIssue = clock.done = clock.floor = w.ctaStart;
+    clock.sharedStoreIssued = clock.globalStoreIssued = w.ctaStart;
+    clock.recent.fill(w.ctaStart);
+  }
+  w.barriers = {};
+}
+
+void PerformanceModel::onCtaEnd(unsigned worker, vm::Dim3) {
+  Worker &w = *workers_[worker];
+  uint64_t end = w.ctaStart;
+  for (const Worker::WarpClock &clock : w.warps)
+    end = std::max({end, clock.done, clock.next, clock.lastIssue + 1});
+  const uint64_t path = end - w.ctaStart;
+  ++w.ctasTimed;
+  w.pathCyclesSum += static_cast<double>(path);
+  w.pathCyclesMax = std::max(w.pathCyclesMax, path);
+  w.slotEnd = end + 1;
+}
+
+const FunctionTiming &PerformanceModel::timing(Worker &w, const vm::DecodedFunction &function) const {
+  if (&function != w.lastTimingFunction) {
+    std::unique_ptr<FunctionTiming> &t = w.timing[function.index];
+    if (!t)
+      t = std::make_unique<FunctionTiming>(buildFunctionTiming(cc_, *function.module, *function.source,
+                                                               target_.gpu ? target_.gpu->fp64ResultsPerClock() : 0));
+    w.lastTimingFunction = &function;
+    w.lastTiming = t.get();
+  }
+  return *w.lastTiming;
+}
+
+void PerformanceModel::completeAccess(Worker &w, const vm::WarpRef &warp, uint64_t latency) const {
+  Worker::WarpClock &clock = w.warps[warp.warp];
+  const uint64_t at = clock.lastIssue + latency;
+  if (clock.last && clock.last->result == ResultTiming::Memory) {
+    uint64_t *ready = w.ready.data() + size_t{warp.warp} * registerStride_;
+    const uint32_t *destinations = clock.lastRegisters + clock.last->sources;
+    for (uint32_t i = 0; i < clock.last->destinations; ++i)
+      ready[destinations[i]] = std::max(ready[destinations[i]], at);
+  }
+  clock.done = std::max(clock.done, at);
+}
+
+void PerformanceModel::onHeap(const vm::WarpRef &warp, const vm::HeapEvent &e) {
+  workers_[warp.worker]->heapThreads += static_cast<uint64_t>(laneCount(e.mask));
+}
+
+void PerformanceModel::onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) {
+  Worker &w = *workers_[warp.worker];
+  Worker::BarrierWait &b = w.barriers[e.barrier & 15];
+  if (!e.release) {
+    const Worker::WarpClock &clock = w.warps[warp.warp];
+    b.lastArrival = std::max(b.lastArrival, clock.lastIssue);
+    if (!e.arriveOnly && warp.warp < 64)
+      b.waiting |= uint64_t{1} << warp.warp;
+    return;
+  }
+  // The barrier completed: its waiting warps issue again once the last arrival has been seen.
+  const uint64_t resume = b.lastArrival + static_cast<uint64_t>(std::max(cc_.latency.barrierCycles, 1)) +
+                          static_cast<uint64_t>(cc_.latency.barrierWarpCycles * std::popcount(b.waiting));
+  for (uint64_t m = b.waiting; m; m &= m - 1) {
+    const size_t i = static_cast<size_t>(std::countr_zero(m));
+    if (i < w.warps.size()) {
+      w.warps[i].floor = std::max(w.warps[i].floor, resume);
+      w.warps[i].next = std::max(w.warps[i].next, resume);
+    }
+  }
+  b = {};
 }
 
 InstructionCounters &PerformanceModel::counters(const vm::WarpRef &warp, uint32_t instruction) {
@@ -269,6 +548,48 @@ void PerformanceModel::onInstruction(const vm::WarpRef &warp, const vm::Instruct
   ++c.warpExecuted;
   c.threadsActive += laneCount(e.activeMask);
   c.threadsPredicatedOn += laneCount(e.executedMask);
+
+  // The warp's critical path: it issues when its operands are ready and its last issue is done.
+  Worker &w = *workers_[warp.worker];
+  const FunctionTiming &ft = timing(w, *warp.function);
+  const InstructionTiming &it = ft.instructions[e.instruction];
+  Worker::WarpClock &clock = w.warps[warp.warp];
+  uint64_t *ready = w.ready.data() + size_t{warp.warp} * registerStride_;
+  const uint32_t *registers = ft.registers.data() + it.firstRegister;
+  // In order within the reorder window: no earlier than `window` instructions back, plus one.
+  uint64_t at = std::max({clock.next, clock.floor,
+                          clock.recent[(clock.head + kMaxReorderWindow - reorderWindow_) % kMaxReorderWindow] + 1});
+  for (uint32_t i = 0; i < it.sources; ++i)
+    at = std::max(at, ready[registers[i]]);
+  if (it.orderedLoad & 1)
+    at = std::max(at, clock.sharedStoreIssued);
+  if (it.orderedLoad & 2)
+    at = std::max(at, clock.globalStoreIssued);
+  if (it.orderedStore & 1)
+    clock.sharedStoreIssued = std::max(clock.sharedStoreIssued, at);
+  if (it.orderedStore & 2)
+    clock.globalStoreIssued = std::max(clock.globalStoreIssued, at);
+  // The ring keeps the latest issue cycle so far at each position: nothing issues before every
+  // instruction `window` back or more has issued.
+  clock.recent[clock.head] = std::max(at, clock.recent[(clock.head + kMaxReorderWindow - 1) % kMaxReorderWindow]);
+  if (it.endsBlock)
+    clock.floor = std::max(clock.floor, clock.recent[clock.head]);
+  clock.head = (clock.head + 1) % kMaxReorderWindow;
+  clock.lastIssue = at;
+  clock.next += it.issueCycles; // issue slots: one instruction a clock
+  clock.last = &it;
+  clock.lastRegisters = registers;
+  if (e.executedMask && it.result != ResultTiming::None) {
+    // A memory result's time is replaced when its access is seen (the level that served it).
+    const uint64_t result = at + it.resultCycles;
+    for (uint32_t i = 0; i < it.destinations; ++i)
+      ready[registers[it.sources + i]] = result;
+    clock.done = std::max(clock.done, result);
+  }
+  if (it.printf && e.executedMask) {
+    ++w.printfCalls;
+    w.printfThreads += static_cast<uint64_t>(laneCount(e.executedMask));
+  }
 }
 
 void PerformanceModel::onBranch(const vm::WarpRef &warp, const vm::BranchEvent &e) {
@@ -330,14 +651,54 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   SectorSet &footprint = e.op == vm::MemoryOp::Load    ? w.loadSectors
                          : e.op == vm::MemoryOp::Store ? w.writeSectors
                                                        : w.atomicSectors;
+  // A sector this worker's CTAs have not touched yet in the launch comes from DRAM (the caches start
+  // cold, as Nsight Compute's cache control makes them); one touched before hits in L2 while the
+  // launch's footprint fits there, and in L1 when this CTA loaded it before through L1.
+  bool cold = false;
   for (uint64_t g : granules)
-    footprint.insert(g);
+    if (footprint.insert(g) && !cold) // new to this kind of access: new to L2 unless another kind brought it
+      cold = (&footprint == &w.loadSectors || !w.loadSectors.contains(g)) &&
+             (&footprint == &w.writeSectors || !w.writeSectors.contains(g)) &&
+             (&footprint == &w.atomicSectors || !w.atomicSectors.contains(g));
+  const bool throughL1 = e.op == vm::MemoryOp::Load && (path == GlobalPath::L1 || path == GlobalPath::ReadOnly);
+  uint64_t missedL1 = granules.size();
+  if (throughL1) {
+    missedL1 = 0;
+    for (uint64_t g : granules)
+      missedL1 += !w.l1.load(g);
+  } else if (e.op != vm::MemoryOp::Load) {
+    for (uint64_t g : granules)
+      w.l1.evict(g);
+  }
+  w.l2Sectors += missedL1;
   if (e.op == vm::MemoryOp::Load) {
     c.globalWarpSectors += granules.size();
     const uint64_t site = reuseSite(*warp.function, e.instruction);
     for (uint64_t g : granules)
       c.globalCtaDistinctSectors += w.ctaSectors.insert(site, g);
   }
+  const arch::Latencies &l = cc_.latency;
+  const uint64_t touched =
+      (w.loadSectors.size() + w.writeSectors.size() + w.atomicSectors.size()) * footprintGranule_ * workerCount();
+  const bool thrashing = l2Bytes_ > 0 && touched > l2Bytes_;
+  uint64_t latency = cold || thrashing || l.l2HitCycles <= 0 ? dramCycles()
+                     : throughL1 && missedL1 == 0            ? static_cast<uint64_t>(std::max(l.l1HitCycles, 1))
+                                                             : static_cast<uint64_t>(l.l2HitCycles);
+  if (e.op == vm::MemoryOp::Atomic || e.op == vm::MemoryOp::Reduction) {
+    // Atomics are performed in L2, one after another on an address; a warp-uniform one (the same
+    // address and operand in every lane, known at compile time) is combined into one update.
+    const Worker::WarpClock &issued = w.warps[warp.warp];
+    const uint32_t lanes =
+        issued.last && issued.last->warpUniformAtomic ? e.mask & (~e.mask + 1) : e.mask; // lowest lane only
+    const int same = sameAddressLanes(e.addresses, lanes);
+    latency = latency - std::min<uint64_t>(latency, static_cast<uint64_t>(std::max(l.l2HitCycles, 0))) +
+              static_cast<uint64_t>(std::max(l.atomicCycles, l.l2HitCycles)) +
+              static_cast<uint64_t>(l.sameAddressAtomicCycles * (same - 1));
+    chargeAtomic(cc_, e.addresses, lanes, footprintGranule_, w.atomicUnits);
+  }
+  // The sectors beyond a request's first leave L1 one a clock.
+  latency += cost.transactions > cost.requests ? cost.transactions - cost.requests : 0;
+  completeAccess(w, warp, latency);
 }
 
 void PerformanceModel::textureAccess(const vm::WarpRef &warp, const vm::MemoryEvent &e, InstructionCounters &c) {
@@ -358,8 +719,12 @@ void PerformanceModel::textureAccess(const vm::WarpRef &warp, const vm::MemoryEv
   granules.clear();
   granules.append(e.addresses, e.mask, bytes, Granule(footprintGranule_));
   SectorSet &footprint = e.op == vm::MemoryOp::Load ? w.loadSectors : w.writeSectors;
+  bool cold = false;
   for (uint64_t g : granules)
-    footprint.insert(g);
+    cold |= footprint.insert(g);
+  w.l2Sectors += granules.size();
+  const arch::Latencies &l = cc_.latency;
+  completeAccess(w, warp, cold ? dramCycles() : static_cast<uint64_t>(std::max({l.l1HitCycles, l.l2HitCycles / 2, 1})));
 }
 
 void PerformanceModel::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) {
@@ -398,6 +763,23 @@ void PerformanceModel::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &
     c.localTransactions += cost.transactions;
     c.localBytesRequested += cost.bytesRequested;
     c.localBytesMoved += cost.bytesMoved;
+    // Local memory is private to each thread of the grid: its sectors count in the launch's footprint
+    // (what a spilling kernel writes back to DRAM once it exceeds L2), keyed by warp.
+    {
+      Worker &w = *workers_[warp.worker];
+      const uint64_t ctaIndex = (uint64_t{warp.cta.z} * launch_.grid.y + warp.cta.y) * launch_.grid.x + warp.cta.x;
+      const uint64_t owner = (ctaIndex * warpsPerCta_ + warp.warp) << 24 | uint64_t{1} << 62;
+      GranuleList &granules = w.granules;
+      granules.clear();
+      granules.append(a.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_));
+      SectorSet &footprint = e.op == vm::MemoryOp::Load ? w.loadSectors : w.writeSectors;
+      for (uint64_t g : granules)
+        footprint.insert(owner | (g & 0xffffff));
+    }
+    // Local memory is cached in L1 (off-chip before Fermi).
+    const int l1 = cc_.latency.l1HitCycles;
+    completeAccess(*workers_[warp.worker], warp,
+                   (l1 > 0 ? static_cast<uint64_t>(l1) : dramCycles()) + cost.transactions - cost.requests);
     break;
   }
   case vm::Space::Shared: {
@@ -406,6 +788,16 @@ void PerformanceModel::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &
     c.sharedWavefronts += cost.wavefronts;
     c.sharedIdealWavefronts += cost.idealWavefronts;
     c.sharedBytesRequested += uint64_t(laneCount(e.mask)) * a.bytesPerLane;
+    Worker &w = *workers_[warp.worker];
+    uint64_t latency =
+        static_cast<uint64_t>(std::max(cc_.latency.sharedLoadCycles, cc_.latency.registerReadAfterWriteCycles)) +
+        (cost.wavefronts > cost.requests ? cost.wavefronts - cost.requests : 0);
+    if (e.op == vm::MemoryOp::Atomic || e.op == vm::MemoryOp::Reduction) {
+      const uint64_t conflicts = static_cast<uint64_t>(sameAddressLanes(e.addresses, e.mask) - 1);
+      w.sharedAtomicConflicts += conflicts;
+      latency += conflicts * static_cast<uint64_t>(cc_.latency.sharedAtomicConflictCycles);
+    }
+    completeAccess(w, warp, latency);
     break;
   }
   case vm::Space::Const:
@@ -413,6 +805,12 @@ void PerformanceModel::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &
     ConstantCost cost = constantAccessCost(cc_, a);
     c.constantRequests += cost.requests;
     c.constantTransactions += cost.transactions;
+    const double replay = cc_.memory.constantReplayCycles > 0 ? cc_.memory.constantReplayCycles : 1.0;
+    completeAccess(
+        *workers_[warp.worker], warp,
+        static_cast<uint64_t>(std::max(cc_.latency.constantHitCycles, cc_.latency.registerReadAfterWriteCycles)) +
+            static_cast<uint64_t>(replay *
+                                  static_cast<double>(cost.transactions - std::min(cost.transactions, cost.requests))));
     break;
   }
   }
@@ -551,19 +949,55 @@ void PerformanceModel::onLaunchEnd() {
   L.writeFootprintBytes = footprintBytes(written.size());
   L.readWriteOverlapBytes = footprintBytes(loadedAndModified);
 
+  // The critical paths and what the timing saw, over the workers.
+  uint64_t ctasTimed = 0, pathMax = 0, l2Sectors = 0, sharedAtomicConflicts = 0, printfCalls = 0, printfThreads = 0,
+           heapThreads = 0;
+  double pathSum = 0;
+  RegionCycles atomicUnits;
+  for (const auto &w : workers_) {
+    ctasTimed += w->ctasTimed;
+    pathSum += w->pathCyclesSum;
+    pathMax = std::max(pathMax, w->pathCyclesMax);
+    l2Sectors += w->l2Sectors;
+    sharedAtomicConflicts += w->sharedAtomicConflicts;
+    printfCalls += w->printfCalls;
+    printfThreads += w->printfThreads;
+    heapThreads += w->heapThreads;
+  }
+  double hottestAtomicUnit = 0;
+  if (workers_.size() == 1)
+    hottestAtomicUnit = workers_[0]->atomicUnits.hottest();
+  else {
+    for (const auto &w : workers_)
+      w->atomicUnits.forEach([&](uint64_t unit, double cycles) { atomicUnits.add(unit, cycles); });
+    hottestAtomicUnit = atomicUnits.hottest();
+  }
+
   const InstructionCounters &t = L.total;
   TimeInputs in;
+  in.ctaPathCycles = ctasTimed ? pathSum / static_cast<double>(ctasTimed) : 0;
+  in.ctaPathCyclesMax = static_cast<double>(pathMax);
+  in.l2Sectors = static_cast<uint64_t>(static_cast<double>(l2Sectors) * sampleScale);
+  in.l2SectorBytes = footprintGranule_;
+  in.sharedAtomicConflicts = static_cast<uint64_t>(static_cast<double>(sharedAtomicConflicts) * sampleScale);
+  in.printfCalls = static_cast<uint64_t>(static_cast<double>(printfCalls) * sampleScale);
+  in.printfThreads = static_cast<uint64_t>(static_cast<double>(printfThreads) * sampleScale);
+  in.heapThreads = static_cast<uint64_t>(static_cast<double>(heapThreads) * sampleScale);
+  // A sampled grid's busiest atomic unit took a share of the whole grid's atomics in proportion.
+  in.hottestAtomicRegionCycles = hottestAtomicUnit * sampleScale;
   in.warpInstructionsByClass = L.warpInstructionsByClass;
   in.ctas = L.ctas;
   in.memoryRequests = t.globalRequests + t.localRequests + t.textureRequests + t.surfaceRequests;
-  in.replays = (t.sharedWavefronts - std::min(t.sharedWavefronts, t.sharedRequests)) +
-               (t.constantTransactions - std::min(t.constantTransactions, t.constantRequests));
+  in.replays = t.sharedWavefronts - std::min(t.sharedWavefronts, t.sharedRequests);
+  in.constantReplays = t.constantTransactions - std::min(t.constantTransactions, t.constantRequests);
   in.bytesMoved = t.globalBytesMoved + t.localBytesMoved + (t.textureSectors + t.surfaceSectors) * textureGranule_;
   in.readFootprintBytes = L.readFootprintBytes;
   in.writeFootprintBytes = L.writeFootprintBytes;
   in.bytesRequested = t.globalBytesRequested + t.textureBytesRequested + t.surfaceBytesRequested;
   in.occupancy = L.occupancy;
   in.smClockMHz = options_.smClockMHz;
+  in.pathBasis = pathBasisOf(cc_, in);
+  in.l2BasisBytesMoved = in.bytesMoved;
   L.timeInputs = in;
   L.time = estimateTime(target_, in);
   launches_.push_back(std::move(L));
@@ -577,7 +1011,7 @@ void PerformanceModel::noteClockWait(uint64_t cycles) {
   if (t.clockHz <= 0)
     return;
   t.clockWaitSeconds = static_cast<double>(cycles) / t.clockHz;
-  const double kernel = std::max({t.computeSeconds, t.memorySeconds, t.latencySeconds});
+  const double kernel = std::max({t.latencySeconds, t.memorySeconds, t.l2Seconds, t.serializationSeconds});
   t.explanation += fmt::format("; clock wait {:.2f} us (a warp read its clock {} cycles after the launch began)",
                                t.clockWaitSeconds * 1e6, cycles);
   if (t.clockWaitSeconds > kernel) {

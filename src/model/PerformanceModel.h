@@ -12,6 +12,7 @@
 #include "model/GlobalCoalescing.h"
 #include "model/InstructionClass.h"
 #include "model/TimeEstimate.h"
+#include "model/WarpTiming.h"
 #include "vm/Events.h"
 
 #include <array>
@@ -99,6 +100,9 @@ public:
   void onLaunchBegin(const vm::LaunchInfo &info) override;
   void onLaunchEnd() override;
   void onCtaBegin(unsigned worker, vm::Dim3 cta) override;
+  void onCtaEnd(unsigned worker, vm::Dim3 cta) override;
+  void onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) override;
+  void onHeap(const vm::WarpRef &warp, const vm::HeapEvent &e) override;
   void onInstruction(const vm::WarpRef &warp, const vm::InstructionEvent &e) override;
   void onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) override;
   void onBranch(const vm::WarpRef &warp, const vm::BranchEvent &e) override;
@@ -111,14 +115,24 @@ private:
   void globalAccess(const vm::WarpRef &warp, const vm::MemoryEvent &e, const WarpAccess &access,
                     InstructionCounters &c);
   void textureAccess(const vm::WarpRef &warp, const vm::MemoryEvent &e, InstructionCounters &c);
+  const FunctionTiming &timing(Worker &w, const vm::DecodedFunction &function) const;
+  uint64_t dramCycles() const; ///< an L2 miss, cycles
+  uint64_t workerCount() const { return std::max<uint64_t>(launch_.workers, 1); }
+  /// The warp's last issued instruction (the access `e`) completes `latency` cycles after it issued.
+  void completeAccess(Worker &w, const vm::WarpRef &warp, uint64_t latency) const;
 
   arch::ArchTarget target_;
   const arch::ComputeCapability &cc_;
   ModelOptions options_;
   arch::CacheConfig cacheConfig_ = arch::CacheConfig::PreferNone; ///< the launches' cache preference
   uint64_t footprintGranule_;
-  uint64_t textureGranule_; ///< bytes of one texture or surface transaction (arch textureTransactionBytes)
+  uint64_t textureGranule_;
+  uint64_t l2Bytes_ =
+      0; ///< the board's L2 ///< bytes of one texture or surface transaction (arch textureTransactionBytes)
   vm::LaunchInfo launch_;
+  uint32_t warpsPerCta_ = 1;
+  uint32_t registerStride_ = 1;
+  uint32_t reorderWindow_ = 1; ///< ready times per warp: the most registers of any function of the module
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<LaunchProfile> launches_;
 };

@@ -15,7 +15,7 @@
 
 namespace ptxray::model {
 
-enum class Bound : uint8_t { Compute, MemoryBandwidth, Latency, LaunchOverhead };
+enum class Bound : uint8_t { Compute, MemoryBandwidth, Latency, LaunchOverhead, Serialization };
 std::string_view boundName(Bound b);
 
 struct TimeInputs {
@@ -25,6 +25,27 @@ struct TimeInputs {
   /// Shared wavefronts and constant transactions beyond one per request: bank conflicts and divergent
   /// constant addresses replay the instruction, each replay taking an issue slot of the memory pipe.
   uint64_t replays = 0;
+  /// Constant-cache transactions beyond one per request (divergent __constant__ addresses).
+  uint64_t constantReplays = 0;
+  /// Shared-memory atomics: lanes that updated an address another lane of their warp also updated.
+  uint64_t sharedAtomicConflicts = 0;
+  /// The per-warp critical paths (WarpTiming.h): SM cycles from a CTA's start until its last warp is
+  /// done, as if it ran alone on its SM; the mean over the CTAs that ran, and the longest.
+  double ctaPathCycles = 0;
+  double ctaPathCyclesMax = 0;
+  /// Sectors the L2 served or took: loads L1 did not hold, stores, atomics (the L2 bandwidth bound).
+  uint64_t l2Sectors = 0;
+  uint64_t l2SectorBytes = 32;
+  /// Global atomics and reductions: the L2 cycles (SM clock) of the atomic unit most of them went to
+  /// (arch::Latencies::atomicSectorCycles; they serialize there).
+  double hottestAtomicRegionCycles = 0;
+  /// What the critical path and the L2 traffic were measured with (pathBasisOf, bytesMoved): a what-if
+  /// that changes the instruction mix, the requests or the bytes scales them in proportion.
+  double pathBasis = 0;
+  uint64_t l2BasisBytesMoved = 0;
+  uint64_t printfCalls = 0;   ///< warp-level printf calls
+  uint64_t printfThreads = 0; ///< threads that called printf
+  uint64_t heapThreads = 0;   ///< device malloc and free calls, per thread
   /// Global, local, texture and surface transactions' bytes (no reuse beyond one request).
   uint64_t bytesMoved = 0;
   /// Distinct sectors loads, atomics, texture fetches and surface loads touched x sector size (perfect reuse).
@@ -45,6 +66,9 @@ struct TimeEstimate {
   double memorySeconds = 0;
   double latencySeconds = 0;
   double launchOverheadSeconds = 0;
+  double l2Seconds = 0;            ///< L2 sectors at the L2's bandwidth
+  double serializationSeconds = 0; ///< same-address atomics and printf, one after another GPU-wide
+  double waves = 0;                ///< rounds of resident CTAs on the busiest SM
   /// The longest a warp read its clock after the launch began (code waiting on %clock64): a floor.
   double clockWaitSeconds = 0;
   Bound dominant = Bound::LaunchOverhead;
@@ -58,5 +82,9 @@ struct TimeEstimate {
 };
 
 TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in);
+
+/// The latency the inputs' instructions and requests would take one after another (cycles): what
+/// TimeInputs::pathBasis records, so that a what-if scales the measured critical path.
+double pathBasisOf(const arch::ComputeCapability &cc, const TimeInputs &in);
 
 } // namespace ptxray::model

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Unpacks what run.sh sent back from the GPU machine into validation/model/results/:
 #
-#   validation/model/import-results.sh FILES_AT     (the device tool's files_at folder, or $OUT)
+#   validation/model/import-results.sh FILES_AT [DEST]   (the device tool's files_at folder, or $OUT;
+#                                                        DEST: default validation/model/results)
 #
 # Copies results/ncu/*.csv, ENV, empty_kernel.txt, summary.txt, sass/*.sass and nvidia-smi-q.txt
 # (serial numbers and UUIDs redacted); the logs stay out of the tree.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-src="${1:?usage: import-results.sh FILES_AT}"
+src="${1:?usage: import-results.sh FILES_AT [DEST]}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 tar xzf "$src/results.tar.gz" -C "$tmp"
-dst="$here/results"
+dst="${2:-$here/results}"
 mkdir -p "$dst/ncu" "$dst/sass"
 cp "$tmp"/results/ncu/*.csv "$dst/ncu/"
 cp "$tmp"/results/sass/*.sass "$dst/sass/" 2>/dev/null || true
