@@ -25,6 +25,7 @@ struct Thresholds {
   double redundancyFactor = 4;        ///< sector requests per distinct sector within a CTA
   double bankConflictRatio = 1.25;    ///< shared wavefronts over the ideal count
   double constantSerialization = 1.5; ///< constant transactions per request
+  double atomicContention = 0.2;      ///< share of the launch's time its atomics spend serialized in L2
   double localShare = 0.01;           ///< local transactions over all global and local transactions
   double divergentBranchShare = 0.05; ///< divergent executions over all executions of a branch
   double warpEfficiency = 0.8;        ///< active lanes over 32 per warp instruction

@@ -306,6 +306,47 @@ void constantDivergent(const RuleContext &ctx, std::vector<Finding> &out) {
   out.push_back(std::move(f));
 }
 
+// ---- atomic-contention -------------------------------------------------------------------------
+
+/// Global atomics on few addresses: L2 performs them one after another in the unit that owns the
+/// address (arch::Latencies::atomicSectorCycles, sameAddressAtomicCycles), so the launch lasts at
+/// least that long whatever its occupancy.
+void atomicContention(const RuleContext &ctx, std::vector<Finding> &out) {
+  const model::LaunchProfile &L = *ctx.launch;
+  const double seconds = L.time.clockHz > 0 ? L.timeInputs.hottestAtomicRegionCycles / L.time.clockHz : 0;
+  if (seconds <= 0 || L.time.seconds <= 0 || seconds < ctx.t.atomicContention * L.time.seconds)
+    return;
+  Finding f = ctx.make("atomic-contention");
+  for (const model::InstructionProfile &p : L.instructions)
+    if (p.memory == model::MemoryKind::Atomic && p.counters.globalRequests)
+      f.lines.push_back(
+          ctx.ref(p, fmt::format("{} warp-level atomics", p.counters.globalRequests), d(p.counters.globalRequests)));
+  if (f.lines.empty())
+    return;
+  f.title = fmt::format("Atomics contend for a few addresses: {:.0f}% of the launch is spent on them one after "
+                        "another",
+                        100 * seconds / L.time.seconds);
+  f.evidence = fmt::format(
+      "The busiest L2 atomic unit performs {:.0f} cycles of updates ({:.1f} us of the estimated {:.1f} us): "
+      "each sector a warp updates costs one turn there, and each further lane on an address already updated "
+      "by the warp another.",
+      L.timeInputs.hottestAtomicRegionCycles, seconds * 1e6, L.time.seconds * 1e6);
+  f.fix = ctx.words.opencl()
+              ? "Combine before updating: reduce within the work-group in __local memory (or with "
+                "work_group_reduce_add) and let one work-item per group do the global atomic_add; for histograms, "
+                "keep a private histogram per work-group in __local memory and add it to the global one once "
+                "([Kepler] 1.4.4.4)."
+              : "Combine before updating: reduce a warp's values with __reduce_add_sync or __shfl_xor_sync and let "
+                "one lane per warp do the atomicAdd (or per block through shared memory); for histograms, keep a "
+                "per-block histogram in shared memory and add it to the global one once ([Kepler] 1.4.4.4).";
+  // What if every warp combined its lanes first: a warp's updates to one address become one.
+  ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) {
+    in.hottestAtomicRegionCycles /= static_cast<double>(ctx.cc.warpSize > 0 ? ctx.cc.warpSize : 32);
+  }));
+  ctx.trim(f.lines);
+  out.push_back(std::move(f));
+}
+
 void localMemory(const RuleContext &ctx, std::vector<Finding> &out) {
   Finding f = ctx.make("local-memory");
   const bool fixedRegisterLimit = ctx.cc.maxRegistersPerThread < 255;
@@ -457,6 +498,7 @@ void memoryRules(const RuleContext &ctx, std::vector<Finding> &out) {
     redundantGlobalLoads(ctx, out);
     sharedBankConflicts(ctx, out);
     constantDivergent(ctx, out);
+    atomicContention(ctx, out);
     readOnlyCache(ctx, out);
     l1Caching(ctx, out);
   }

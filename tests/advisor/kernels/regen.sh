@@ -49,6 +49,7 @@ compile() {
   cp "$stage/$name.ptx" "$here/$name.ptx"
 }
 
+compile atomics -ptx -lineinfo -arch=compute_90 -o atomics.ptx atomics.cu
 compile bank_conflicts -ptx -lineinfo -arch=compute_90 -o bank_conflicts.ptx bank_conflicts.cu
 compile coalescing -ptx -lineinfo -arch=compute_90 -o coalescing.ptx coalescing.cu
 compile constant_memory -ptx -lineinfo -arch=compute_90 -o constant_memory.ptx constant_memory.cu
