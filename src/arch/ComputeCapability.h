@@ -134,8 +134,11 @@ struct Latencies {
 
 /// The memory system's throughput limits beyond DRAM bandwidth (per board, GpuDatabase.h).
 struct MemoryThroughput {
-  double l2BytesPerClock = 0;   ///< L2 sectors' bytes the GPU moves per SM clock (0: no L2 bound)
-  double dramEfficiency = 1.0;  ///< achievable share of the theoretical DRAM bandwidth
+  double l2BytesPerClock = 0;  ///< L2 sectors' bytes the GPU moves per SM clock (0: no L2 bound)
+  double dramEfficiency = 1.0; ///< achievable share of the theoretical DRAM bandwidth
+  /// The share reached by the transactions of requests split into one per thread (CC 1.0/1.1's
+  /// uncoalesced accesses, GlobalMemoryRules::requiresInOrderAlignedAccess); 0: dramEfficiency.
+  double splitDramEfficiency = 0;
   double l1SectorsPerClock = 0; ///< sectors an SM's L1 returns or forwards per clock (0: no bound)
   int ctaLaunchCycles = 0;      ///< per wave: giving an SM its next CTAs (block scheduling, CTA setup)
   /// SM cycles a constant-cache transaction beyond a request's first takes (divergent __constant__

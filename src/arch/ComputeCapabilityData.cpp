@@ -6,6 +6,9 @@
 //   [PG4.2]  CUDA C Programming Guide 4.2: Appendix F tables, Table 5-1, §5.2.3 (CC 1.x-3.0 era)
 //   [PG-T]   Programming Guide "Throughput of Native Arithmetic Instructions" (CUDA 10 edition for 3.x-7.x,
 //            CUDA 12 edition for 8.x/9.0)
+//   [PG13]   CUDA Programming Guide, CUDA 13 edition, §5.1 "Compute Capabilities": Table 30 (threads, warps,
+//            blocks per SM, FP32:FP64 throughput ratio), Table 31 (registers, shared memory), Table 32
+//            (unified L1/shared size, shared-memory capacities); the first with columns 8.7, 10.0, 12.x
 //   [OCC]    matches /usr/local/cuda/include/cuda_occupancy.h (CUDA 13)
 //   [OCC7]   rules of cuda_occupancy.h as shipped with CUDA 6.5/7.0, the last to model CC 1.x/2.x
 //   [XLS]    CUDA_Occupancy_Calculator.xls, the spreadsheet both guides refer to
@@ -89,11 +92,21 @@ ComputeCapability cc10() {
   t.convertOther = 8;                                          // PG 2.3 §5.1.1.1
   t.memoryInstruction = 8;                                     // [BPG] §5.2
   c.latency = {24, 400, 600};                                  // [BPG] §3.2.6 (RAW ~24 cycles), §5.2 (400-600 cycles)
-  c.minOccupancyToHideRegisterLatency = 0.25;                  // [BPG] §4.3: 25% on CC 1.1 and lower
-  c.registerLatencyHidingThreads = 192;                        // [BPG] §3.2.6, §4.3: 6 warps
-  c.registerBankBlockMultiple = 64;                            // [BPG] §3.2.6: multiples of 64 threads
-  c.maxResidentGrids = 1;                                      // [PG4.2] Table F-2
-  c.hardwareWorkQueues = 1;                                    // single queue before GK110 [KTG] §1.4.2.2
+  // ptxas schedules independent instructions (loads first) ahead of a stalled one on every target: a
+  // property of the compiler, measured on 9.0 ([VM] latency#4, matmul_square) and kept for every CC.
+  c.latency.reorderWindow = 16;
+  // [BPG] Fig. 3.7: aligned copies reach about 74 of the 8800 GTX's 86.4 GB/s and 120 of the GTX 280's
+  // 141.7 GB/s (85%); kept for later GPUs until measured (the H100 reaches 90%, cc90).
+  c.memory.dramEfficiency = 0.85;
+  // [BPG] Fig. 3.7, 3.2.1.3: on the 8800 GTX (CC 1.0) a misaligned copy, 16 transactions of 32 bytes per
+  // half-warp for loads and stores alike, reaches about 7 GB/s of useful data: 1024 bytes moved per 128
+  // used, 56 GB/s of DRAM traffic, 65% of 86.4 GB/s.
+  c.memory.splitDramEfficiency = 0.65;
+  c.minOccupancyToHideRegisterLatency = 0.25; // [BPG] §4.3: 25% on CC 1.1 and lower
+  c.registerLatencyHidingThreads = 192;       // [BPG] §3.2.6, §4.3: 6 warps
+  c.registerBankBlockMultiple = 64;           // [BPG] §3.2.6: multiples of 64 threads
+  c.maxResidentGrids = 1;                     // [PG4.2] Table F-2
+  c.hardwareWorkQueues = 1;                   // single queue before GK110 [KTG] §1.4.2.2
   return c;
 }
 
@@ -178,10 +191,18 @@ ComputeCapability cc20() {
   t.convert8Or16BitTo32 = 16;
   t.convertFromOrTo64Bit = 16;
   t.convertOther = 16;
-  t.memoryInstruction = 16;            // [WP] Fermi: 16 load/store units per SM
-  c.latency = {22, 400, 800};          // [PG4.2] §5.2.3: ~22 cycles RAW, 400-800 cycles off-chip
+  t.memoryInstruction = 16;                    // [WP] Fermi: 16 load/store units per SM
+  c.latency.registerReadAfterWriteCycles = 22; // [PG4.2] §5.2.3: ~22 cycles RAW, 400-800 cycles off-chip
+  c.latency.globalMemoryMinCycles = 400, c.latency.globalMemoryMaxCycles = 800;
   c.registerBankBlockMultiple.reset(); // the 64-thread rule is a 1.x register-bank rule [BPG] §3.2.6
   c.maxResidentGrids = 16;             // [KTG] §1.4.2.1, [PG4.2] Table F-2
+  // Global atomics, performed in L2 by the unit owning their address range (model/PerformanceModel.cpp
+  // chargeAtomic): [WP] GK110: Kepler's same-address atomics run at one a clock, 9x Fermi's, so 9
+  // cycles per further same-address lane here. The per-sector cost and the unit's range are the H100's
+  // measured ones ([VM], cc90), kept until measured on Fermi or Kepler.
+  c.latency.sameAddressAtomicCycles = 9;
+  c.latency.atomicSectorCycles = 1.2;
+  c.memory.atomicRegionBytes = 512;
   return c;
 }
 
@@ -240,6 +261,7 @@ ComputeCapability cc30() {
   t.memoryInstruction = 32;                    // [WP] GK110: 32 load/store units per SMX
   c.latency.registerReadAfterWriteCycles = 11; // PG 5.0 §5.2.3: ~11 cycles on 3.x
   c.maxResidentGrids = 16;                     // [KTG] §1.4.2.1
+  c.latency.sameAddressAtomicCycles = 1; // [WP] GK110, [KTG] 1.4.4.4: same-address atomics at one a clock, 9x Fermi
   return c;
 }
 
@@ -485,9 +507,52 @@ ComputeCapability cc90() {
   return c;
 }
 
+// Jetson Orin (GA10B): GA10x's threads, warps and blocks with GA100's shared memory.
+ComputeCapability cc87() {
+  auto c = cc86(); // [PG13] Table 30: 8.7 keeps 8.6's 1536 threads, 48 warps and 16 blocks per SM ([OCC]: 16
+                   // blocks for every 8.x but 8.0 and 8.9) and its 64:1 FP32:FP64 ratio
+  c.minor = 7;
+  c.sharedPerSm = 164 * KiB;         // [PG13] Table 31 (8.7: 164 KB)
+  c.sharedPerBlockOptIn = 163 * KiB; // [PG13] Table 31 (8.7: 163 KB)
+  c.sharedCarveoutsBytes = {0,        8 * KiB,   16 * KiB,  32 * KiB,
+                            64 * KiB, 100 * KiB, 132 * KiB, 164 * KiB}; // [PG13] Table 32, [OCC] (8.7 as 8.0)
+  c.combinedL1AndSharedBytes = 192 * KiB;                               // [PG13] Table 32 (8.7: 192 KB)
+  // Throughput: no programming or best-practices guide has an 8.7 column; 8.6's is kept. FP32 128 and
+  // FP64 2 per clock agree with 128 CUDA cores per SM (deviceQuery on Orin) and [PG13] Table 30's 64:1;
+  // FP16 (128, the GA102 figure) is not verified for GA10B.
+  return c;
+}
+
+// Blackwell datacenter (B200): the same per-SM resources as Hopper.
+ComputeCapability cc100() {
+  auto c = cc90(); // [PG13] Tables 30-32 give 10.0 exactly 9.0's limits: 2048 threads, 64 warps, 32 blocks
+                   // per SM, 64 K registers, 228 KB shared per SM, 227 KB per block, the same carveouts and
+                   // 256 KB of unified L1/shared; [OCC] the same rules for major 10 as 9 (128-byte shared
+                   // granularity, 32 blocks, barriers twice the block limit: blockBarriersPerSm 64)
+  c.major = 10, c.minor = 0, c.architecture = "Blackwell";
+  // Throughput: [PG13] Table 30 keeps 9.0's 2:1 FP32:FP64 ratio, so 9.0's 128 FP32 and 64 FP64 results a
+  // clock stay (the HGX B200 datasheet's 75 TFLOPS FP32 and 37 FP64 are 148 SMs x 128 x 2 and x 64 x 2 at
+  // 1.95-1.98 GHz). The table's other rows have no 10.0 column the project could verify: 9.0's are kept.
+  // The time model's latencies and memory throughputs are Hopper's, measured on the H100 and H200
+  // (cc90): an assumption for Blackwell until measured on a B200.
+  return c;
+}
+
+// Blackwell consumer (RTX 5090, GB202): Ada's per-SM resources.
+ComputeCapability cc120() {
+  auto c = cc89(); // [PG13] Tables 30-32 give 12.x 8.9's limits: 1536 threads, 48 warps, 24 blocks per SM
+                   // ([OCC]: 24 for major 12), 100 KB shared per SM, 99 KB per block, carveouts up to 100 KB,
+                   // 128 KB of unified L1/shared, and the 64:1 FP32:FP64 ratio (FP32 128, FP64 2 a clock)
+  c.major = 12, c.minor = 0, c.architecture = "Blackwell";
+  c.blockBarriersPerSm = 24; // [OCC] barriers limit from 9.0 on; 12.x has as many as its 24 blocks
+  // Throughput: 8.9's table is kept (FP32 128 a clock: 128 CUDA cores per SM, deviceQuery on an RTX 5090);
+  // no 12.0 column of the other rows could be verified.
+  return c;
+}
+
 std::vector<ComputeCapability> buildTable() {
-  return {cc10(), cc11(), cc12(), cc13(), cc20(), cc21(), cc30(), cc32(), cc35(), cc37(),
-          cc50(), cc52(), cc60(), cc61(), cc70(), cc75(), cc80(), cc86(), cc89(), cc90()};
+  return {cc10(), cc11(), cc12(), cc13(), cc20(), cc21(), cc30(), cc32(), cc35(), cc37(),  cc50(), cc52(),
+          cc60(), cc61(), cc70(), cc75(), cc80(), cc86(), cc87(), cc89(), cc90(), cc100(), cc120()};
 }
 
 } // namespace

@@ -2,7 +2,10 @@
 // CUDA driver reports (deviceQuery: SM count, clocks, memory clock, bus width, L2, asyncEngineCount);
 // [DQ-H] measured with cudaGetDeviceProperties/nvidia-smi on this project's H100 and H200 machines;
 // [BPG] OpenCL Best Practices Guide; [KTG] Kepler Tuning Guide; [PG4.2] CUDA C Programming Guide 4.2;
-// [PG-T] Programming Guide throughput table.
+// [PG-T] Programming Guide throughput table; [TPU] the TechPowerUp GPU database (secondary, as spec
+// aggregators reproduce it), for base clocks NVIDIA publishes rounded to 10 MHz or not at all.
+// [DQ] values of boards the project has no access to come from deviceQuery, cudaGetDeviceProperties and
+// nvidia-smi output published with benchmarks; the B200's are named where used.
 // Memory clocks are the deviceQuery figure, so every board is double data rate in the [BPG] §2.2.1
 // formula (GDDR5's quad-pumped data is already folded into the reported clock).
 // The table is laid out by hand, a comment on every line: clang-format would split it one field a line.
@@ -145,11 +148,35 @@ std::vector<Gpu> buildTable() {
       .memoryType = "GDDR6X", .memoryClockMHz = 9751, .memoryTransfersPerClock = DDR, // [DQ] 936 GB/s
       .memoryBusWidthBits = 384, .memoryBytes = 24 * GiB, .l2CacheBytes = 6 * MiBytes, // [DS]; [DQ]
       .pcieGeneration = 4, .copyEngines = 2, .ecc = false});          // [DS]; [DQ]
+  t.push_back({.name = "A10", .aliases = {"a10"}, .chip = "GA102", .ccMajor = 8, .ccMinor = 6, // [DS]; [DQ]
+      .smCount = 72, .baseClockMHz = 885, .boostClocksMHz = {1695},   // [DQ]; base [TPU]; max clock [DQ]
+      .memoryType = "GDDR6", .memoryClockMHz = 6251, .memoryTransfersPerClock = DDR, // [DQ] 600 GB/s [DS]
+      .memoryBusWidthBits = 384, .memoryBytes = 24 * GiB, .l2CacheBytes = 6 * MiBytes, // [DS]; [DQ]
+      .pcieGeneration = 4, .copyEngines = 2, .ecc = true});           // [DS] PCIe Gen4 x16; [DQ]
+  t.push_back({.name = "Jetson AGX Orin 64GB", .aliases = {"orin", "agxorin"}, .chip = "GA10B", // [DS]
+      .ccMajor = 8, .ccMinor = 7,                                     // [DQ]
+      .smCount = 16, .baseClockMHz = 1300,                            // [DQ] 2048 cores; GPU max clock
+      .memoryType = "LPDDR5", .memoryClockMHz = 3200, .memoryTransfersPerClock = DDR, // [DS] 6400 MT/s, 204.8 GB/s
+      .memoryBusWidthBits = 256, .memoryBytes = 64 * GiB, .l2CacheBytes = 4 * MiBytes, // [DS] shared with CPU; [DQ]
+      .copyEngines = 2, .ecc = false});                               // [DQ]; integrated: no PCIe link to the GPU
   t.push_back({.name = "L4", .aliases = {"nvidial4"}, .chip = "AD104", .ccMajor = 8, .ccMinor = 9, // [DS]
       .smCount = 58, .baseClockMHz = 795, .boostClocksMHz = {2040},   // [DS]
       .memoryType = "GDDR6", .memoryClockMHz = 6251, .memoryTransfersPerClock = DDR, // [DQ] 300 GB/s
       .memoryBusWidthBits = 192, .memoryBytes = 24 * GiB, .l2CacheBytes = 48 * MiBytes, // [DS]
       .pcieGeneration = 4, .copyEngines = 2, .ecc = true});           // [DS]
+  // After the L4 although older: `sm_89` stands for the first 8.9 board (ArchTarget::board()).
+  t.push_back({.name = "GeForce RTX 4090", .aliases = {"rtx4090", "4090"}, .chip = "AD102", // [DS]
+      .ccMajor = 8, .ccMinor = 9,                                     // [DQ]
+      .smCount = 128, .baseClockMHz = 2235, .boostClocksMHz = {2520}, // [DQ]; [DS] 2.23/2.52 GHz; base [TPU]
+      .memoryType = "GDDR6X", .memoryClockMHz = 10501, .memoryTransfersPerClock = DDR, // [DQ] 1008 GB/s [DS]
+      .memoryBusWidthBits = 384, .memoryBytes = 24 * GiB, .l2CacheBytes = 72 * MiBytes, // [DS]; [DQ]
+      .pcieGeneration = 4, .copyEngines = 2, .ecc = false});          // [DS]; [DQ]
+  t.push_back({.name = "L40S", .aliases = {"l40s"}, .chip = "AD102",  // [DS]
+      .ccMajor = 8, .ccMinor = 9,                                     // [DQ]
+      .smCount = 142, .baseClockMHz = 1110, .boostClocksMHz = {2520}, // [DQ] 18176 cores; base [TPU]; max [DQ]
+      .memoryType = "GDDR6", .memoryClockMHz = 9001, .memoryTransfersPerClock = DDR, // [DQ] 864 GB/s [DS]
+      .memoryBusWidthBits = 384, .memoryBytes = 48 * GiB, .l2CacheBytes = 96 * MiBytes, // [DS]; [DQ]
+      .pcieGeneration = 4, .copyEngines = 2, .ecc = true});           // [DS] PCIe Gen4 x16, ECC; [DQ]
   t.push_back({.name = "H100 SXM5 80GB", .aliases = {"h100", "h100sxm", "h100sxm5"}, .chip = "GH100", // [DQ-H]
       .ccMajor = 9, .ccMinor = 0,                                     // [DQ-H]
       .smCount = 132, .baseClockMHz = 1590, .boostClocksMHz = {1980}, // [DQ-H]; base [DS]; max SM clock [DQ-H]
@@ -166,6 +193,22 @@ std::vector<Gpu> buildTable() {
       // The fixed cost of a launch as the validation corpus sees it on an H200 (validation/model
       // results-h200, fitted: an empty kernel alone takes 1440 ns under ncu, the H100 2128 ns)
       .launchOverheadNanoseconds = 1700});
+  // [DS]: NVIDIA's HGX B200 specifications (per GPU: 180 GB, 7.7 TB/s, PCIe Gen5) and DGX B200 (1,440 GB
+  // for 8 GPUs); [DQ]: cudaGetDeviceProperties and nvidia-smi on B200s (pytorch/ao#4002; Transformer
+  // Engine and tilebench captures). The 192 GB and 8 TB/s announced in 2024 are the full 8192-bit memory.
+  t.push_back({.name = "B200 SXM 180GB", .aliases = {"b200", "b200sxm"}, .chip = "GB100", // [DS]
+      .ccMajor = 10, .ccMinor = 0,                                    // [DQ]
+      .smCount = 148, .baseClockMHz = 1965,                           // [DQ] max SM clock; no base clock published
+      .memoryType = "HBM3e", .memoryClockMHz = 3996, .memoryTransfersPerClock = DDR, // [DQ] 7.7 TB/s [DS]
+      .memoryBusWidthBits = 7680,                                     // [DQ] as current drivers report it (8192 before)
+      .memoryBytes = 180 * GiB, .l2CacheBytes = 126 * MiBytes + 512 * KiBytes, // [DS]; [DQ] 132644864 bytes
+      .pcieGeneration = 5, .copyEngines = 3, .ecc = true});           // [DS] Gen5; H100/H200's (not found); [DQ]
+  t.push_back({.name = "GeForce RTX 5090", .aliases = {"rtx5090", "5090"}, .chip = "GB202", // [DS]
+      .ccMajor = 12, .ccMinor = 0,                                    // [DQ]
+      .smCount = 170, .baseClockMHz = 2017, .boostClocksMHz = {2407}, // [DQ]; [DS] 2.01/2.41 GHz; base [TPU]
+      .memoryType = "GDDR7", .memoryClockMHz = 14001, .memoryTransfersPerClock = DDR, // [DQ] 28 Gbps, 1792 GB/s [DS]
+      .memoryBusWidthBits = 512, .memoryBytes = 32 * GiB, .l2CacheBytes = 96 * MiBytes, // [DS]; [DQ]
+      .pcieGeneration = 5, .copyEngines = 2, .ecc = false});          // [DS] PCIe 5.0 x16; [DQ] ECC off by default
   return t;
 }
 // clang-format on

@@ -1,5 +1,5 @@
 // Theoretical occupancy of a launch on one SM, computed the way NVIDIA's occupancy calculator does
-// (cuda_occupancy.h for CC 3.x-9.0, its CUDA 6.5/7.0 rules for CC 1.x/2.x), plus the launch configurator
+// (cuda_occupancy.h for CC 3.x-12.0, its CUDA 6.5/7.0 rules for CC 1.x/2.x), plus the launch configurator
 // (cudaOccupancyMaxPotentialBlockSize) and the dynamic shared memory still available per block.
 // Every architectural number comes from the ComputeCapability passed in.
 #pragma once

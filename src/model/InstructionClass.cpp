@@ -162,6 +162,23 @@ InstructionClass classify(const ptx::Instruction &inst) {
   }
 }
 
+InstructionClass classify(const ptx::Function &fn, const ptx::Instruction &inst) {
+  const InstructionClass c = classify(inst);
+  if (c != InstructionClass::Int32Multiply || (inst.opcode != ptx::Opcode::mul && inst.opcode != ptx::Opcode::mad))
+    return c;
+  // ptxas never multiplies by a power of two: x * 2^k is a shift (mul.wide: the shifted low word and
+  // the high word's shift or sign bits; mad: shift and add), ALU work at the integer add's rate.
+  const std::span<const ptx::Operand> ops = fn.operandsOf(inst);
+  if (ops.size() < 3)
+    return c;
+  for (size_t k = 1; k <= 2; ++k) {
+    const ptx::Operand &o = ops[k];
+    if (o.kind == ptx::OperandKind::Immediate && o.value > 0 && (o.value & (o.value - 1)) == 0)
+      return InstructionClass::Int32;
+  }
+  return c;
+}
+
 double warpInstructionsPerClock(const arch::ComputeCapability &cc, InstructionClass c, int fp64PerClockOverride) {
   const arch::ArithmeticThroughput &t = cc.throughput;
   auto perWarp = [&](int resultsPerClock) -> double {

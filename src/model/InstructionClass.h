@@ -33,6 +33,9 @@ inline constexpr int kInstructionClasses = static_cast<int>(InstructionClass::Ot
 
 std::string_view instructionClassName(InstructionClass c);
 InstructionClass classify(const ptx::Instruction &inst);
+/// As classify(inst), with what the operands tell: an integer multiply (mul, mul.wide, mad) by an
+/// immediate power of two is a shift (and an add) once ptxas has strength-reduced it.
+InstructionClass classify(const ptx::Function &fn, const ptx::Instruction &inst);
 
 /// Warp instructions of this class an SM completes per clock on `cc`: the throughput table's
 /// results per clock divided by the warp size. Emulated classes cost several native instructions

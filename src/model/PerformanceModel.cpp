@@ -21,58 +21,80 @@ void InstructionCounters::scale(double f) {
 namespace {
 
 /// Distinct sectors a worker's accesses touched: open addressing over a power-of-two table, grown at
-/// half load. What the DRAM traffic would be with perfect reuse.
+/// half load. What the DRAM traffic would be with perfect reuse. Each sector also keeps which of its
+/// bytes were touched (one bit per byte of a 32-byte sector; per 1/32 of a larger one): the bytes the
+/// algorithm reads or writes, once each ([BPG] 2.2.2's effective bandwidth).
 class SectorSet {
 public:
   /// True when `sector` is new.
-  bool insert(uint64_t sector) {
-    if ((size_ + 1) * 2 > slots_.size())
+  bool insert(uint64_t sector, uint32_t bytes = 0) {
+    if ((size_ + 1) * 2 > keys_.size())
       grow();
-    return insertInto(slots_, sector + 1); // 0 marks an empty slot
+    return insertInto(keys_, bytes_, sector + 1, bytes); // 0 marks an empty slot
   }
-  bool contains(uint64_t sector) const {
-    if (slots_.empty())
-      return false;
-    const uint64_t key = sector + 1;
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
-      if (slots_[i] == key)
-        return true;
-      if (!slots_[i])
-        return false;
-    }
+  bool contains(uint64_t sector) const { return find(sector) != kAbsent; }
+  /// The sector's touched-byte bits (0 when absent).
+  uint32_t bytesOf(uint64_t sector) const {
+    const size_t i = find(sector);
+    return i == kAbsent ? 0 : bytes_[i];
   }
   uint64_t size() const { return size_; }
   template <class F> void forEach(F &&f) const {
-    for (uint64_t s : slots_)
+    for (uint64_t s : keys_)
       if (s)
         f(s - 1);
   }
+  /// f(sector, touched-byte bits)
+  template <class F> void forEachWithBytes(F &&f) const {
+    for (size_t i = 0; i < keys_.size(); ++i)
+      if (keys_[i])
+        f(keys_[i] - 1, bytes_[i]);
+  }
 
 private:
+  static constexpr size_t kAbsent = ~size_t{0};
   static size_t slotOf(uint64_t key, size_t mask) { return (key * 0x9E3779B97F4A7C15ull) >> 20 & mask; }
-  bool insertInto(std::vector<uint64_t> &slots, uint64_t key) {
-    const size_t mask = slots.size() - 1;
+  size_t find(uint64_t sector) const {
+    if (keys_.empty())
+      return kAbsent;
+    const uint64_t key = sector + 1;
+    const size_t mask = keys_.size() - 1;
     for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
-      if (slots[i] == key)
+      if (keys_[i] == key)
+        return i;
+      if (!keys_[i])
+        return kAbsent;
+    }
+  }
+  bool insertInto(std::vector<uint64_t> &keys, std::vector<uint32_t> &bytes, uint64_t key, uint32_t touched) {
+    const size_t mask = keys.size() - 1;
+    for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
+      if (keys[i] == key) {
+        bytes[i] |= touched;
         return false;
-      if (!slots[i]) {
-        slots[i] = key;
+      }
+      if (!keys[i]) {
+        keys[i] = key;
+        bytes[i] = touched;
         ++size_;
         return true;
       }
     }
   }
   void grow() {
-    std::vector<uint64_t> old;
-    old.swap(slots_);
-    slots_.assign(std::max<size_t>(1024, old.size() * 2), 0);
+    std::vector<uint64_t> oldKeys;
+    std::vector<uint32_t> oldBytes;
+    oldKeys.swap(keys_);
+    oldBytes.swap(bytes_);
+    keys_.assign(std::max<size_t>(1024, oldKeys.size() * 2), 0);
+    bytes_.assign(keys_.size(), 0);
     size_ = 0;
-    for (uint64_t k : old)
-      if (k)
-        insertInto(slots_, k);
+    for (size_t i = 0; i < oldKeys.size(); ++i)
+      if (oldKeys[i])
+        insertInto(keys_, bytes_, oldKeys[i], oldBytes[i]);
   }
-  std::vector<uint64_t> slots_;
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> bytes_;
   uint64_t size_ = 0;
 };
 
@@ -291,6 +313,80 @@ struct Granule {
   uint64_t indexOf(uint64_t address) const { return shift >= 0 ? address >> shift : address / bytes; }
 };
 
+/// Bytes per touched-byte bit of a granule (SectorSet keeps 32 bits a granule).
+uint64_t bytesPerTouchedBit(Granule granule) {
+  return std::max<uint64_t>((granule.bytes + 31) / 32, 1);
+}
+
+/// The granules the lanes of `mask` touch ([address, address + bytes) each) with the bits of the
+/// bytes they touch (bytesPerTouchedBit), merged over neighbouring lanes on one granule: f(granule,
+/// bits) once per run, in lane order.
+template <class F>
+void forEachTouchedGranule(const std::array<uint64_t, vm::kWarpSize> &addresses, uint32_t mask, uint32_t bytes,
+                           Granule granule, F &&f) {
+  const uint64_t perBit = bytesPerTouchedBit(granule);
+  uint64_t current = ~uint64_t{0};
+  uint32_t bits = 0;
+  if (perBit == 1 && granule.shift >= 0) {
+    // The usual case, 32-byte sectors (or smaller granules): a bit a byte, shifts only.
+    const uint64_t within = granule.bytes - 1;
+    while (mask) {
+      const int lane = std::countr_zero(mask);
+      mask &= mask - 1;
+      const uint64_t address = addresses[static_cast<size_t>(lane)], last = address + bytes - 1;
+      const uint64_t g = address >> granule.shift;
+      if ((last >> granule.shift) == g) { // within one granule
+        const uint64_t lo = address & within, n = last - address + 1;
+        const uint32_t run = n >= 32 ? ~uint32_t{0} : ((uint32_t{1} << n) - 1) << lo;
+        if (g != current) {
+          if (current != ~uint64_t{0})
+            f(current, bits);
+          current = g;
+          bits = 0;
+        }
+        bits |= run;
+        continue;
+      }
+      for (uint64_t h = g; h <= last >> granule.shift; ++h) {
+        const uint64_t base = h << granule.shift;
+        const uint64_t lo = std::max(address, base) - base, hi = std::min(last, base + within) - base;
+        const uint32_t run = hi - lo >= 31 ? ~uint32_t{0} : ((uint32_t{1} << (hi - lo + 1)) - 1) << lo;
+        if (h != current) {
+          if (current != ~uint64_t{0})
+            f(current, bits);
+          current = h;
+          bits = 0;
+        }
+        bits |= run;
+      }
+    }
+    if (current != ~uint64_t{0})
+      f(current, bits);
+    return;
+  }
+  while (mask) {
+    const int lane = std::countr_zero(mask);
+    mask &= mask - 1;
+    const uint64_t address = addresses[static_cast<size_t>(lane)], end = address + bytes;
+    const uint64_t first = granule.indexOf(address), last = granule.indexOf(end - 1);
+    for (uint64_t g = first; g <= last; ++g) {
+      const uint64_t base = g * granule.bytes;
+      const uint64_t lo = (std::max(address, base) - base) / perBit;
+      const uint64_t hi = (std::min(end, base + granule.bytes) - base - 1) / perBit;
+      const uint32_t run = hi - lo >= 31 ? ~uint32_t{0} : ((uint32_t{1} << (hi - lo + 1)) - 1) << lo;
+      if (g != current) {
+        if (current != ~uint64_t{0})
+          f(current, bits);
+        current = g;
+        bits = 0;
+      }
+      bits |= run;
+    }
+  }
+  if (current != ~uint64_t{0})
+    f(current, bits);
+}
+
 /// Granule indices of one access (or of one texture fetch's footprint): a buffer that only grows, so
 /// that filling it costs plain stores (no zeroing, no per-element capacity checks).
 class GranuleList {
@@ -404,6 +500,7 @@ struct PerformanceModel::Worker {
   double pathCyclesSum = 0;
   uint64_t pathCyclesMax = 0;
   uint64_t l2Sectors = 0;
+  uint64_t splitBytesMoved = 0; ///< bytes of global requests split into one transaction per thread
   uint64_t sharedAtomicConflicts = 0;
   uint64_t printfCalls = 0, printfThreads = 0, heapThreads = 0;
   RegionCycles atomicUnits; ///< global atomics' and reductions' L2 cycles per atomic unit
@@ -655,11 +752,13 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   // cold, as Nsight Compute's cache control makes them); one touched before hits in L2 while the
   // launch's footprint fits there, and in L1 when this CTA loaded it before through L1.
   bool cold = false;
-  for (uint64_t g : granules)
-    if (footprint.insert(g) && !cold) // new to this kind of access: new to L2 unless another kind brought it
-      cold = (&footprint == &w.loadSectors || !w.loadSectors.contains(g)) &&
-             (&footprint == &w.writeSectors || !w.writeSectors.contains(g)) &&
-             (&footprint == &w.atomicSectors || !w.atomicSectors.contains(g));
+  forEachTouchedGranule(
+      e.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_), [&](uint64_t g, uint32_t bits) {
+        if (footprint.insert(g, bits) && !cold) // new to this kind of access: new to L2 unless another kind brought it
+          cold = (&footprint == &w.loadSectors || !w.loadSectors.contains(g)) &&
+                 (&footprint == &w.writeSectors || !w.writeSectors.contains(g)) &&
+                 (&footprint == &w.atomicSectors || !w.atomicSectors.contains(g));
+      });
   const bool throughL1 = e.op == vm::MemoryOp::Load && (path == GlobalPath::L1 || path == GlobalPath::ReadOnly);
   uint64_t missedL1 = granules.size();
   if (throughL1) {
@@ -671,6 +770,10 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
       w.l1.evict(g);
   }
   w.l2Sectors += missedL1;
+  // CC 1.0/1.1: a request the coalescing rules could not serve whole became one transaction a thread.
+  if (cc_.global.requiresInOrderAlignedAccess && cost.transactions > cost.requests &&
+      cost.transactions > cost.idealTransactions)
+    w.splitBytesMoved += cost.bytesMoved;
   if (e.op == vm::MemoryOp::Load) {
     c.globalWarpSectors += granules.size();
     const uint64_t site = reuseSite(*warp.function, e.instruction);
@@ -720,8 +823,8 @@ void PerformanceModel::textureAccess(const vm::WarpRef &warp, const vm::MemoryEv
   granules.append(e.addresses, e.mask, bytes, Granule(footprintGranule_));
   SectorSet &footprint = e.op == vm::MemoryOp::Load ? w.loadSectors : w.writeSectors;
   bool cold = false;
-  for (uint64_t g : granules)
-    cold |= footprint.insert(g);
+  forEachTouchedGranule(e.addresses, e.mask, bytes, Granule(footprintGranule_),
+                        [&](uint64_t g, uint32_t bits) { cold |= footprint.insert(g, bits); });
   w.l2Sectors += granules.size();
   const arch::Latencies &l = cc_.latency;
   completeAccess(w, warp, cold ? dramCycles() : static_cast<uint64_t>(std::max({l.l1HitCycles, l.l2HitCycles / 2, 1})));
@@ -848,7 +951,7 @@ void describe(const ptx::Module &m, const ptx::LineTable &lines, const ptx::Func
       p.inlinedAt +=
           fmt::format("{}{}:{}", i > 1 ? " " : "", chain[i].file.empty() ? "?" : chain[i].file, chain[i].line);
   }
-  p.cls = classify(inst);
+  p.cls = classify(fn, inst);
   p.memory = memoryKindOf(inst);
 }
 
@@ -904,7 +1007,7 @@ void PerformanceModel::onLaunchEnd() {
     if (workers_.size() == 1)
       return (*workers_[0]).*set;
     for (const auto &w : workers_)
-      ((*w).*set).forEach([&](uint64_t s) { out.insert(s); });
+      ((*w).*set).forEachWithBytes([&](uint64_t s, uint32_t bytes) { out.insert(s, bytes); });
     return out;
   };
   const SectorSet &loaded = merged(&Worker::loadSectors, mergedLoads);
@@ -915,6 +1018,16 @@ void PerformanceModel::onLaunchEnd() {
     const bool atomic = atomics.contains(s);
     readGranules -= atomic;
     loadedAndModified += atomic || written.contains(s);
+  });
+  // The bytes the algorithm read and wrote, once each ([BPG] 2.2.2): the touched bytes of the read and
+  // written sectors (an atomic both reads and writes; local memory is not the algorithm's data).
+  uint64_t readBits = 0, writtenBits = 0;
+  loaded.forEachWithBytes([&](uint64_t s, uint32_t bytes) { readBits += std::popcount(bytes | atomics.bytesOf(s)); });
+  written.forEachWithBytes(
+      [&](uint64_t s, uint32_t bytes) { writtenBits += std::popcount(bytes | atomics.bytesOf(s)); });
+  atomics.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
+    readBits += loaded.contains(s) ? 0 : std::popcount(bytes);
+    writtenBits += written.contains(s) ? 0 : std::popcount(bytes);
   });
   // Sampling: the CTAs that ran stand for the whole grid.
   L.ctasSimulated = launch_.ctasRun ? launch_.ctasRun : L.ctas;
@@ -948,10 +1061,13 @@ void PerformanceModel::onLaunchEnd() {
   L.readFootprintBytes = footprintBytes(readGranules);
   L.writeFootprintBytes = footprintBytes(written.size());
   L.readWriteOverlapBytes = footprintBytes(loadedAndModified);
+  const double perBit = static_cast<double>(bytesPerTouchedBit(Granule(footprintGranule_)));
+  L.uniqueBytesRead = static_cast<uint64_t>(static_cast<double>(readBits) * perBit * sampleScale);
+  L.uniqueBytesWritten = static_cast<uint64_t>(static_cast<double>(writtenBits) * perBit * sampleScale);
 
   // The critical paths and what the timing saw, over the workers.
-  uint64_t ctasTimed = 0, pathMax = 0, l2Sectors = 0, sharedAtomicConflicts = 0, printfCalls = 0, printfThreads = 0,
-           heapThreads = 0;
+  uint64_t ctasTimed = 0, pathMax = 0, l2Sectors = 0, splitBytes = 0, sharedAtomicConflicts = 0, printfCalls = 0,
+           printfThreads = 0, heapThreads = 0;
   double pathSum = 0;
   RegionCycles atomicUnits;
   for (const auto &w : workers_) {
@@ -959,6 +1075,7 @@ void PerformanceModel::onLaunchEnd() {
     pathSum += w->pathCyclesSum;
     pathMax = std::max(pathMax, w->pathCyclesMax);
     l2Sectors += w->l2Sectors;
+    splitBytes += w->splitBytesMoved;
     sharedAtomicConflicts += w->sharedAtomicConflicts;
     printfCalls += w->printfCalls;
     printfThreads += w->printfThreads;
@@ -979,6 +1096,7 @@ void PerformanceModel::onLaunchEnd() {
   in.ctaPathCyclesMax = static_cast<double>(pathMax);
   in.l2Sectors = static_cast<uint64_t>(static_cast<double>(l2Sectors) * sampleScale);
   in.l2SectorBytes = footprintGranule_;
+  in.splitBytesMoved = static_cast<uint64_t>(static_cast<double>(splitBytes) * sampleScale);
   in.sharedAtomicConflicts = static_cast<uint64_t>(static_cast<double>(sharedAtomicConflicts) * sampleScale);
   in.printfCalls = static_cast<uint64_t>(static_cast<double>(printfCalls) * sampleScale);
   in.printfThreads = static_cast<uint64_t>(static_cast<double>(printfThreads) * sampleScale);
@@ -994,6 +1112,7 @@ void PerformanceModel::onLaunchEnd() {
   in.readFootprintBytes = L.readFootprintBytes;
   in.writeFootprintBytes = L.writeFootprintBytes;
   in.bytesRequested = t.globalBytesRequested + t.textureBytesRequested + t.surfaceBytesRequested;
+  in.uniqueBytes = L.uniqueBytesRead + L.uniqueBytesWritten;
   in.occupancy = L.occupancy;
   in.smClockMHz = options_.smClockMHz;
   in.pathBasis = pathBasisOf(cc_, in);

@@ -74,6 +74,11 @@ struct LaunchProfile {
   uint64_t readFootprintBytes = 0;
   uint64_t writeFootprintBytes = 0;
   uint64_t readWriteOverlapBytes = 0;
+  /// The guide's Br and Bw ([BPG] 2.2.2): the distinct bytes of global memory (and textures and
+  /// surfaces) the launch read and wrote, each byte once however often it was accessed, scaled to the
+  /// grid when sampling. An atomic both reads and writes its bytes; local memory is not counted.
+  uint64_t uniqueBytesRead = 0;
+  uint64_t uniqueBytesWritten = 0;
   /// The exact inputs of the time estimate below: estimateTime(target, modified inputs) answers
   /// what-if questions (fewer bytes, more occupancy, ...).
   TimeInputs timeInputs;

@@ -107,8 +107,21 @@ TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in) 
   const uint64_t l2 = static_cast<uint64_t>(gpu->l2CacheBytes);
   const bool fits = in.readFootprintBytes + in.writeFootprintBytes <= l2;
   t.dramBytes = fits ? in.readFootprintBytes : std::max(in.readFootprintBytes + in.writeFootprintBytes, in.bytesMoved);
-  const double dramRate = t.bandwidthBytesPerSecond * (cc.memory.dramEfficiency > 0 ? cc.memory.dramEfficiency : 1.0);
-  t.memorySeconds = dramRate > 0 ? static_cast<double>(t.dramBytes) / dramRate : 0;
+  const double efficiency = cc.memory.dramEfficiency > 0 ? cc.memory.dramEfficiency : 1.0;
+  const double dramRate = t.bandwidthBytesPerSecond * efficiency;
+  // Requests split into a transaction per thread (CC 1.0/1.1) move their bytes less efficiently; a
+  // what-if that removes bytes removes split ones first (coalescing is what removes them).
+  const double split =
+      cc.memory.splitDramEfficiency > 0 && t.dramBytes > 0
+          ? std::min(static_cast<double>(in.splitBytesMoved), static_cast<double>(t.dramBytes)) -
+                static_cast<double>(in.l2BasisBytesMoved > in.bytesMoved ? in.l2BasisBytesMoved - in.bytesMoved : 0)
+          : 0;
+  const double splitBytes = std::max(split, 0.0);
+  t.memorySeconds =
+      dramRate > 0
+          ? (static_cast<double>(t.dramBytes) - splitBytes) / dramRate +
+                splitBytes / (t.bandwidthBytesPerSecond * (splitBytes > 0 ? cc.memory.splitDramEfficiency : 1.0))
+          : 0;
   // L2: every sector it serves or takes, at its bandwidth.
   const double l2Scale =
       in.l2BasisBytesMoved > 0 ? static_cast<double>(in.bytesMoved) / static_cast<double>(in.l2BasisBytesMoved) : 1.0;
@@ -146,7 +159,10 @@ TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in) 
   if (t.launchOverheadSeconds > kernel)
     t.dominant = Bound::LaunchOverhead;
   t.seconds = kernel + t.launchOverheadSeconds;
-  t.effectiveBandwidthGBps = t.seconds > 0 ? static_cast<double>(in.bytesRequested) / 1e9 / t.seconds : 0;
+  auto gbps = [&](uint64_t bytes) { return t.seconds > 0 ? static_cast<double>(bytes) / 1e9 / t.seconds : 0; };
+  t.effectiveBandwidthGBps = gbps(in.uniqueBytes);
+  t.requestedBandwidthGBps = gbps(in.bytesRequested);
+  t.dramBandwidthGBps = gbps(t.dramBytes);
   t.explanation = fmt::format(
       "{} at {:.0f} MHz, {} SMs, {:.1f} GB/s: SMs {:.2f} us ({:.0f} wave(s) of {:.0f} resident CTA(s); critical path "
       "{:.0f} cycles per CTA, longest {:.0f}; issue {:.0f} cycles per CTA, {:.0f} of them bank-conflict and constant "

@@ -48,12 +48,18 @@ struct TimeInputs {
   uint64_t heapThreads = 0;   ///< device malloc and free calls, per thread
   /// Global, local, texture and surface transactions' bytes (no reuse beyond one request).
   uint64_t bytesMoved = 0;
+  /// Of bytesMoved, those of global requests split into one transaction per thread (CC 1.0/1.1's
+  /// uncoalesced accesses): DRAM moves them at MemoryThroughput::splitDramEfficiency.
+  uint64_t splitBytesMoved = 0;
   /// Distinct sectors loads, atomics, texture fetches and surface loads touched x sector size (perfect reuse).
   uint64_t readFootprintBytes = 0;
   uint64_t writeFootprintBytes = 0; ///< distinct sectors stores and surface stores touched x sector size
-  /// What the kernel read and wrote: global bytes requested, texels fetched, surface bytes (the
-  /// guide's effective bandwidth numerator).
+  /// What the kernel's accesses asked for: global bytes requested, texels fetched, surface bytes
+  /// (every access counted, repeats included).
   uint64_t bytesRequested = 0;
+  /// The distinct bytes the kernel read plus those it wrote, each once: the guide's effective
+  /// bandwidth numerator, Br + Bw ([BPG] 2.2.2; LaunchProfile::uniqueBytesRead/Written).
+  uint64_t uniqueBytes = 0;
   arch::OccupancyResult occupancy;
   /// The SM clock to estimate at, MHz: 0 is the board's default (arch::Gpu::defaultClockMHz; the
   /// base clock of a K40, whose GPU Boost is opt-in, [KTG] §1.4.6).
@@ -75,7 +81,11 @@ struct TimeEstimate {
   uint64_t dramBytes = 0;             ///< the bytes the memory bound assumes cross the DRAM interface
   double clockHz = 0;                 ///< SM clock used (TimeInputs::smClockMHz or the board's default)
   double bandwidthBytesPerSecond = 0; ///< theoretical ([BPG] §2.2.1)
-  double effectiveBandwidthGBps = 0;  ///< [BPG] §2.2.2: (bytes read + written) / 10^9 / time
+  /// [BPG] §2.2.2: (Br + Bw) / 10^9 / time, Br and Bw the distinct bytes read and written
+  /// (TimeInputs::uniqueBytes): what the algorithm moves, once each.
+  double effectiveBandwidthGBps = 0;
+  double requestedBandwidthGBps = 0; ///< every byte the accesses asked for (TimeInputs::bytesRequested) / time
+  double dramBandwidthGBps = 0;      ///< the bytes estimated to cross DRAM (dramBytes) / time
   int smCount = 0;
   std::string gpu;         ///< the board whose clocks and bandwidth were used
   std::string explanation; ///< one sentence per bound, with the numbers

@@ -165,7 +165,7 @@ FunctionTiming buildFunctionTiming(const arch::ComputeCapability &cc, const ptx:
   for (size_t i = 0; i < fn.instructions.size(); ++i) {
     const ptx::Instruction &inst = fn.instructions[i];
     InstructionTiming &it = t.instructions[i];
-    const InstructionClass cls = classify(inst);
+    const InstructionClass cls = classify(fn, inst);
     const double rate = warpInstructionsPerClock(cc, cls, fp64PerClock);
     // A warp issues one instruction a clock while the pipe keeps up (measured: 4 independent FMA
     // chains with their loop take one cycle an instruction on an H100, validation/model latency#4);

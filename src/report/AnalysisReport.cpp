@@ -230,6 +230,10 @@ nlohmann::json analysisObject(const Analysis &a) {
                     {"latency_seconds", t.latencySeconds},
                     {"launch_overhead_seconds", t.launchOverheadSeconds},
                     {"effective_bandwidth_gb_s", t.effectiveBandwidthGBps},
+                    {"unique_bytes_read", L.uniqueBytesRead},
+                    {"unique_bytes_written", L.uniqueBytesWritten},
+                    {"requested_bandwidth_gb_s", t.requestedBandwidthGBps},
+                    {"dram_bandwidth_gb_s", t.dramBandwidthGBps},
                     {"theoretical_bandwidth_gb_s", t.bandwidthBytesPerSecond / 1e9},
                     {"occupancy", occupancyJson(L.occupancy)}};
     j["launch"] = launch;

@@ -67,10 +67,14 @@ std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
     rows.push_back(
         {"occupancy", fmt::format("{} theoretical: {} blocks, {} of {} warps per SM; limited by {}", pct(o.occupancy),
                                   o.activeBlocksPerSm, o.activeWarpsPerSm, o.maxWarpsPerSm, limiters(o))});
-    rows.push_back({"bandwidth", fmt::format("{:.1f} GB/s effective of {:.1f} GB/s theoretical ({} requested, "
-                                             "{} B estimated to cross DRAM)",
+    // [BPG] 2.2.2's effective bandwidth (the distinct bytes read and written), then what the accesses
+    // asked for and what crosses DRAM: their gaps are the redundant and the wasted traffic.
+    rows.push_back({"bandwidth", fmt::format("{:.1f} GB/s effective of {:.1f} GB/s theoretical ({} B read and "
+                                             "written once); {} B requested ({:.1f} GB/s), {} B estimated to "
+                                             "cross DRAM ({:.1f} GB/s)",
                                              t.effectiveBandwidthGBps, t.bandwidthBytesPerSecond / 1e9,
-                                             L->total.globalBytesRequested, t.dramBytes)});
+                                             L->uniqueBytesRead + L->uniqueBytesWritten, L->timeInputs.bytesRequested,
+                                             t.requestedBandwidthGBps, t.dramBytes, t.dramBandwidthGBps)});
     // Load and store efficiencies separately, from the launch's per-instruction counts.
     uint64_t lr = 0, lm = 0, sr = 0, sm = 0;
     for (const model::InstructionProfile &p : L->instructions) {

@@ -76,8 +76,10 @@ std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
                      "{:.1f}% achievable by this grid\n",
                      L.occupancy.occupancy * 100, L.occupancy.activeBlocksPerSm, L.registersPerThread,
                      L.staticSharedBytes + L.dynamicSharedBytes, v("achieved_occupancy") * 100);
-  out += fmt::format("  time estimate: {:.2f} us, {} bound; effective bandwidth {:.1f} GB/s\n    {}\n",
+  out += fmt::format("  time estimate: {:.2f} us, {} bound; effective bandwidth {:.1f} GB/s ({} B read, {} B "
+                     "written, once each), requested {:.1f} GB/s, DRAM {:.1f} GB/s\n    {}\n",
                      L.time.seconds * 1e6, model::boundName(L.time.dominant), L.time.effectiveBandwidthGBps,
+                     L.uniqueBytesRead, L.uniqueBytesWritten, L.time.requestedBandwidthGBps, L.time.dramBandwidthGBps,
                      L.time.explanation);
 
   std::vector<model::LineProfile> lines = model::lineProfiles(L);

@@ -77,15 +77,15 @@ TEST(ArchLookup, UnknownNameListsWhatIsKnown) {
 }
 
 TEST(ArchLookup, UnmodeledCapabilityListsTheModeledOnes) {
-  ArchLookup found = findArch("sm_87");
+  ArchLookup found = findArch("sm_103");
   ASSERT_FALSE(found);
-  EXPECT_EQ(found.error.find("compute capability 8.7 is not modeled"), 0u) << found.error;
+  EXPECT_EQ(found.error.find("compute capability 10.3 is not modeled"), 0u) << found.error;
   EXPECT_NE(found.error.find("1.0, 1.1, 1.2"), std::string::npos);
   EXPECT_FALSE(findArch(""));
   EXPECT_FALSE(findArch("sm_"));
   EXPECT_FALSE(findArch("3.55"));
   EXPECT_FALSE(findArch("730")); // neither a two-digit capability nor a GPU alias
-  EXPECT_EQ(findArch("sm_100").error.find("compute capability 10.0 is not modeled"), 0u);
+  EXPECT_EQ(findArch("sm_121").error.find("compute capability 12.1 is not modeled"), 0u);
 }
 
 TEST(ArchLookup, DisplayName) {

@@ -16,8 +16,9 @@ TEST(ArchComputeCapability, TableIsCompleteAndOrdered) {
   std::vector<std::string> versions;
   for (const auto &c : computeCapabilities())
     versions.push_back(c.version());
-  EXPECT_EQ(versions, (std::vector<std::string>{"1.0", "1.1", "1.2", "1.3", "2.0", "2.1", "3.0", "3.2", "3.5", "3.7",
-                                                "5.0", "5.2", "6.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0"}));
+  EXPECT_EQ(versions, (std::vector<std::string>{"1.0", "1.1", "1.2", "1.3", "2.0", "2.1",  "3.0", "3.2",
+                                                "3.5", "3.7", "5.0", "5.2", "6.0", "6.1",  "7.0", "7.5",
+                                                "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "12.0"}));
   EXPECT_EQ(findComputeCapability(4, 0), nullptr);
 }
 

@@ -1,4 +1,4 @@
-// The calculator against NVIDIA's cuda_occupancy.h (CUDA 13) for every modeled CC 3.x-9.0: block sizes,
+// The calculator against NVIDIA's cuda_occupancy.h (CUDA 13) for every modeled CC 3.x-12.0: block sizes,
 // register counts, shared memory at every allocation-unit boundary (and past the limits), every cache
 // configuration and carveout, partitioned global caching and barriers. Active blocks, every per-resource
 // limit, the limiting factors and the allocated registers and shared memory must match exactly.
@@ -216,7 +216,7 @@ TEST_P(HeaderSweep, EverySharedMemorySizeAndCacheSetting) {
   RecordProperty("launches", std::to_string(comparison.evaluations()));
 }
 
-// Barriers limit only on CC 9.0. Where the barrier limit is below every other limit the header keeps
+// Barriers limit from CC 9.0 on. Where the barrier limit is below every other limit the header keeps
 // the factors it flagged before applying it (see the report), so limiters are compared only otherwise.
 TEST_P(HeaderSweep, Barriers) {
   const ComputeCapability &cc = *GetParam();

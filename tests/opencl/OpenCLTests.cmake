@@ -178,3 +178,12 @@ if(TARGET ptxray_opencl AND TARGET OpenCL::OpenCL)
   set_tests_properties(opencl.icd_memcheck_in_report PROPERTIES PASS_REGULAR_EXPRESSION
     "\\('scale', \\['invalid-memory-access'\\]\\)" LABELS opencl)
 endif()
+
+# [BPG] Tables 3.2 and 3.3 (each step's speed-up within 25%) and Figure 3.7 (the offset copy's effective
+# bandwidth within 20%) by the time model on the guide's GTX 280 and 8800 GTX.
+if(NOT PTXRAY_SANITIZE)
+  add_test(NAME opencl.guide_tables_reproduced COMMAND python3 ${OPENCL_TESTS}/check_guide_tables.py
+    ${PTXRAY_BIN} ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/guide-tables)
+  set_tests_properties(opencl.guide_tables_reproduced PROPERTIES
+    PASS_REGULAR_EXPRESSION "the guide's Tables 3.2, 3.3 and Figure 3.7 reproduced" LABELS opencl TIMEOUT 600)
+endif()
