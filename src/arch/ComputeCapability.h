@@ -139,8 +139,18 @@ struct MemoryThroughput {
   /// The share reached by the transactions of requests split into one per thread (CC 1.0/1.1's
   /// uncoalesced accesses, GlobalMemoryRules::requiresInOrderAlignedAccess); 0: dramEfficiency.
   double splitDramEfficiency = 0;
-  double l1SectorsPerClock = 0; ///< sectors an SM's L1 returns or forwards per clock (0: no bound)
-  int ctaLaunchCycles = 0;      ///< per wave: giving an SM its next CTAs (block scheduling, CTA setup)
+  /// 128-byte lines an SM's L1 looks up per clock for global loads and stores: a request whose lanes
+  /// touch n lines holds the memory pipe n clocks (0: no bound).
+  double l1LinesPerClock = 0;
+  /// L2 bandwidth slots a store takes for a sector it writes only part of (merging the bytes into the
+  /// line); 0 or 1: one, as a whole sector.
+  double partialSectorWriteL2Slots = 0;
+  /// The unit DRAM reads in (bytes): a sector read alone costs the whole unit. 0: the footprint granule.
+  int dramAccessBytes = 0;
+  /// A sector written in part and never read is filled from DRAM before L2 writes it back (memory
+  /// without byte write masks, such as HBM with ECC), when the footprint exceeds L2.
+  bool partialWriteFill = false;
+  int ctaLaunchCycles = 0; ///< per wave: giving an SM its next CTAs (block scheduling, CTA setup)
   /// SM cycles a constant-cache transaction beyond a request's first takes (divergent __constant__
   /// reads replay); 0: one issue slot of the memory pipe.
   double constantReplayCycles = 0;

@@ -491,7 +491,7 @@ ComputeCapability cc90() {
   l.atomicCycles = 570;             // [MB] atom.global.add chain on an L2-resident word: 574 cycles
   l.atomicSectorCycles = 1.2;       // [VM] atomics#1: 32 words of one line, 32768 warps, 78 us
   l.sameAddressAtomicCycles = 1.47; // [VM] atomics#0: 1M red.add on one word, 767 us
-  l.sharedAtomicConflictCycles = 2; // not measured: a bank-conflict replay's cost per conflicting lane
+  l.sharedAtomicConflictCycles = 0; // [VM] atomics#4-5: 1 bin and 32 bins take 15.8 and 16.0 us: no replays
   l.printfLaunchCycles = 55000;     // [VM] printf#0-5: 28 us for a launch that prints at all ...
   l.printfCallCycles = 3800;        // ... 1.9 us per warp-level call (1024 calls: 2.3 ms) ...
   l.printfThreadCycles = 500;       // ... and 0.25 us per printing thread
@@ -504,6 +504,13 @@ ComputeCapability cc90() {
   c.memory.constantReplayCycles = 2.5; // [VM] constDivergent: 8.4 M serialized transactions, 83 us
   c.memory.atomicRegionBytes = 512;    // [VM] atomics#2: 1024 words (4 KiB) take 9.5 us, as 8 units
   c.memory.overlapExponent = 3;        // [VM] copyGridStride, fill: latency and bandwidth bounds near each other
+  c.memory.l1LinesPerClock =
+      1; // [VM] matmul#3 simpleMultiplyAAT: 8 lines a strided request, ~10 cycles a pair of loads
+  // [VM] stride_copy#3-5 (ncu dram__bytes_read): strides of 8, 16 and 32 words read 61, 98 and 99 MB for
+  // 32 MB of loaded sectors: 64-byte DRAM reads, plus a fill of every partially stored sector
+  c.memory.dramAccessBytes = 64;
+  c.memory.partialWriteFill = true;
+  c.memory.partialSectorWriteL2Slots = 2; // [VM] transpose#0: 1 M one-word store sectors in L2 take ~16 us
   return c;
 }
 

@@ -318,6 +318,18 @@ uint64_t bytesPerTouchedBit(Granule granule) {
   return std::max<uint64_t>((granule.bytes + 31) / 32, 1);
 }
 
+/// Local memory's sectors are keyed per warp with this bit (a global sector index never has it).
+constexpr uint64_t kLocalSectorBit = uint64_t{1} << 62;
+bool isLocalSector(uint64_t sector) {
+  return (sector & kLocalSectorBit) != 0;
+}
+
+/// The touched-byte bits of a whole granule.
+uint32_t fullTouchedBits(Granule granule) {
+  const uint64_t bits = (granule.bytes + bytesPerTouchedBit(granule) - 1) / bytesPerTouchedBit(granule);
+  return bits >= 32 ? ~uint32_t{0} : (uint32_t{1} << bits) - 1;
+}
+
 /// The granules the lanes of `mask` touch ([address, address + bytes) each) with the bits of the
 /// bytes they touch (bytesPerTouchedBit), merged over neighbouring lanes on one granule: f(granule,
 /// bits) once per run, in lane order.
@@ -501,6 +513,7 @@ struct PerformanceModel::Worker {
   uint64_t pathCyclesMax = 0;
   uint64_t l2Sectors = 0;
   uint64_t splitBytesMoved = 0; ///< bytes of global requests split into one transaction per thread
+  uint64_t l1LineReplays = 0;   ///< 128-byte lines global requests touched beyond one a request
   uint64_t sharedAtomicConflicts = 0;
   uint64_t printfCalls = 0, printfThreads = 0, heapThreads = 0;
   RegionCycles atomicUnits; ///< global atomics' and reductions' L2 cycles per atomic unit
@@ -516,7 +529,8 @@ PerformanceModel::PerformanceModel(const arch::ArchTarget &target, ModelOptions 
                                                                                   cc_.global.transactionBytes.end())),
       textureGranule_(cc_.textureTransactionBytes > 0 ? static_cast<uint64_t>(cc_.textureTransactionBytes)
                                                       : footprintGranule_),
-      l2Bytes_(target.board() ? static_cast<uint64_t>(std::max(target.board()->l2CacheBytes, 0)) : 0) {}
+      l2Bytes_(target.board() ? static_cast<uint64_t>(std::max(target.board()->l2CacheBytes, 0)) : 0),
+      fullSectorBits_(fullTouchedBits(Granule(footprintGranule_))) {}
 
 uint64_t PerformanceModel::dramCycles() const {
   const arch::Latencies &l = cc_.latency;
@@ -745,6 +759,17 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   granules.clear();
   granules.append(e.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_));
   granules.makeDistinct();
+  if (cc_.memory.l1LinesPerClock > 0 && footprintGranule_ <= 128 && 128 % footprintGranule_ == 0) {
+    // L1 looks a request's lines up one after another (the granules are sorted).
+    const uint64_t perLine = 128 / footprintGranule_;
+    uint64_t lines = 0, previous = ~uint64_t{0};
+    for (uint64_t g : granules)
+      if (g / perLine != previous) {
+        previous = g / perLine;
+        ++lines;
+      }
+    w.l1LineReplays += lines > cost.requests ? lines - cost.requests : 0;
+  }
   SectorSet &footprint = e.op == vm::MemoryOp::Load    ? w.loadSectors
                          : e.op == vm::MemoryOp::Store ? w.writeSectors
                                                        : w.atomicSectors;
@@ -752,8 +777,10 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   // cold, as Nsight Compute's cache control makes them); one touched before hits in L2 while the
   // launch's footprint fits there, and in L1 when this CTA loaded it before through L1.
   bool cold = false;
+  uint64_t partialStores = 0; // sectors this store writes only part of
   forEachTouchedGranule(
       e.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_), [&](uint64_t g, uint32_t bits) {
+        partialStores += bits != fullSectorBits_;
         if (footprint.insert(g, bits) && !cold) // new to this kind of access: new to L2 unless another kind brought it
           cold = (&footprint == &w.loadSectors || !w.loadSectors.contains(g)) &&
                  (&footprint == &w.writeSectors || !w.writeSectors.contains(g)) &&
@@ -770,6 +797,10 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
       w.l1.evict(g);
   }
   w.l2Sectors += missedL1;
+  // L2 merges a partial sector write into the line it holds: more than one slot of its bandwidth.
+  if (e.op == vm::MemoryOp::Store && cc_.memory.partialSectorWriteL2Slots > 1)
+    w.l2Sectors +=
+        static_cast<uint64_t>(static_cast<double>(partialStores) * (cc_.memory.partialSectorWriteL2Slots - 1));
   // CC 1.0/1.1: a request the coalescing rules could not serve whole became one transaction a thread.
   if (cc_.global.requiresInOrderAlignedAccess && cost.transactions > cost.requests &&
       cost.transactions > cost.idealTransactions)
@@ -871,13 +902,10 @@ void PerformanceModel::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &
     {
       Worker &w = *workers_[warp.worker];
       const uint64_t ctaIndex = (uint64_t{warp.cta.z} * launch_.grid.y + warp.cta.y) * launch_.grid.x + warp.cta.x;
-      const uint64_t owner = (ctaIndex * warpsPerCta_ + warp.warp) << 24 | uint64_t{1} << 62;
-      GranuleList &granules = w.granules;
-      granules.clear();
-      granules.append(a.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_));
+      const uint64_t owner = (ctaIndex * warpsPerCta_ + warp.warp) << 24 | kLocalSectorBit;
       SectorSet &footprint = e.op == vm::MemoryOp::Load ? w.loadSectors : w.writeSectors;
-      for (uint64_t g : granules)
-        footprint.insert(owner | (g & 0xffffff));
+      forEachTouchedGranule(a.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_),
+                            [&](uint64_t g, uint32_t bits) { footprint.insert(owner | (g & 0xffffff), bits); });
     }
     // Local memory is cached in L1 (off-chip before Fermi).
     const int l1 = cc_.latency.l1HitCycles;
@@ -1019,12 +1047,36 @@ void PerformanceModel::onLaunchEnd() {
     readGranules -= atomic;
     loadedAndModified += atomic || written.contains(s);
   });
+  // DRAM reads whole access units (MemoryThroughput::dramAccessBytes): the units the read sectors lie
+  // in. Sectors written in part and never read must be filled from DRAM before L2 writes them back.
+  uint64_t readUnits = 0, partialFills = 0;
+  const uint64_t sectorsPerUnit = cc_.memory.dramAccessBytes > static_cast<int>(footprintGranule_) &&
+                                          cc_.memory.dramAccessBytes % static_cast<int>(footprintGranule_) == 0
+                                      ? static_cast<uint64_t>(cc_.memory.dramAccessBytes) / footprintGranule_
+                                      : 1;
+  if (sectorsPerUnit > 1) {
+    auto firstOfUnit = [&](uint64_t s) { // s is the lowest read sector of its unit
+      for (uint64_t t = s - s % sectorsPerUnit; t < s; ++t)
+        if (loaded.contains(t) || atomics.contains(t))
+          return false;
+      return true;
+    };
+    loaded.forEach([&](uint64_t s) { readUnits += firstOfUnit(s); });
+    atomics.forEach([&](uint64_t s) { readUnits += !loaded.contains(s) && firstOfUnit(s); });
+  }
+  if (cc_.memory.partialWriteFill)
+    written.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
+      partialFills += bytes != fullSectorBits_ && !loaded.contains(s) && !atomics.contains(s);
+    });
   // The bytes the algorithm read and wrote, once each ([BPG] 2.2.2): the touched bytes of the read and
   // written sectors (an atomic both reads and writes; local memory is not the algorithm's data).
   uint64_t readBits = 0, writtenBits = 0;
-  loaded.forEachWithBytes([&](uint64_t s, uint32_t bytes) { readBits += std::popcount(bytes | atomics.bytesOf(s)); });
-  written.forEachWithBytes(
-      [&](uint64_t s, uint32_t bytes) { writtenBits += std::popcount(bytes | atomics.bytesOf(s)); });
+  loaded.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
+    readBits += isLocalSector(s) ? 0 : std::popcount(bytes | atomics.bytesOf(s));
+  });
+  written.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
+    writtenBits += isLocalSector(s) ? 0 : std::popcount(bytes | atomics.bytesOf(s));
+  });
   atomics.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
     readBits += loaded.contains(s) ? 0 : std::popcount(bytes);
     writtenBits += written.contains(s) ? 0 : std::popcount(bytes);
@@ -1066,8 +1118,8 @@ void PerformanceModel::onLaunchEnd() {
   L.uniqueBytesWritten = static_cast<uint64_t>(static_cast<double>(writtenBits) * perBit * sampleScale);
 
   // The critical paths and what the timing saw, over the workers.
-  uint64_t ctasTimed = 0, pathMax = 0, l2Sectors = 0, splitBytes = 0, sharedAtomicConflicts = 0, printfCalls = 0,
-           printfThreads = 0, heapThreads = 0;
+  uint64_t ctasTimed = 0, pathMax = 0, l2Sectors = 0, splitBytes = 0, l1LineReplays = 0, sharedAtomicConflicts = 0,
+           printfCalls = 0, printfThreads = 0, heapThreads = 0;
   double pathSum = 0;
   RegionCycles atomicUnits;
   for (const auto &w : workers_) {
@@ -1076,6 +1128,7 @@ void PerformanceModel::onLaunchEnd() {
     pathMax = std::max(pathMax, w->pathCyclesMax);
     l2Sectors += w->l2Sectors;
     splitBytes += w->splitBytesMoved;
+    l1LineReplays += w->l1LineReplays;
     sharedAtomicConflicts += w->sharedAtomicConflicts;
     printfCalls += w->printfCalls;
     printfThreads += w->printfThreads;
@@ -1097,6 +1150,12 @@ void PerformanceModel::onLaunchEnd() {
   in.l2Sectors = static_cast<uint64_t>(static_cast<double>(l2Sectors) * sampleScale);
   in.l2SectorBytes = footprintGranule_;
   in.splitBytesMoved = static_cast<uint64_t>(static_cast<double>(splitBytes) * sampleScale);
+  in.l1LineReplays = static_cast<uint64_t>(static_cast<double>(l1LineReplays) * sampleScale);
+  in.dramReadUnitExtraBytes =
+      sectorsPerUnit > 1
+          ? footprintBytes(readUnits * sectorsPerUnit - std::min(readUnits * sectorsPerUnit, readGranules))
+          : 0;
+  in.partialWriteFillBytes = footprintBytes(partialFills);
   in.sharedAtomicConflicts = static_cast<uint64_t>(static_cast<double>(sharedAtomicConflicts) * sampleScale);
   in.printfCalls = static_cast<uint64_t>(static_cast<double>(printfCalls) * sampleScale);
   in.printfThreads = static_cast<uint64_t>(static_cast<double>(printfThreads) * sampleScale);

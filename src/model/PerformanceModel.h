@@ -131,9 +131,9 @@ private:
   ModelOptions options_;
   arch::CacheConfig cacheConfig_ = arch::CacheConfig::PreferNone; ///< the launches' cache preference
   uint64_t footprintGranule_;
-  uint64_t textureGranule_;
-  uint64_t l2Bytes_ =
-      0; ///< the board's L2 ///< bytes of one texture or surface transaction (arch textureTransactionBytes)
+  uint64_t textureGranule_; ///< bytes of one texture or surface transaction (arch textureTransactionBytes)
+  uint64_t l2Bytes_ = 0;    ///< the board's L2
+  uint32_t fullSectorBits_; ///< the touched-byte bits of a whole footprint granule
   vm::LaunchInfo launch_;
   uint32_t warpsPerCta_ = 1;
   uint32_t registerStride_ = 1;

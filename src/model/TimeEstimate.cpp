@@ -61,7 +61,8 @@ TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in) 
                              static_cast<double>(in.sharedAtomicConflicts) * cc.latency.sharedAtomicConflictCycles) /
                                 ctas / memoryPipeRate
                           : 0) +
-      static_cast<double>(in.constantReplays) / ctas * constantReplayCycles;
+      static_cast<double>(in.constantReplays) / ctas * constantReplayCycles +
+      (cc.memory.l1LinesPerClock > 0 ? static_cast<double>(in.l1LineReplays) / ctas / cc.memory.l1LinesPerClock : 0);
   double classCycles = 0, busiestPipe = replayCyclesPerCta, instructions = 0;
   for (int c = 0; c < kInstructionClasses; ++c) {
     const auto cls = static_cast<InstructionClass>(c);
@@ -106,7 +107,10 @@ TimeEstimate estimateTime(const arch::ArchTarget &target, const TimeInputs &in) 
   // dram__bytes_write of the store kernels), and is written back when it does not.
   const uint64_t l2 = static_cast<uint64_t>(gpu->l2CacheBytes);
   const bool fits = in.readFootprintBytes + in.writeFootprintBytes <= l2;
-  t.dramBytes = fits ? in.readFootprintBytes : std::max(in.readFootprintBytes + in.writeFootprintBytes, in.bytesMoved);
+  t.dramBytes =
+      fits ? in.readFootprintBytes + in.dramReadUnitExtraBytes
+           : std::max(in.readFootprintBytes + in.dramReadUnitExtraBytes + in.writeFootprintBytes, in.bytesMoved) +
+                 in.partialWriteFillBytes;
   const double efficiency = cc.memory.dramEfficiency > 0 ? cc.memory.dramEfficiency : 1.0;
   const double dramRate = t.bandwidthBytesPerSecond * efficiency;
   // Requests split into a transaction per thread (CC 1.0/1.1) move their bytes less efficiently; a

@@ -27,6 +27,14 @@ struct TimeInputs {
   uint64_t replays = 0;
   /// Constant-cache transactions beyond one per request (divergent __constant__ addresses).
   uint64_t constantReplays = 0;
+  /// 128-byte lines global requests touched beyond one a request: L1 looks them up one after another
+  /// (MemoryThroughput::l1LinesPerClock), holding the memory pipe.
+  uint64_t l1LineReplays = 0;
+  /// DRAM bytes read beyond the read footprint because DRAM reads whole access units
+  /// (MemoryThroughput::dramAccessBytes), and the fills of partially written sectors never read
+  /// (MemoryThroughput::partialWriteFill; they count when the footprint exceeds L2).
+  uint64_t dramReadUnitExtraBytes = 0;
+  uint64_t partialWriteFillBytes = 0;
   /// Shared-memory atomics: lanes that updated an address another lane of their warp also updated.
   uint64_t sharedAtomicConflicts = 0;
   /// The per-warp critical paths (WarpTiming.h): SM cycles from a CTA's start until its last warp is

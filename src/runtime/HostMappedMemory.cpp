@@ -324,7 +324,10 @@ bool HostRegistry::remove(vm::DeviceMemory &memory, void *pointer) {
       restores.emplace_back(p, pages_.at(p).offset);
     }
   const std::vector<Mapping> maps = mappingsWithProtection(first, last);
-  for (const auto &[begin, offset] : restores) {
+  // By value: the vector itself may lie on a page being restored, which reads as zeros between the
+  // anonymous mapping and the read that refills it.
+  for (size_t i = 0; i < restores.size(); ++i) {
+    const uint64_t begin = restores[i].first, offset = restores[i].second;
     int prot = PROT_READ | PROT_WRITE;
     for (const Mapping &m : maps)
       if (begin >= m.begin && begin < m.end)
