@@ -53,7 +53,11 @@ public:
 
 private:
   static constexpr size_t kAbsent = ~size_t{0};
-  static size_t slotOf(uint64_t key, size_t mask) { return (key * 0x9E3779B97F4A7C15ull) >> 20 & mask; }
+  /// Groups of 8 consecutive sectors take consecutive slots (a coalesced request's sectors share a
+  /// cache line of the table); the groups are spread by a multiplicative hash.
+  static size_t slotOf(uint64_t key, size_t mask) {
+    return ((((key >> 3) * 0x9E3779B97F4A7C15ull) >> 20) << 3 | (key & 7)) & mask;
+  }
   size_t find(uint64_t sector) const {
     if (keys_.empty())
       return kAbsent;
@@ -430,12 +434,43 @@ public:
     size_ = static_cast<size_t>(next - data_.get());
   }
 
+  /// As append, with each granule's touched-byte bits (bitsAt; forEachTouchedGranule's), merged over
+  /// neighbouring lanes: one pass over the lanes for both.
+  void appendTouched(const std::array<uint64_t, vm::kWarpSize> &addresses, uint32_t mask, uint32_t bytes,
+                     Granule granule) {
+    reserve(size_ + static_cast<size_t>(laneCount(mask)) * (granule.indexOf(bytes - 1) + 2));
+    size_t n = size_;
+    forEachTouchedGranule(addresses, mask, bytes, granule, [&](uint64_t g, uint32_t bits) {
+      data_[n] = g;
+      bits_[n++] = bits;
+    });
+    size_ = n;
+  }
+  uint32_t bitsAt(size_t i) const { return bits_[i]; }
+
   /// Sorts the granules and drops repeats; usually they are already ascending (a coalesced access).
-  void makeDistinct() {
+  /// `withBits`: the list came from appendTouched, and a repeat's bits join the kept one's.
+  void makeDistinct(bool withBits = false) {
     if (std::adjacent_find(begin(), end(), std::greater_equal<>()) == end())
       return;
-    std::sort(begin(), end());
-    size_ = static_cast<size_t>(std::unique(begin(), end()) - begin());
+    if (!withBits) {
+      std::sort(begin(), end());
+      size_ = static_cast<size_t>(std::unique(begin(), end()) - begin());
+      return;
+    }
+    pairs_.clear();
+    for (size_t i = 0; i < size_; ++i)
+      pairs_.emplace_back(data_[i], bits_[i]);
+    std::sort(pairs_.begin(), pairs_.end());
+    size_t n = 0;
+    for (const auto &[g, bits] : pairs_)
+      if (n && data_[n - 1] == g)
+        bits_[n - 1] |= bits;
+      else {
+        data_[n] = g;
+        bits_[n++] = bits;
+      }
+    size_ = n;
   }
 
 private:
@@ -446,8 +481,13 @@ private:
     auto grown = std::make_unique_for_overwrite<uint64_t[]>(capacity_);
     std::copy(begin(), end(), grown.get());
     data_ = std::move(grown);
+    auto grownBits = std::make_unique_for_overwrite<uint32_t[]>(capacity_);
+    std::copy(bits_.get(), bits_.get() + size_, grownBits.get());
+    bits_ = std::move(grownBits);
   }
   std::unique_ptr<uint64_t[]> data_;
+  std::unique_ptr<uint32_t[]> bits_;
+  std::vector<std::pair<uint64_t, uint32_t>> pairs_; ///< scratch of makeDistinct(true)
   size_t size_ = 0, capacity_ = 0;
 };
 
@@ -530,7 +570,9 @@ PerformanceModel::PerformanceModel(const arch::ArchTarget &target, ModelOptions 
       textureGranule_(cc_.textureTransactionBytes > 0 ? static_cast<uint64_t>(cc_.textureTransactionBytes)
                                                       : footprintGranule_),
       l2Bytes_(target.board() ? static_cast<uint64_t>(std::max(target.board()->l2CacheBytes, 0)) : 0),
-      fullSectorBits_(fullTouchedBits(Granule(footprintGranule_))) {}
+      fullSectorBits_(fullTouchedBits(Granule(footprintGranule_))),
+      sectorsAreGranules_(cc_.global.requestPerInstruction && cc_.global.l2SectorBytes > 0 &&
+                          footprintGranule_ == static_cast<uint64_t>(cc_.global.l2SectorBytes)) {}
 
 uint64_t PerformanceModel::dramCycles() const {
   const arch::Latencies &l = cc_.latency;
@@ -734,7 +776,22 @@ GlobalPath PerformanceModel::globalPath(const vm::MemoryEvent &e) const {
 void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEvent &e, const WarpAccess &a,
                                     InstructionCounters &c) {
   const GlobalPath path = globalPath(e);
-  const GlobalCost cost = globalAccessCost(cc_, a, path);
+  Worker &w = *workers_[warp.worker];
+  GranuleList &granules = w.granules;
+  granules.clear();
+  granules.appendTouched(e.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_));
+  granules.makeDistinct(true);
+  // From CC 5.0 a request is an instruction and its transactions are the sectors it touches: the
+  // granules just listed (globalAccessCost would sort the lanes again to count them).
+  GlobalCost cost;
+  if (sectorsAreGranules_) {
+    cost.requests = 1;
+    cost.transactions = static_cast<uint32_t>(granules.size());
+    cost.bytesMoved = granules.size() * footprintGranule_;
+    cost.bytesRequested = static_cast<uint64_t>(laneCount(a.mask)) * a.bytesPerLane;
+    cost.idealTransactions = static_cast<uint32_t>((cost.bytesRequested + footprintGranule_ - 1) / footprintGranule_);
+  } else
+    cost = globalAccessCost(cc_, a, path);
   c.globalRequests += cost.requests;
   c.globalTransactions += cost.transactions;
   c.globalIdealTransactions += cost.idealTransactions;
@@ -754,11 +811,6 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   case AccessPattern::Scattered: break;
   }
 
-  Worker &w = *workers_[warp.worker];
-  GranuleList &granules = w.granules;
-  granules.clear();
-  granules.append(e.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_));
-  granules.makeDistinct();
   if (cc_.memory.l1LinesPerClock > 0 && footprintGranule_ <= 128 && 128 % footprintGranule_ == 0) {
     // L1 looks a request's lines up one after another (the granules are sorted).
     const uint64_t perLine = 128 / footprintGranule_;
@@ -778,14 +830,15 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   // launch's footprint fits there, and in L1 when this CTA loaded it before through L1.
   bool cold = false;
   uint64_t partialStores = 0; // sectors this store writes only part of
-  forEachTouchedGranule(
-      e.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_), [&](uint64_t g, uint32_t bits) {
-        partialStores += bits != fullSectorBits_;
-        if (footprint.insert(g, bits) && !cold) // new to this kind of access: new to L2 unless another kind brought it
-          cold = (&footprint == &w.loadSectors || !w.loadSectors.contains(g)) &&
-                 (&footprint == &w.writeSectors || !w.writeSectors.contains(g)) &&
-                 (&footprint == &w.atomicSectors || !w.atomicSectors.contains(g));
-      });
+  for (size_t k = 0; k < granules.size(); ++k) {
+    const uint64_t g = granules.begin()[k];
+    const uint32_t bits = granules.bitsAt(k);
+    partialStores += bits != fullSectorBits_;
+    if (footprint.insert(g, bits) && !cold) // new to this kind of access: new to L2 unless another kind brought it
+      cold = (&footprint == &w.loadSectors || !w.loadSectors.contains(g)) &&
+             (&footprint == &w.writeSectors || !w.writeSectors.contains(g)) &&
+             (&footprint == &w.atomicSectors || !w.atomicSectors.contains(g));
+  }
   const bool throughL1 = e.op == vm::MemoryOp::Load && (path == GlobalPath::L1 || path == GlobalPath::ReadOnly);
   uint64_t missedL1 = granules.size();
   if (throughL1) {

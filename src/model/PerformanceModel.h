@@ -134,6 +134,8 @@ private:
   uint64_t textureGranule_; ///< bytes of one texture or surface transaction (arch textureTransactionBytes)
   uint64_t l2Bytes_ = 0;    ///< the board's L2
   uint32_t fullSectorBits_; ///< the touched-byte bits of a whole footprint granule
+  /// CC 5.0+: a global request is one instruction, its transactions the sectors (= granules) it touches.
+  bool sectorsAreGranules_;
   vm::LaunchInfo launch_;
   uint32_t warpsPerCta_ = 1;
   uint32_t registerStride_ = 1;
