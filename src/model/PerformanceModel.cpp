@@ -222,8 +222,9 @@ private:
   };
   bool insertInto(std::vector<Slot> &slots, uint64_t site, uint64_t sector) {
     const size_t mask = slots.size() - 1;
-    const uint64_t hash = (sector ^ site * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
-    for (size_t i = (hash >> 20) & mask;; i = (i + 1) & mask) {
+    // 8 consecutive sectors of a site in consecutive slots (a coalesced request's share a cache line).
+    const uint64_t hash = ((sector >> 3) ^ site * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
+    for (size_t i = ((hash >> 20) << 3 | (sector & 7)) & mask;; i = (i + 1) & mask) {
       Slot &slot = slots[i];
       if (slot.generation != generation_) {
         slot = {sector, site, generation_};
@@ -270,7 +271,21 @@ public:
     slot.valid = true;
     return hit;
   }
-  void evict(uint64_t sector) { find(sector).valid = false; }
+  /// A sector it does not hold stays out of the table (stores evict every sector they write).
+  void evict(uint64_t sector) {
+    if (slots_.empty())
+      return;
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = slotOf(sector, mask);; i = (i + 1) & mask) {
+      Slot &slot = slots_[i];
+      if (slot.generation != generation_)
+        return;
+      if (slot.sector == sector) {
+        slot.valid = false;
+        return;
+      }
+    }
+  }
 
 private:
   struct Slot {
@@ -278,11 +293,15 @@ private:
     uint32_t generation = 0;
     bool valid = false;
   };
+  /// As SectorSet's: 8 consecutive sectors in consecutive slots.
+  static size_t slotOf(uint64_t sector, size_t mask) {
+    return ((((sector >> 3) * 0x9E3779B97F4A7C15ull) >> 20) << 3 | (sector & 7)) & mask;
+  }
   Slot &find(uint64_t sector) {
     if ((size_ + 1) * 2 > slots_.size())
       grow();
     const size_t mask = slots_.size() - 1;
-    for (size_t i = (sector * 0x9E3779B97F4A7C15ull) >> 20 & mask;; i = (i + 1) & mask) {
+    for (size_t i = slotOf(sector, mask);; i = (i + 1) & mask) {
       Slot &slot = slots_[i];
       if (slot.generation != generation_) {
         slot = {sector, generation_, false};
