@@ -149,9 +149,15 @@ void uncoalescedGlobal(const RuleContext &ctx, std::vector<Finding> &out) {
   // What if the wasted bytes were not moved: less traffic, and a footprint shrunk in proportion.
   const double loadMoved = std::max(1.0, d(ldMoved)), storeMoved = std::max(1.0, d(stMoved));
   ctx.setGain(f, ctx.gain([&](model::TimeInputs &in) {
+    const double keptShare = 1 - std::min(1.0, wasted / std::max(1.0, d(in.bytesMoved)));
     in.bytesMoved -= std::min<uint64_t>(in.bytesMoved, static_cast<uint64_t>(wasted));
     in.readFootprintBytes = static_cast<uint64_t>(d(in.readFootprintBytes) * (1 - excessLoadBytes / loadMoved));
     in.writeFootprintBytes = static_cast<uint64_t>(d(in.writeFootprintBytes) * (1 - excessStoreBytes / storeMoved));
+    // What coalescing also removes: L1 lookups of extra lines, DRAM units read for one sector, fills
+    // of sectors stored in part (in proportion to the traffic kept).
+    in.l1LineReplays = static_cast<uint64_t>(d(in.l1LineReplays) * keptShare);
+    in.dramReadUnitExtraBytes = static_cast<uint64_t>(d(in.dramReadUnitExtraBytes) * keptShare);
+    in.partialWriteFillBytes = static_cast<uint64_t>(d(in.partialWriteFillBytes) * keptShare);
   }));
   ctx.trim(f.lines);
   out.push_back(std::move(f));

@@ -60,9 +60,14 @@ std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
           {"sampled", fmt::format("{} of {} blocks simulated; counts scaled to the grid", L->ctasSimulated, L->ctas)});
     const model::TimeEstimate &t = L->time;
     rows.push_back(
-        {"time estimate", fmt::format("{}, {} bound (compute {}, memory {}, latency {}, launch {})", us(t.seconds),
-                                      model::boundName(t.dominant), us(t.computeSeconds), us(t.memorySeconds),
-                                      us(t.latencySeconds), us(t.launchOverheadSeconds))});
+        {"time estimate",
+         fmt::format("{}, {} bound (compute {}, memory {}, latency {}{}, launch {})", us(t.seconds),
+                     model::boundName(t.dominant), us(t.computeSeconds),
+                     // the memory bound is DRAM's or L2's, whichever is longer
+                     t.l2Seconds > t.memorySeconds ? us(t.l2Seconds) + " in L2" : us(t.memorySeconds),
+                     us(t.latencySeconds),
+                     t.serializationSeconds > 0 ? ", serialization " + us(t.serializationSeconds) : std::string(),
+                     us(t.launchOverheadSeconds))});
     const arch::OccupancyResult &o = L->occupancy;
     rows.push_back(
         {"occupancy", fmt::format("{} theoretical: {} blocks, {} of {} warps per SM; limited by {}", pct(o.occupancy),
