@@ -1143,15 +1143,13 @@ void PerformanceModel::onLaunchEnd() {
   // The bytes the algorithm read and wrote, once each ([BPG] 2.2.2): the touched bytes of the read and
   // written sectors (an atomic both reads and writes; local memory is not the algorithm's data).
   uint64_t readBits = 0, writtenBits = 0;
-  loaded.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
-    readBits += isLocalSector(s) ? 0 : std::popcount(bytes | atomics.bytesOf(s));
-  });
-  written.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
-    writtenBits += isLocalSector(s) ? 0 : std::popcount(bytes | atomics.bytesOf(s));
-  });
+  loaded.forEachWithBytes(
+      [&](uint64_t s, uint32_t bytes) { readBits += isLocalSector(s) ? 0 : laneCount(bytes | atomics.bytesOf(s)); });
+  written.forEachWithBytes(
+      [&](uint64_t s, uint32_t bytes) { writtenBits += isLocalSector(s) ? 0 : laneCount(bytes | atomics.bytesOf(s)); });
   atomics.forEachWithBytes([&](uint64_t s, uint32_t bytes) {
-    readBits += loaded.contains(s) ? 0 : std::popcount(bytes);
-    writtenBits += written.contains(s) ? 0 : std::popcount(bytes);
+    readBits += loaded.contains(s) ? 0 : laneCount(bytes);
+    writtenBits += written.contains(s) ? 0 : laneCount(bytes);
   });
   // Sampling: the CTAs that ran stand for the whole grid.
   L.ctasSimulated = launch_.ctasRun ? launch_.ctasRun : L.ctas;
