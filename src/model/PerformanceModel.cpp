@@ -362,6 +362,16 @@ void forEachTouchedGranule(const std::array<uint64_t, vm::kWarpSize> &addresses,
   const uint64_t perBit = bytesPerTouchedBit(granule);
   uint64_t current = ~uint64_t{0};
   uint32_t bits = 0;
+  // Bits lo..hi (inclusive) of granule g; a run of lanes on one granule is reported once.
+  auto touch = [&](uint64_t g, uint64_t lo, uint64_t hi) {
+    if (g != current) {
+      if (current != ~uint64_t{0})
+        f(current, bits);
+      current = g;
+      bits = 0;
+    }
+    bits |= hi - lo >= 31 ? ~uint32_t{0} : ((uint32_t{1} << (hi - lo + 1)) - 1) << lo;
+  };
   if (perBit == 1 && granule.shift >= 0) {
     // The usual case, 32-byte sectors (or smaller granules): a bit a byte, shifts only.
     const uint64_t within = granule.bytes - 1;
@@ -369,53 +379,26 @@ void forEachTouchedGranule(const std::array<uint64_t, vm::kWarpSize> &addresses,
       const int lane = std::countr_zero(mask);
       mask &= mask - 1;
       const uint64_t address = addresses[static_cast<size_t>(lane)], last = address + bytes - 1;
-      const uint64_t g = address >> granule.shift;
-      if ((last >> granule.shift) == g) { // within one granule
-        const uint64_t lo = address & within, n = last - address + 1;
-        const uint32_t run = n >= 32 ? ~uint32_t{0} : ((uint32_t{1} << n) - 1) << lo;
-        if (g != current) {
-          if (current != ~uint64_t{0})
-            f(current, bits);
-          current = g;
-          bits = 0;
-        }
-        bits |= run;
+      const uint64_t first = address >> granule.shift, lastGranule = last >> granule.shift;
+      if (first == lastGranule) {
+        touch(first, address & within, last & within);
         continue;
       }
-      for (uint64_t h = g; h <= last >> granule.shift; ++h) {
-        const uint64_t base = h << granule.shift;
-        const uint64_t lo = std::max(address, base) - base, hi = std::min(last, base + within) - base;
-        const uint32_t run = hi - lo >= 31 ? ~uint32_t{0} : ((uint32_t{1} << (hi - lo + 1)) - 1) << lo;
-        if (h != current) {
-          if (current != ~uint64_t{0})
-            f(current, bits);
-          current = h;
-          bits = 0;
-        }
-        bits |= run;
+      for (uint64_t g = first; g <= lastGranule; ++g) {
+        const uint64_t base = g << granule.shift;
+        touch(g, std::max(address, base) - base, std::min(last, base + within) - base);
       }
     }
-    if (current != ~uint64_t{0})
-      f(current, bits);
-    return;
-  }
-  while (mask) {
-    const int lane = std::countr_zero(mask);
-    mask &= mask - 1;
-    const uint64_t address = addresses[static_cast<size_t>(lane)], end = address + bytes;
-    const uint64_t first = granule.indexOf(address), last = granule.indexOf(end - 1);
-    for (uint64_t g = first; g <= last; ++g) {
-      const uint64_t base = g * granule.bytes;
-      const uint64_t lo = (std::max(address, base) - base) / perBit;
-      const uint64_t hi = (std::min(end, base + granule.bytes) - base - 1) / perBit;
-      const uint32_t run = hi - lo >= 31 ? ~uint32_t{0} : ((uint32_t{1} << (hi - lo + 1)) - 1) << lo;
-      if (g != current) {
-        if (current != ~uint64_t{0})
-          f(current, bits);
-        current = g;
-        bits = 0;
+  } else {
+    while (mask) {
+      const int lane = std::countr_zero(mask);
+      mask &= mask - 1;
+      const uint64_t address = addresses[static_cast<size_t>(lane)], end = address + bytes;
+      const uint64_t first = granule.indexOf(address), last = granule.indexOf(end - 1);
+      for (uint64_t g = first; g <= last; ++g) {
+        const uint64_t base = g * granule.bytes;
+        touch(g, (std::max(address, base) - base) / perBit, (std::min(end, base + granule.bytes) - base - 1) / perBit);
       }
-      bits |= run;
     }
   }
   if (current != ~uint64_t{0})
