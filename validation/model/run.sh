@@ -5,6 +5,7 @@
 # tool's GPU (see README.md):
 #
 #   validation/model/run.sh            (writes to $OUT, default validation/model/build/out)
+#   SPECS_DIR=validation/model/holdout validation/model/run.sh   (another folder of specs)
 #
 # $OUT gets (few files: the device tool brings back at most 8):
 #   results.tar.gz  results/ncu/SPEC.csv       ncu --csv --page raw --print-units base, one row a launch
@@ -23,6 +24,7 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 out="${OUT:-$here/build/out}"
+specs="$(cd "${SPECS_DIR:-$here/specs}" && pwd)" || exit 2
 mkdir -p "$out"
 
 main() {
@@ -137,7 +139,7 @@ grep '^==' "$bin/empty.raw" >>"$res/logs/ncu_empty_kernel.txt"
 summary="$stage/summary.txt"
 : >"$summary"
 fails=0
-for spec in "$here"/specs/*.json; do
+for spec in "$specs"/*.json; do
   name="$(basename "$spec" .json)"
   if [ $(($(date +%s) - t0)) -gt 500 ]; then
     echo "$name: SKIPPED (time)" | tee -a "$summary"; fails=$((fails + 1)); continue
