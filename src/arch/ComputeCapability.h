@@ -37,6 +37,15 @@ struct SharedMemoryBanks {
   int widestAccessBytes = 16;                 ///< wider accesses per thread are split into accesses of this size
   int extraPassesFor128Bit = 0;               ///< CC 2.x: a 128-bit access takes one pass more than its conflicts
   int constantThreadsPerRequest = 32;         ///< constant-cache requests: per half-warp (1.x) or warp
+  /// ptxas merges scalar shared accesses of consecutive words at a provably aligned address into one
+  /// vector access of up to this many bytes per lane (LDS.64/.128, STS.64/.128; model/MergedAccesses.h).
+  /// 16 from Fermi on (its 64/128-bit shared accesses, [PG4.2] F.4.3.2; measured on 9.0:
+  /// validation/model/results/sass/matmul_square.sass, matmulTiled32's LDS.128); 0: none (CC 1.x
+  /// splits wider accesses into 32-bit ones, [PG4.2] F.3.3.4).
+  int compilerMergedAccessBytes = 16;
+  /// A 128-bit access: the lanes one wavefront serves when their rows allow (a broadcast of one
+  /// 16-byte word to a half-warp is one wavefront); 0: the lanes whose bytes fill one row of banks.
+  int lanesPerWideWavefront = 0;
 };
 
 /// How the memory system turns a (half-)warp's global accesses into transactions.

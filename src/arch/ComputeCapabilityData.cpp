@@ -57,6 +57,7 @@ ComputeCapability cc10() {
   c.combinedL1AndSharedBytes = 0;               // shared memory only [PG4.2] F.3
   c.sharedBanks = {16, 4, {4}, 16};             // [BPG] §3.2.2.1: 16 banks, 32-bit wide, per half-warp
   c.sharedBanks.widestAccessBytes = 4;          // [PG4.2] F.3.3.4: wider accesses split into 32-bit requests
+  c.sharedBanks.compilerMergedAccessBytes = 0;  // [PG4.2] F.3.3.4: nothing wider than 32 bits to merge into
   c.sharedBanks.constantThreadsPerRequest = 16; // [BPG] §3.2.5: constant reads per half-warp
   c.global.threadsPerRequest = 16;              // [BPG] §3.2.1: coalesced per half warp
   c.global.requiresInOrderAlignedAccess = true; // [BPG] §3.2.1: k-th thread, k-th word
@@ -467,8 +468,11 @@ ComputeCapability cc90() {
   c.sharedCarveoutsBytes = {0,         8 * KiB,   16 * KiB,  32 * KiB,  64 * KiB,
                             100 * KiB, 132 * KiB, 164 * KiB, 196 * KiB, 228 * KiB}; // [OCC], [PG] 9.0
   c.combinedL1AndSharedBytes = 256 * KiB;                                           // [PG] 9.0
-  c.blockBarriersPerSm = 64;                                                        // [OCC] twice the 32-block limit
-  auto &t = c.throughput;                                                           // [PG-T] 9.0 column
+  // [VM] matmul_square_512#1-2: an LDS.128 every lane of a half-warp reads one word with takes 1
+  // wavefront a half-warp (2 a warp, not a quarter-warp's 4); distinct words still fill 128-byte rows.
+  c.sharedBanks.lanesPerWideWavefront = 16;
+  c.blockBarriersPerSm = 64; // [OCC] twice the 32-block limit
+  auto &t = c.throughput;    // [PG-T] 9.0 column
   t.fp32AddMulFma = 128;
   t.fp64AddMulFma = 64;
   // The time model's latencies and throughputs (model/WarpTiming.h, model/TimeEstimate.cpp). [MB]:

@@ -549,6 +549,12 @@ struct PerformanceModel::Worker {
   std::vector<WarpClock> warps;
   std::vector<uint64_t> ready; ///< per warp, per register: the cycle its value is ready
   std::array<BarrierWait, 16> barriers{};
+  // The running CTA's phase: what its warps asked of the SM's pipes and issue slots since its last
+  // CTA-wide barrier (or its start), which began at phaseStart. A phase lasts at least as long as
+  // its SM needs to issue that (phaseFloor), however short each warp's own path.
+  std::array<double, kInstructionClasses> phasePipeCycles{};
+  double phaseIssueSlots = 0;
+  uint64_t phaseStart = 0;
   uint64_t ctaStart = 0, slotEnd = 0;
   uint64_t ctasTimed = 0;
   double pathCyclesSum = 0;
@@ -574,7 +580,22 @@ PerformanceModel::PerformanceModel(const arch::ArchTarget &target, ModelOptions 
       l2Bytes_(target.board() ? static_cast<uint64_t>(std::max(target.board()->l2CacheBytes, 0)) : 0),
       fullSectorBits_(fullTouchedBits(Granule(footprintGranule_))),
       sectorsAreGranules_(cc_.global.requestPerInstruction && cc_.global.l2SectorBytes > 0 &&
-                          footprintGranule_ == static_cast<uint64_t>(cc_.global.l2SectorBytes)) {}
+                          footprintGranule_ == static_cast<uint64_t>(cc_.global.l2SectorBytes)),
+      memoryPipeCyclesPerReplay_(warpInstructionsPerClock(cc_, InstructionClass::LoadStore) > 0
+                                     ? 1.0 / warpInstructionsPerClock(cc_, InstructionClass::LoadStore)
+                                     : 0.0) {}
+
+uint64_t PerformanceModel::phaseFloor(const Worker &w) const {
+  double cycles = 0;
+  if (cc_.independentPipes) {
+    for (double c : w.phasePipeCycles)
+      cycles = std::max(cycles, c);
+    cycles = std::max(cycles, w.phaseIssueSlots / std::max(cc_.registerFilePartitions, 1));
+  } else
+    for (double c : w.phasePipeCycles)
+      cycles += c;
+  return static_cast<uint64_t>(cycles);
+}
 
 uint64_t PerformanceModel::dramCycles() const {
   const arch::Latencies &l = cc_.latency;
@@ -614,6 +635,9 @@ void PerformanceModel::onCtaBegin(unsigned worker, vm::Dim3) {
   w.ctaSectors.clear();
   w.l1.clear();
   w.ctaStart = w.slotEnd;
+  w.phasePipeCycles = {};
+  w.phaseIssueSlots = 0;
+  w.phaseStart = w.ctaStart;
   for (Worker::WarpClock &clock : w.warps) {
     clock = {};
     clock.next = clock.lastIssue = clock.done = clock.floor = w.ctaStart;
@@ -628,6 +652,7 @@ void PerformanceModel::onCtaEnd(unsigned worker, vm::Dim3) {
   uint64_t end = w.ctaStart;
   for (const Worker::WarpClock &clock : w.warps)
     end = std::max({end, clock.done, clock.next, clock.lastIssue + 1});
+  end = std::max(end, w.phaseStart + phaseFloor(w));
   const uint64_t path = end - w.ctaStart;
   ++w.ctasTimed;
   w.pathCyclesSum += static_cast<double>(path);
@@ -674,8 +699,15 @@ void PerformanceModel::onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent
     return;
   }
   // The barrier completed: its waiting warps issue again once the last arrival has been seen.
-  const uint64_t resume = b.lastArrival + static_cast<uint64_t>(std::max(cc_.latency.barrierCycles, 1)) +
-                          static_cast<uint64_t>(cc_.latency.barrierWarpCycles * std::popcount(b.waiting));
+  uint64_t resume = b.lastArrival + static_cast<uint64_t>(std::max(cc_.latency.barrierCycles, 1)) +
+                    static_cast<uint64_t>(cc_.latency.barrierWarpCycles * std::popcount(b.waiting));
+  if (static_cast<uint32_t>(std::popcount(b.waiting)) >= std::min<uint32_t>(warpsPerCta_, 64)) {
+    // Every warp of the CTA waited: the phase before it ends no earlier than its SM could issue it.
+    resume = std::max(resume, w.phaseStart + phaseFloor(w));
+    w.phasePipeCycles = {};
+    w.phaseIssueSlots = 0;
+    w.phaseStart = resume;
+  }
   for (uint64_t m = b.waiting; m; m &= m - 1) {
     const size_t i = static_cast<size_t>(std::countr_zero(m));
     if (i < w.warps.size()) {
@@ -716,6 +748,8 @@ void PerformanceModel::onInstruction(const vm::WarpRef &warp, const vm::Instruct
                           clock.recent[(clock.head + kMaxReorderWindow - reorderWindow_) % kMaxReorderWindow] + 1});
   for (uint32_t i = 0; i < it.sources; ++i)
     at = std::max(at, ready[registers[i]]);
+  if (it.waitsForEarlier) // a barrier or fence: everything before it has issued
+    at = std::max(at, clock.recent[(clock.head + kMaxReorderWindow - 1) % kMaxReorderWindow]);
   if (it.orderedLoad & 1)
     at = std::max(at, clock.sharedStoreIssued);
   if (it.orderedLoad & 2)
@@ -732,11 +766,14 @@ void PerformanceModel::onInstruction(const vm::WarpRef &warp, const vm::Instruct
   clock.head = (clock.head + 1) % kMaxReorderWindow;
   clock.lastIssue = at;
   clock.next += it.issueCycles; // issue slots: one instruction a clock
+  w.phasePipeCycles[it.pipe] += it.pipeCycles;
+  w.phaseIssueSlots += it.issueSlots;
   clock.last = &it;
   clock.lastRegisters = registers;
   if (e.executedMask && it.result != ResultTiming::None) {
-    // A memory result's time is replaced when its access is seen (the level that served it).
-    const uint64_t result = at + it.resultCycles;
+    // A memory result's time is set when its access is seen, by the level that served it: until
+    // then it is the issue (an access no lane made leaves nothing to wait for).
+    const uint64_t result = at + (it.result == ResultTiming::Memory ? 0 : it.resultCycles);
     for (uint32_t i = 0; i < it.destinations; ++i)
       ready[registers[it.sources + i]] = result;
     clock.done = std::max(clock.done, result);
@@ -969,12 +1006,30 @@ void PerformanceModel::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &
     break;
   }
   case vm::Space::Shared: {
-    SharedCost cost = sharedAccessCost(cc_, a, options_.bankWidthBytes);
+    Worker &w = *workers_[warp.worker];
+    c.sharedBytesRequested += uint64_t(laneCount(e.mask)) * a.bytesPerLane;
+    // ptxas merges some scalar accesses into one vector access (MergedAccesses.h): its first access
+    // pays the vector's bank cost, the others none.
+    const InstructionTiming *issued = w.warps[warp.warp].last;
+    SharedCost cost;
+    if (issued && issued->merged == MergedRole::First) {
+      // The conflicts are those of the accesses as written (a wide access's own extra passes, as
+      // Fermi's 128-bit ones take, are the compiler's doing, not the code's).
+      const SharedCost written = sharedAccessCost(cc_, a, options_.bankWidthBytes);
+      const uint32_t accesses = issued->mergedBytesPerLane / std::max<uint32_t>(a.bytesPerLane, 1);
+      a.bytesPerLane = issued->mergedBytesPerLane;
+      for (int lane = 0; lane < kLanes; ++lane)
+        a.addresses[lane] += static_cast<uint64_t>(static_cast<int64_t>(issued->mergedAddressAdjust));
+      cost = sharedAccessCost(cc_, a, options_.bankWidthBytes);
+      cost.idealWavefronts = cost.wavefronts - std::min(cost.bankConflicts(), accesses * written.bankConflicts());
+    } else if (!issued || issued->merged != MergedRole::Merged)
+      cost = sharedAccessCost(cc_, a, options_.bankWidthBytes);
     c.sharedRequests += cost.requests;
     c.sharedWavefronts += cost.wavefronts;
     c.sharedIdealWavefronts += cost.idealWavefronts;
-    c.sharedBytesRequested += uint64_t(laneCount(e.mask)) * a.bytesPerLane;
-    Worker &w = *workers_[warp.worker];
+    if (cost.wavefronts > cost.requests) // bank-conflict replays hold the memory pipe (TimeEstimate)
+      w.phasePipeCycles[static_cast<int>(InstructionClass::LoadStore)] +=
+          static_cast<double>(cost.wavefronts - cost.requests) * memoryPipeCyclesPerReplay_;
     uint64_t latency =
         static_cast<uint64_t>(std::max(cc_.latency.sharedLoadCycles, cc_.latency.registerReadAfterWriteCycles)) +
         (cost.wavefronts > cost.requests ? cost.wavefronts - cost.requests : 0);
@@ -1069,10 +1124,14 @@ void PerformanceModel::onLaunchEnd() {
       for (size_t i = 0; i < mine.size(); ++i)
         merged[i].add(mine[i]);
     }
+    const std::vector<MergedAccess> vectorized =
+        merged.empty() ? std::vector<MergedAccess>{}
+                       : mergedSharedAccesses(m, m.functions[f], cc_.sharedBanks.compilerMergedAccessBytes);
     for (uint32_t i = 0; i < merged.size(); ++i) {
       if (!merged[i].warpExecuted)
         continue;
       InstructionProfile p;
+      p.merged = i < vectorized.size() ? vectorized[i].role : MergedRole::None;
       p.function = f;
       p.instruction = i;
       p.functionName = std::string(m.functions[f].name);
@@ -1215,7 +1274,13 @@ void PerformanceModel::onLaunchEnd() {
   in.heapThreads = static_cast<uint64_t>(static_cast<double>(heapThreads) * sampleScale);
   // A sampled grid's busiest atomic unit took a share of the whole grid's atomics in proportion.
   in.hottestAtomicRegionCycles = hottestAtomicUnit * sampleScale;
+  // What the SMs issue: the PTX's instructions less the shared accesses ptxas merges into others.
   in.warpInstructionsByClass = L.warpInstructionsByClass;
+  for (const InstructionProfile &p : L.instructions)
+    if (p.merged == MergedRole::Merged) {
+      uint64_t &n = in.warpInstructionsByClass[static_cast<int>(p.cls)];
+      n -= std::min(n, p.counters.warpExecuted);
+    }
   in.ctas = L.ctas;
   in.memoryRequests = t.globalRequests + t.localRequests + t.textureRequests + t.surfaceRequests;
   in.replays = t.sharedWavefronts - std::min(t.sharedWavefronts, t.sharedRequests);

@@ -45,6 +45,9 @@ struct InstructionProfile {
   std::string inlinedAt; ///< "file:line inlined into file:line ..." beyond the innermost position
   InstructionClass cls = InstructionClass::Other;
   MemoryKind memory = MemoryKind::None;
+  /// A shared access ptxas merges into a vector access (MergedAccesses.h): Merged ones issue with
+  /// their group's first and are not in the time model's issued instructions.
+  MergedRole merged = MergedRole::None;
   InstructionCounters counters;
 };
 
@@ -125,6 +128,9 @@ private:
   uint64_t workerCount() const { return std::max<uint64_t>(launch_.workers, 1); }
   /// The warp's last issued instruction (the access `e`) completes `latency` cycles after it issued.
   void completeAccess(Worker &w, const vm::WarpRef &warp, uint64_t latency) const;
+  /// SM cycles the running CTA's current phase needs to issue what it issued so far (its busiest
+  /// pipe or its issue slots; the classes' cycles added up before Volta's independent pipes).
+  uint64_t phaseFloor(const Worker &w) const;
 
   arch::ArchTarget target_;
   const arch::ComputeCapability &cc_;
@@ -136,6 +142,7 @@ private:
   uint32_t fullSectorBits_; ///< the touched-byte bits of a whole footprint granule
   /// CC 5.0+: a global request is one instruction, its transactions the sectors (= granules) it touches.
   bool sectorsAreGranules_;
+  double memoryPipeCyclesPerReplay_; ///< SM cycles a shared-memory replay holds the memory pipe
   vm::LaunchInfo launch_;
   uint32_t warpsPerCta_ = 1;
   uint32_t registerStride_ = 1;

@@ -69,7 +69,8 @@ struct Layout {
   bool powerOfTwoMap = false;   ///< ShiftMap{map} computes the same, faster
   uint32_t passBytes = 0;       ///< bytes per lane served in one pass
   uint32_t passes = 0;          ///< separate accesses the per-lane bytes are split into
-  uint32_t groupLanes = 0;      ///< lanes served together (their bytes fill the banks once)
+  uint32_t groupLanes = 0;      ///< lanes served together (their bytes fill the banks once, or more)
+  uint32_t rowBytes = 0;        ///< bytes one wavefront delivers without conflicts
   uint32_t requestLanes = 0;    ///< lanes per request: half-warp on 1.x, warp after
   bool singleBroadcast = false; ///< CC 1.x reads: one broadcast word per step
   uint32_t extraPassesPerGroup = 0;
@@ -116,8 +117,12 @@ Layout layoutFor(const arch::ComputeCapability &cc, uint32_t bytesPerLane, int r
   l.passes = (bytesPerLane + l.passBytes - 1) / l.passBytes;
   const uint32_t fill = std::max<uint32_t>(1, banks * bankWidth / l.passBytes);
   l.groupLanes = std::bit_floor(std::min(fill, l.requestLanes));
-  if (l.passBytes == 16) // a 128-bit pass
+  l.rowBytes = banks * bankWidth;
+  if (l.passBytes == 16) { // a 128-bit pass
     l.extraPassesPerGroup = static_cast<uint32_t>(sb.extraPassesFor128Bit);
+    if (sb.lanesPerWideWavefront > 0)
+      l.groupLanes = std::bit_floor(std::min(static_cast<uint32_t>(sb.lanesPerWideWavefront), l.requestLanes));
+  }
   return l;
 }
 
@@ -254,8 +259,13 @@ template <typename Map> void addGroups(const WarpAccess &access, const Layout &l
       const uint32_t mask = access.mask & groupMask(first, l.groupLanes);
       if (mask == 0)
         continue;
-      ++cost.idealWavefronts;
-      cost.wavefronts += groupWavefronts(access, mask, pass, l, map);
+      const uint32_t wavefronts = groupWavefronts(access, mask, pass, l, map);
+      // Without conflicts a group takes one wavefront a row of its bytes (more than one where the
+      // group is wider than a row: lanesPerWideWavefront), or fewer when lanes share words.
+      const uint32_t bytes = laneCount(mask) * l.passBytes;
+      const uint32_t rows = std::max<uint32_t>(1, (bytes + l.rowBytes - 1) / std::max<uint32_t>(l.rowBytes, 1));
+      cost.idealWavefronts += std::min(rows, std::max<uint32_t>(wavefronts, 1));
+      cost.wavefronts += wavefronts;
     }
   }
 }

@@ -162,6 +162,7 @@ FunctionTiming buildFunctionTiming(const arch::ComputeCapability &cc, const ptx:
   const double schedulers = std::max(cc.registerFilePartitions, 1);
   std::vector<uint32_t> sources, destinations;
   const std::vector<bool> uniform = warpUniformRegisters(fn);
+  const std::vector<MergedAccess> merged = mergedSharedAccesses(module, fn, cc.sharedBanks.compilerMergedAccessBytes);
   for (size_t i = 0; i < fn.instructions.size(); ++i) {
     const ptx::Instruction &inst = fn.instructions[i];
     InstructionTiming &it = t.instructions[i];
@@ -172,6 +173,7 @@ FunctionTiming buildFunctionTiming(const arch::ComputeCapability &cc, const ptx:
     // a class slower than half a warp a clock per scheduler holds the warp for its share.
     const double perScheduler = rate / schedulers;
     it.endsBlock = cls == InstructionClass::Control;
+    it.waitsForEarlier = cls == InstructionClass::Barrier;
     const uint8_t spaces = inst.space == ptx::StateSpace::Shared                                           ? 1
                            : inst.space == ptx::StateSpace::Global || inst.space == ptx::StateSpace::Local ? 2
                            : inst.space == ptx::StateSpace::None                                           ? 3
@@ -182,6 +184,18 @@ FunctionTiming buildFunctionTiming(const arch::ComputeCapability &cc, const ptx:
       it.orderedLoad = spaces;
     it.issueCycles =
         static_cast<uint16_t>(perScheduler >= 0.5 || rate <= 0 ? 1.0 : std::min(1.0 / perScheduler, 1024.0));
+    it.merged = merged[i].role;
+    it.mergedBytesPerLane = merged[i].bytesPerLane;
+    it.mergedAddressAdjust = merged[i].addressAdjust;
+    it.pipe = static_cast<uint8_t>(cls);
+    it.pipeCycles = rate > 0 ? static_cast<float>(1.0 / rate) : 0.0f;
+    it.issueSlots = cls == InstructionClass::Emulated
+                        ? static_cast<float>(std::max(cc.throughput.emulatedSequenceLength, 1))
+                        : 1.0f;
+    if (it.merged == MergedRole::Merged) {
+      it.issueCycles = 0; // issued by the group's first access
+      it.pipeCycles = it.issueSlots = 0;
+    }
     it.resultCycles = static_cast<uint16_t>(std::min(resultLatencyCycles(cc, cls), 65535));
     sources.clear();
     destinations.clear();

@@ -8,6 +8,7 @@
 
 #include "arch/ComputeCapability.h"
 #include "model/InstructionClass.h"
+#include "model/MergedAccesses.h"
 #include "ptx/Ir.h"
 
 #include <cstdint>
@@ -36,6 +37,9 @@ struct InstructionTiming {
   /// early, independent chains interleaved) but the warp issues in order, so nothing after it issues
   /// before everything before it has.
   bool endsBlock = false;
+  /// A barrier or memory fence: it issues only once every instruction before it has (the reorder
+  /// window does not reach past it), so a CTA barrier waits for the loads and stores before it.
+  bool waitsForEarlier = false;
   /// Memory order within a warp: a store (or atomic) to memory a later load may alias; a load that
   /// may read what an earlier store wrote (not .param, .const or the read-only path) and so cannot
   /// be scheduled above it.
@@ -45,6 +49,19 @@ struct InstructionTiming {
   /// An atomic or reduction whose address and operands are the same in every lane by construction
   /// (kernel parameters, block indices, constants): ptxas combines a warp's lanes into one update.
   bool warpUniformAtomic = false;
+  /// ptxas merges this shared access with others into one vector access (model/MergedAccesses.h):
+  /// First issues it (mergedBytesPerLane wide, at its address plus mergedAddressAdjust), Merged
+  /// takes no issue slot or bank cost of its own.
+  MergedRole merged = MergedRole::None;
+  uint8_t mergedBytesPerLane = 0;
+  int8_t mergedAddressAdjust = 0;
+  /// What it takes of its SM: the class's pipe (an InstructionClass index), SM cycles on that pipe
+  /// (1 / the class's warp instructions per clock), and issue slots (warp instructions: an emulated
+  /// sequence's length; 0 for a Merged access). Between two barriers a CTA's warps share them, so
+  /// the CTA goes no faster than its busiest pipe or its issue slots (PerformanceModel's phases).
+  uint8_t pipe = 0;
+  float pipeCycles = 0;
+  float issueSlots = 1;
 };
 
 struct FunctionTiming {
