@@ -195,9 +195,33 @@ void chargeAtomic(const arch::ComputeCapability &cc, const std::array<uint64_t, 
   }
 }
 
-/// The (site, sector) pairs of the CTA a worker is running: open addressing where a slot is empty
-/// unless it carries the current generation, so clearing at each CTA is one increment.
-class CtaSectorSet {
+/// A group of 8 consecutive sectors (256 bytes of 32-byte sectors) and which of them: the CTA tables
+/// below keep one slot a group, so a coalesced request's sectors cost one lookup, not four.
+constexpr unsigned kGroupShift = 3;
+inline uint64_t groupOf(uint64_t sector) {
+  return sector >> kGroupShift;
+}
+inline uint32_t bitInGroup(uint64_t sector) {
+  return 1u << (sector & ((1u << kGroupShift) - 1));
+}
+
+/// Calls f(group, mask) for each run of `sectors` (sorted, distinct) in one group.
+template <class Sectors, class F> void forEachGroup(const Sectors &sectors, F &&f) {
+  auto it = sectors.begin();
+  const auto end = sectors.end();
+  while (it != end) {
+    const uint64_t group = groupOf(*it);
+    uint32_t mask = 0;
+    for (; it != end && groupOf(*it) == group; ++it)
+      mask |= bitInGroup(*it);
+    f(group, mask);
+  }
+}
+
+/// Open addressing over a power-of-two table of slots that are empty unless they carry the current
+/// generation, so clearing at each CTA is one increment. Slot: a key (`matches`), the generation and
+/// an 8-bit sector mask.
+template <class Slot> class GenerationTable {
 public:
   void clear() {
     size_ = 0;
@@ -207,123 +231,103 @@ public:
       generation_ = 1;
     }
   }
-  /// True when `sector` is new for `site` in this CTA.
-  bool insert(uint64_t site, uint64_t sector) {
-    if ((size_ + 1) * 2 > slots_.size())
+  /// The slot of `key` (made empty with `key` when absent), or nullptr when absent and !create.
+  template <class Key> Slot *find(const Key &key, uint64_t hash, bool create) {
+    if (create && (size_ + 1) * 2 > slots_.size())
       grow();
-    return insertInto(slots_, site, sector);
+    if (slots_.empty())
+      return nullptr;
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = (hash >> 20) & mask;; i = (i + 1) & mask) {
+      Slot &slot = slots_[i];
+      if (slot.generation != generation_) {
+        if (!create)
+          return nullptr;
+        slot = Slot::make(key, generation_);
+        ++size_;
+        return &slot;
+      }
+      if (slot.matches(key))
+        return &slot;
+    }
   }
 
 private:
-  struct Slot {
-    uint64_t sector = 0;
-    uint64_t site = 0;
-    uint32_t generation = 0; ///< 0 never matches: generations start at 1
-  };
-  bool insertInto(std::vector<Slot> &slots, uint64_t site, uint64_t sector) {
-    const size_t mask = slots.size() - 1;
-    // 8 consecutive sectors of a site in consecutive slots (a coalesced request's share a cache line).
-    const uint64_t hash = ((sector >> 3) ^ site * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
-    for (size_t i = ((hash >> 20) << 3 | (sector & 7)) & mask;; i = (i + 1) & mask) {
-      Slot &slot = slots[i];
-      if (slot.generation != generation_) {
-        slot = {sector, site, generation_};
-        ++size_;
-        return true;
-      }
-      if (slot.sector == sector && slot.site == site)
-        return false;
-    }
-  }
   void grow() {
     std::vector<Slot> old;
     old.swap(slots_);
-    slots_.assign(std::max<size_t>(1024, old.size() * 2), Slot{});
+    slots_.assign(std::max<size_t>(256, old.size() * 2), Slot{});
     size_ = 0;
     for (const Slot &slot : old)
-      if (slot.generation == generation_)
-        insertInto(slots_, slot.site, slot.sector);
+      if (slot.generation == generation_ && slot.mask)
+        *find(slot.key(), slot.hash(), true) = slot;
   }
   std::vector<Slot> slots_;
   uint64_t size_ = 0;
   uint32_t generation_ = 1;
 };
 
+/// The (site, sector) pairs of the CTA a worker is running, a slot per (site, group of sectors).
+class CtaSectorSet {
+public:
+  void clear() { table_.clear(); }
+  /// How many of the group's sectors in `mask` are new for `site` in this CTA.
+  uint32_t insert(uint64_t site, uint64_t group, uint32_t mask) {
+    Slot *slot = table_.find(Key{site, group}, Slot::hashOf(Key{site, group}), true);
+    const uint32_t fresh = mask & ~slot->mask;
+    slot->mask |= mask;
+    return static_cast<uint32_t>(laneCount(fresh));
+  }
+
+private:
+  struct Key {
+    uint64_t site, group;
+  };
+  struct Slot {
+    uint64_t site = 0, group = 0;
+    uint32_t generation = 0; ///< 0 never matches: generations start at 1
+    uint32_t mask = 0;
+    static uint64_t hashOf(const Key &k) { return (k.group ^ k.site * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull; }
+    static Slot make(const Key &k, uint32_t generation) { return {k.site, k.group, generation, 0}; }
+    bool matches(const Key &k) const { return group == k.group && site == k.site; }
+    Key key() const { return {site, group}; }
+    uint64_t hash() const { return hashOf(key()); }
+  };
+  GenerationTable<Slot> table_;
+};
+
 /// The sectors the running CTA's L1 holds: loads through L1 bring a sector in, global stores and
 /// atomics take it out (L1 is write-through and does not keep what is written: a load of data the
-/// CTA wrote goes to L2; measured: validation/model latency#11-12, a single-block LU). Open
-/// addressing where a slot is empty unless it carries the current generation, so clearing at each CTA
-/// is one increment.
+/// CTA wrote goes to L2; measured: validation/model latency#11-12, a single-block LU). A slot per
+/// group of sectors.
 class CtaL1 {
 public:
-  void clear() {
-    size_ = 0;
-    if (++generation_ == 0) {
-      for (Slot &slot : slots_)
-        slot.generation = 0;
-      generation_ = 1;
-    }
+  void clear() { table_.clear(); }
+  /// Of the group's sectors in `mask`, those it held (hits); it holds all of them from now on.
+  uint32_t load(uint64_t group, uint32_t mask) {
+    Slot *slot = table_.find(group, Slot::hashOf(group), true);
+    const uint32_t hits = mask & slot->mask;
+    slot->mask |= mask;
+    return hits;
   }
-  /// True when the sector was held (a hit); it is held from now on.
-  bool load(uint64_t sector) {
-    Slot &slot = find(sector);
-    const bool hit = slot.valid;
-    slot.valid = true;
-    return hit;
-  }
-  /// A sector it does not hold stays out of the table (stores evict every sector they write).
-  void evict(uint64_t sector) {
-    if (slots_.empty())
-      return;
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = slotOf(sector, mask);; i = (i + 1) & mask) {
-      Slot &slot = slots_[i];
-      if (slot.generation != generation_)
-        return;
-      if (slot.sector == sector) {
-        slot.valid = false;
-        return;
-      }
-    }
+  /// Sectors it does not hold stay out of the table (stores evict every sector they write).
+  void evict(uint64_t group, uint32_t mask) {
+    if (Slot *slot = table_.find(group, Slot::hashOf(group), false))
+      slot->mask &= ~mask;
   }
 
 private:
   struct Slot {
-    uint64_t sector = 0;
+    uint64_t group = 0;
     uint32_t generation = 0;
-    bool valid = false;
+    uint32_t mask = 0; ///< the sectors held
+    static uint64_t hashOf(uint64_t g) { return g * 0x9E3779B97F4A7C15ull; }
+    static Slot make(uint64_t g, uint32_t generation) { return {g, generation, 0}; }
+    bool matches(uint64_t g) const { return group == g; }
+    uint64_t key() const { return group; }
+    uint64_t hash() const { return hashOf(group); }
   };
-  /// As SectorSet's: 8 consecutive sectors in consecutive slots.
-  static size_t slotOf(uint64_t sector, size_t mask) {
-    return ((((sector >> 3) * 0x9E3779B97F4A7C15ull) >> 20) << 3 | (sector & 7)) & mask;
-  }
-  Slot &find(uint64_t sector) {
-    if ((size_ + 1) * 2 > slots_.size())
-      grow();
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = slotOf(sector, mask);; i = (i + 1) & mask) {
-      Slot &slot = slots_[i];
-      if (slot.generation != generation_) {
-        slot = {sector, generation_, false};
-        ++size_;
-        return slot;
-      }
-      if (slot.sector == sector)
-        return slot;
-    }
-  }
-  void grow() {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    slots_.assign(std::max<size_t>(1024, old.size() * 2), Slot{});
-    size_ = 0;
-    for (const Slot &slot : old)
-      if (slot.generation == generation_ && slot.valid)
-        find(slot.sector).valid = true;
-  }
-  std::vector<Slot> slots_;
-  uint64_t size_ = 0;
-  uint32_t generation_ = 1;
+  GenerationTable<Slot> table_;
 };
 
 /// A block size for addresses, as a shift when it is a power of two (a 64-bit division per lane
@@ -335,6 +339,14 @@ struct Granule {
       : bytes(std::max<uint64_t>(size, 1)), shift((bytes & (bytes - 1)) == 0 ? std::countr_zero(bytes) : -1) {}
   uint64_t indexOf(uint64_t address) const { return shift >= 0 ? address >> shift : address / bytes; }
 };
+
+/// Whether lane k's address is lane 0's plus k elements, for every lane (branch-free: it vectorizes).
+bool lanesAreConsecutive(const std::array<uint64_t, vm::kWarpSize> &addresses, uint64_t elementBytes) {
+  bool consecutive = true;
+  for (size_t lane = 1; lane < vm::kWarpSize; ++lane)
+    consecutive &= addresses[lane] - addresses[lane - 1] == elementBytes;
+  return consecutive;
+}
 
 /// Bytes per touched-byte bit of a granule (SectorSet keeps 32 bits a granule).
 uint64_t bytesPerTouchedBit(Granule granule) {
@@ -449,6 +461,21 @@ public:
     size_ = n;
   }
   uint32_t bitsAt(size_t i) const { return bits_[i]; }
+
+  /// The granules of one contiguous range [address, address + bytes) with their touched-byte bits, in
+  /// order: what appendTouched gives for a warp whose lanes read consecutive elements (the usual
+  /// coalesced access), without a pass over the lanes. Granules of a power-of-two size, a bit a byte.
+  void appendRange(uint64_t address, uint64_t bytes, Granule granule) {
+    const uint64_t last = address + bytes - 1, within = granule.bytes - 1;
+    const uint64_t first = address >> granule.shift, lastGranule = last >> granule.shift;
+    reserve(size_ + static_cast<size_t>(lastGranule - first + 1));
+    for (uint64_t g = first; g <= lastGranule; ++g) {
+      const uint64_t base = g << granule.shift;
+      const uint64_t lo = std::max(address, base) - base, hi = std::min(last, base + within) - base;
+      data_[size_] = g;
+      bits_[size_++] = hi - lo >= 31 ? ~uint32_t{0} : ((uint32_t{1} << (hi - lo + 1)) - 1) << lo;
+    }
+  }
 
   /// Sorts the granules and drops repeats; usually they are already ascending (a coalesced access).
   /// `withBits`: the list came from appendTouched, and a repeat's bits join the kept one's.
@@ -818,8 +845,14 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   Worker &w = *workers_[warp.worker];
   GranuleList &granules = w.granules;
   granules.clear();
-  granules.appendTouched(e.addresses, e.mask, a.bytesPerLane, Granule(footprintGranule_));
-  granules.makeDistinct(true);
+  const Granule granule(footprintGranule_);
+  if (e.mask == ~0u && granule.shift >= 0 && bytesPerTouchedBit(granule) == 1 &&
+      lanesAreConsecutive(e.addresses, a.bytesPerLane))
+    granules.appendRange(e.addresses[0], uint64_t{vm::kWarpSize} * a.bytesPerLane, granule);
+  else {
+    granules.appendTouched(e.addresses, e.mask, a.bytesPerLane, granule);
+    granules.makeDistinct(true);
+  }
   // From CC 5.0 a request is an instruction and its transactions are the sectors it touches: the
   // granules just listed (globalAccessCost would sort the lanes again to count them).
   GlobalCost cost;
@@ -882,11 +915,10 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   uint64_t missedL1 = granules.size();
   if (throughL1) {
     missedL1 = 0;
-    for (uint64_t g : granules)
-      missedL1 += !w.l1.load(g);
+    forEachGroup(granules,
+                 [&](uint64_t group, uint32_t mask) { missedL1 += laneCount(mask & ~w.l1.load(group, mask)); });
   } else if (e.op != vm::MemoryOp::Load) {
-    for (uint64_t g : granules)
-      w.l1.evict(g);
+    forEachGroup(granules, [&](uint64_t group, uint32_t mask) { w.l1.evict(group, mask); });
   }
   w.l2Sectors += missedL1;
   // L2 merges a partial sector write into the line it holds: more than one slot of its bandwidth.
@@ -900,8 +932,9 @@ void PerformanceModel::globalAccess(const vm::WarpRef &warp, const vm::MemoryEve
   if (e.op == vm::MemoryOp::Load) {
     c.globalWarpSectors += granules.size();
     const uint64_t site = reuseSite(*warp.function, e.instruction);
-    for (uint64_t g : granules)
-      c.globalCtaDistinctSectors += w.ctaSectors.insert(site, g);
+    forEachGroup(granules, [&](uint64_t group, uint32_t mask) {
+      c.globalCtaDistinctSectors += w.ctaSectors.insert(site, group, mask);
+    });
   }
   const arch::Latencies &l = cc_.latency;
   const uint64_t touched =
