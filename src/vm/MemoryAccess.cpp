@@ -1,5 +1,6 @@
 #include "vm/MemoryAccess.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <fmt/format.h>
@@ -323,7 +324,10 @@ void emitMemoryEvent(ExecContext &ctx, const MicroOp &op, MemoryOp kind, const W
   e.isSynchronization = synchronization;
   e.semantics = inst.semantics;
   e.scope = inst.scope;
-  forLanes(access.mask, [&](int lane) { e.addresses[lane] = access.addresses[lane]; });
+  if (access.mask == ~0u) // every lane (the usual case): one straight copy
+    std::copy(access.addresses, access.addresses + kWarpSize, e.addresses.begin());
+  else
+    forLanes(access.mask, [&](int lane) { e.addresses[lane] = access.addresses[lane]; });
   ctx.listener->onMemory(ctx.warpRef(), e);
 }
 
