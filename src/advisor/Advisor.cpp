@@ -139,6 +139,9 @@ constexpr std::array kThresholds = {
     ThresholdInfo{"local-share", &Thresholds::localShare, "local transactions over all global and local transactions"},
     ThresholdInfo{"divergent-branch-share", &Thresholds::divergentBranchShare,
                   "divergent executions over all executions of a branch"},
+    ThresholdInfo{"divergence-min-gain", &Thresholds::divergenceMinGain,
+                  "with a launch, divergent branches whose paths packed into full warps would save less than this "
+                  "share of the time stay silent"},
     ThresholdInfo{"warp-efficiency", &Thresholds::warpEfficiency, "active threads over 32 per warp instruction"},
     ThresholdInfo{"occupancy-plateau", &Thresholds::occupancyPlateau,
                   "theoretical occupancy past which no gain is expected ([BPG] 4.4)"},

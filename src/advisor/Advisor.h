@@ -28,6 +28,7 @@ struct Thresholds {
   double atomicContention = 0.2;      ///< share of the launch's time its atomics spend serialized in L2
   double localShare = 0.01;           ///< local transactions over all global and local transactions
   double divergentBranchShare = 0.05; ///< divergent executions over all executions of a branch
+  double divergenceMinGain = 0.01;    ///< with a launch, divergent branches need this estimated gain
   double warpEfficiency = 0.8;        ///< active lanes over 32 per warp instruction
   double occupancyPlateau = 0.5;      ///< [BPG] §4.4, §4.5: beyond this no gain is expected
   double minBlockThreads = 64;        ///< [BPG] §4.4: at least 64 threads per block

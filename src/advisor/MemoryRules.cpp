@@ -81,10 +81,18 @@ void uncoalescedGlobal(const RuleContext &ctx, std::vector<Finding> &out) {
       const model::InstructionCounters &c = store ? line.inputs.stores : line.inputs.loads;
       if (!c.globalRequests || d(c.globalTransactions) < ctx.t.minLineShare * d(launchTransactions))
         continue;
-      // Transactions over the ideal count, or bytes moved over bytes used: on CC 1.x a strided
-      // half-warp can take as many (larger) transactions as a coalesced one.
+      // Transactions over the ideal count, or bytes moved over the bytes the ideal transactions would
+      // move: on CC 1.x a strided half-warp can take as many (larger) transactions as a coalesced one.
+      // The ideal transactions move at least a granule each: a store by one thread of a warp (`if (tid
+      // == 0) out[b] = v;`) moves a sector for its 4 bytes however it is written, and no fix gains.
+      // (The transaction's size: a sector, or Fermi's and Kepler's 128-byte L1 lines; on CC 1.x, whose
+      // transactions shrink to the bytes used, the smallest.)
+      const uint64_t transactionBytes = ctx.cc.global.l2SectorBytes == 0 || !c.globalTransactions
+                                            ? footprintGranule(ctx.cc)
+                                            : c.globalBytesMoved / c.globalTransactions;
+      const uint64_t idealBytes = std::max(c.globalBytesRequested, c.globalIdealTransactions * transactionBytes);
       const double r = std::max(ratio(c.globalTransactions, std::max<uint64_t>(c.globalIdealTransactions, 1)),
-                                ratio(c.globalBytesMoved, c.globalBytesRequested));
+                                ratio(c.globalBytesMoved, idealBytes));
       if (r < ctx.t.uncoalescedRatio)
         continue;
       transactions += c.globalTransactions;

@@ -78,6 +78,22 @@ extern "C" __global__ void shortBranchOddEven(float *out, const float *in)
         out[i] = in[i] * 2.0f + 1.0f;
 }
 
+// `branch-predication` (and `divergent-branch`) where it costs time: the same short odd/even store,
+// to shared memory inside a compute loop, so half of every warp idles through it on each iteration.
+extern "C" __global__ void shortBranchInLoop(float *out, const float *in, int n)
+{
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    s[threadIdx.x] = 0.0f;
+    for (int k = 0; k < n; ++k) {
+        v = v * 0.999f + 0.5f;
+        if (threadIdx.x % 2 == 1)
+            s[threadIdx.x] += v;
+    }
+    out[i] = v + s[threadIdx.x];
+}
+
 // Fixed: the condition picks a value, one store for every thread; nvcc emits a select, no branch.
 extern "C" __global__ void shortSelectOddEven(float *out, const float *in)
 {
