@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace ptxray::advisor {
 namespace {
@@ -211,13 +212,52 @@ void redundantGlobalLoads(const RuleContext &ctx, std::vector<Finding> &out) {
   out.push_back(std::move(f));
 }
 
+/// The fix for a line's bank conflicts, from the stride its conflicting requests' lanes are apart
+/// (model::InstructionCounters::sharedConflictStride*): one stride of an even number of words is a
+/// column read of rows that length (pad the rows by a word); a stride that changes from one execution
+/// to the next is an interleaved tree (sequential addressing).
+std::string bankConflictFix(const RuleContext &ctx, const model::InstructionCounters &c, int bankWidth) {
+  const int banks = ctx.cc.sharedBanks.banks;
+  const char *guide = "([BPG] 3.2.2.1, 3.2.2.3)";
+  if (c.sharedConflictStridedRequests > 0 && bankWidth > 0) {
+    const double n = d(c.sharedConflictStridedRequests);
+    const double mean = d(c.sharedConflictStrideBytes) / n;
+    const double variance = std::max(0.0, d(c.sharedConflictStrideBytesSquared) / n - mean * mean);
+    if (variance > 0.01 * mean * mean)
+      return fmt::format("The distance between neighbouring threads' words changes from one pass to the next (about "
+                         "{:.0f} bytes on average), as in a tree reduction indexing {}[2 * s * {}]: give every pass "
+                         "consecutive words instead (sequential addressing: {}[{}] += {}[{} + s] with s halving), "
+                         "which is conflict-free in every pass {}.",
+                         mean, "sdata", ctx.words.localIdX, "sdata", ctx.words.localIdX, "sdata", ctx.words.localIdX,
+                         guide);
+    const auto stride = static_cast<uint64_t>(std::llround(mean));
+    if (stride % static_cast<uint64_t>(bankWidth) == 0) {
+      const uint64_t words = stride / static_cast<uint64_t>(bankWidth);
+      if (words % 2 == 0) {
+        return fmt::format("Neighbouring threads touch words {0} apart, so the threads of a warp crowd into {1} of "
+                           "the {2} banks: pad each row by one word so that the stride is odd ({0}-word rows become "
+                           "{3}, e.g. [..][{0}] becomes [..][{3}]), or index the array so that consecutive threads "
+                           "touch consecutive words {4}.",
+                           words, static_cast<uint64_t>(banks) / std::gcd(words, static_cast<uint64_t>(banks)), banks,
+                           words + 1, guide);
+      }
+    }
+  }
+  return fmt::format("Make the words a warp touches fall in different banks ({} banks of {} bytes): index the array "
+                     "so that consecutive threads touch consecutive words, or pad rows so that the distance between "
+                     "neighbouring threads is an odd number of words {}.",
+                     banks, bankWidth, guide);
+}
+
 void sharedBankConflicts(const RuleContext &ctx, std::vector<Finding> &out) {
   const model::LaunchProfile &L = *ctx.launch;
   if (!L.total.sharedWavefronts)
     return;
   Finding f = ctx.make("shared-bank-conflicts");
   uint64_t wavefronts = 0, ideal = 0;
-  double modeExcess = 0; // wavefronts Kepler's 8-byte mode would save on 64-bit accesses
+  double modeExcess = 0;                             // wavefronts Kepler's 8-byte mode would save on 64-bit accesses
+  const model::InstructionCounters *worst = nullptr; // the line with the most conflict wavefronts
+  double worstExcess = 0;
   const int bankWidth =
       ctx.input.modelOptions.bankWidthBytes ? ctx.input.modelOptions.bankWidthBytes : ctx.cc.sharedBanks.bankWidthBytes;
   const auto &widths = ctx.cc.sharedBanks.selectableBankWidthsBytes;
@@ -238,6 +278,10 @@ void sharedBankConflicts(const RuleContext &ctx, std::vector<Finding> &out) {
     wavefronts += c.sharedWavefronts;
     ideal += c.sharedIdealWavefronts;
     modeExcess += lineModeExcess;
+    if (const double excess = d(c.sharedWavefronts - c.sharedIdealWavefronts); excess > worstExcess) {
+      worstExcess = excess;
+      worst = &c;
+    }
     std::string evidence =
         fmt::format("{:.1f}-way: {:.1f} wavefronts per request, ideal {:.1f}", r,
                     ratio(c.sharedWavefronts, c.sharedRequests), ratio(c.sharedIdealWavefronts, c.sharedRequests));
@@ -258,11 +302,7 @@ void sharedBankConflicts(const RuleContext &ctx, std::vector<Finding> &out) {
       wavefronts, ideal, modeExcess > 0 ? fmt::format(", and about {:.0f} fewer in the 8-byte mode", modeExcess) : "",
       percent(ratio(L.total.sharedIdealWavefronts, std::max<uint64_t>(L.total.sharedWavefronts, 1))));
   if (conflicts)
-    f.fix = fmt::format("Pad each row by one word so that a column's elements fall in different banks (with {0} "
-                        "banks, [{0}][{0}] becomes [{0}][{1}]; any odd row length of 4-byte words works when a warp "
-                        "reads down one column), or index the array so that consecutive threads touch consecutive "
-                        "words ([BPG] 3.2.2.1, 3.2.2.3).",
-                        ctx.cc.sharedBanks.banks, ctx.cc.sharedBanks.banks + 1);
+    f.fix = bankConflictFix(ctx, worst ? *worst : L.total, bankWidth);
   if (modeExcess > 0)
     f.fix += std::string(conflicts ? " " : "") +
              (ctx.words.opencl()

@@ -49,6 +49,12 @@ struct InstructionCounters {
   uint64_t sharedWavefronts = 0;
   uint64_t sharedIdealWavefronts = 0;
   uint64_t sharedBytesRequested = 0;
+  /// Shared requests with bank conflicts, by the stride between their first two active lanes: how
+  /// many, and the stride's bytes summed and squared (one stride, or one that changes from one
+  /// execution to the next, as an interleaved tree's does: what the padding or indexing fix is).
+  uint64_t sharedConflictStridedRequests = 0;
+  uint64_t sharedConflictStrideBytes = 0;
+  uint64_t sharedConflictStrideBytesSquared = 0;
   // Constant memory and kernel parameters.
   uint64_t constantRequests = 0;
   uint64_t constantTransactions = 0;
@@ -93,6 +99,9 @@ struct InstructionCounters {
         &C::sharedWavefronts,
         &C::sharedIdealWavefronts,
         &C::sharedBytesRequested,
+        &C::sharedConflictStridedRequests,
+        &C::sharedConflictStrideBytes,
+        &C::sharedConflictStrideBytesSquared,
         &C::constantRequests,
         &C::constantTransactions,
         &C::textureRequests,

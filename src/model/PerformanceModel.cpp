@@ -348,6 +348,23 @@ bool lanesAreConsecutive(const std::array<uint64_t, vm::kWarpSize> &addresses, u
   return consecutive;
 }
 
+/// The distance between the first two active lanes' addresses, per lane of distance (0 when fewer
+/// than two lanes are active or it is not a whole number of bytes a lane): the stride of a column
+/// read, also when a warp spans two or more rows of a block.
+uint64_t neighbourLaneStride(const std::array<uint64_t, vm::kWarpSize> &addresses, uint32_t mask) {
+  if (laneCount(mask) < 2)
+    return 0;
+  const int first = std::countr_zero(mask);
+  mask &= mask - 1;
+  const int second = std::countr_zero(mask);
+  const int64_t delta =
+      static_cast<int64_t>(addresses[static_cast<size_t>(second)] - addresses[static_cast<size_t>(first)]);
+  if (delta % (second - first) != 0)
+    return 0;
+  const int64_t stride = delta / (second - first);
+  return static_cast<uint64_t>(stride < 0 ? -stride : stride);
+}
+
 /// Bytes per touched-byte bit of a granule (SectorSet keeps 32 bits a granule).
 uint64_t bytesPerTouchedBit(Granule granule) {
   return std::max<uint64_t>((granule.bytes + 31) / 32, 1);
@@ -1060,6 +1077,12 @@ void PerformanceModel::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &
     c.sharedRequests += cost.requests;
     c.sharedWavefronts += cost.wavefronts;
     c.sharedIdealWavefronts += cost.idealWavefronts;
+    if (cost.wavefronts > cost.idealWavefronts)
+      if (const uint64_t stride = neighbourLaneStride(a.addresses, a.mask)) {
+        ++c.sharedConflictStridedRequests;
+        c.sharedConflictStrideBytes += stride;
+        c.sharedConflictStrideBytesSquared += stride * stride;
+      }
     if (cost.wavefronts > cost.requests) // bank-conflict replays hold the memory pipe (TimeEstimate)
       w.phasePipeCycles[static_cast<int>(InstructionClass::LoadStore)] +=
           static_cast<double>(cost.wavefronts - cost.requests) * memoryPipeCyclesPerReplay_;

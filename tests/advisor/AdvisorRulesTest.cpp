@@ -226,6 +226,35 @@ TEST(AdvisorStatic, UnfusedMultiplyAddOnlyWhereTheRoundingForbidsFusion) {
   EXPECT_FALSE(fires("unrelated"));
 }
 
+session::RunSpec caseSpec(std::string_view name) {
+  const nlohmann::json cases = nlohmann::json::parse(readFile(sourceDir() / "tests/advisor/cases.json"));
+  for (const nlohmann::json &c : cases)
+    if (c.at("name") == name)
+      return session::parseRunSpec(c.at("spec"), std::string(name), sourceDir() / "tests/advisor");
+  throw std::runtime_error("no case " + std::string(name));
+}
+
+// The bank-conflict fix names what this code needs, from the stride between its threads' words: a
+// [32][32] tile read down a column (32 words apart) gets 33-word rows, the 16x16 tile of the AA^T
+// product 17-word rows, and a tree reduction whose stride doubles each pass sequential addressing
+// (issue #30: the fix always said [32][32] becomes [32][33]).
+TEST(Advisor, BankConflictFixFollowsTheStride) {
+  auto fixOf = [](std::string_view name) {
+    const std::vector<AdvisedLaunch> launches = adviseSpec(caseSpec(name), "sm_90");
+    for (const AdvisedLaunch &l : launches)
+      if (const advisor::Finding *f = l.find("shared-bank-conflicts"))
+        return f->fix;
+    ADD_FAILURE() << name << ": no shared-bank-conflicts finding";
+    return std::string();
+  };
+  const std::string tile32 = fixOf("bank-tile32"), tile16 = fixOf("aat-shared-tile"),
+                    reduction = fixOf("bank-strided-reduction");
+  EXPECT_NE(tile32.find("[..][32] becomes [..][33]"), std::string::npos) << tile32;
+  EXPECT_NE(tile16.find("[..][16] becomes [..][17]"), std::string::npos) << tile16;
+  EXPECT_NE(reduction.find("sequential addressing"), std::string::npos) << reduction;
+  EXPECT_EQ(reduction.find("becomes"), std::string::npos) << reduction;
+}
+
 // [BPG] 3.2.2.4: on CC 1.x the kernel's 116 bytes of parameters take each block's shared memory: with the
 // 4000-byte tile a block needs 9 of the 512-byte units, 3 blocks per SM where the tile alone lets 4 fit
 // (tests/advisor/kernels/kernel_params.cu). The gain is the time model's for that occupancy change.

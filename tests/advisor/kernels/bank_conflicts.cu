@@ -99,3 +99,37 @@ extern "C" __global__ void doubleRowSum(double *out, const double *in)
         sum += tile[threadIdx.x + k];
     out[i] = sum;
 }
+
+// A tree reduction with interleaved addressing (each pass: index = 2 * s * threadIdx.x): the
+// distance between neighbouring threads' words doubles every pass, and so do the conflicts.
+extern "C" __global__ void reduceStridedIndex(float *out, const float *in)
+{
+    __shared__ float sdata[256];
+    unsigned tid = threadIdx.x;
+    sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        unsigned index = 2 * s * tid;
+        if (index < blockDim.x)
+            sdata[index] += sdata[index + s];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+// Fixed: sequential addressing (each pass: threads 0..s-1 add the upper half), conflict-free.
+extern "C" __global__ void reduceSequentialIndex(float *out, const float *in)
+{
+    __shared__ float sdata[256];
+    unsigned tid = threadIdx.x;
+    sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
