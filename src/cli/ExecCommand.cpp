@@ -82,6 +82,24 @@ void prependPath(const char *variable, const std::string &entry) {
 
 } // namespace
 
+/// Why `path` cannot be written (empty when it can): checked before the program runs, so that a
+/// mistyped folder does not cost the whole run and then lose the output.
+std::string unwritable(const std::string &path) {
+  std::error_code ec;
+  const fs::path file(path);
+  if (fs::exists(file, ec)) {
+    if (fs::is_directory(file, ec))
+      return "is a directory";
+    return ::access(file.c_str(), W_OK) == 0 ? std::string() : std::strerror(errno);
+  }
+  const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  if (!fs::exists(folder, ec))
+    return std::strerror(ENOENT);
+  if (!fs::is_directory(folder, ec))
+    return std::strerror(ENOTDIR);
+  return ::access(folder.c_str(), W_OK | X_OK) == 0 ? std::string() : std::strerror(errno);
+}
+
 int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program) {
   if (program.empty()) {
     std::cerr << "ptxray: error: exec: no program given (ptxray exec [options] -- ./app args...)\n";
@@ -94,6 +112,17 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
   }
   // What the libraries would refuse, refused here first, where the option is named.
   session::checkToolOptions(options.tools, !options.sanitizerJson.empty());
+  std::vector<std::pair<const char *, std::string>> outputs = {{"--sanitizer-json", options.sanitizerJson},
+                                                               {"--metrics-json", options.metricsJson},
+                                                               {"--report", options.report}};
+  for (const std::string &t : options.timeline)
+    outputs.emplace_back("--timeline", t);
+  for (const auto &[flag, path] : outputs)
+    if (!path.empty() && path != "-")
+      if (std::string why = unwritable(path); !why.empty()) {
+        std::cerr << fmt::format("ptxray: error: exec: {} {}: cannot write: {} (nothing was run)\n", flag, path, why);
+        return 1;
+      }
   (void)session::modelOptions(options.model, *lookup.target);
   std::optional<fs::path> libraries = cudaLibraryDirectory();
   if (!libraries) {

@@ -151,3 +151,19 @@ add_test(NAME cli.usage_run_negative_shared COMMAND bash -c
   "${PTXRAY_BIN} run ${RUN_SPECS}/affine.json --shared -1 2>&1; echo exit=$?")
 set_tests_properties(cli.usage_run_negative_shared PROPERTIES PASS_REGULAR_EXPRESSION
   "--shared: Value -1 not in range.*\n${CLI_EXIT_2}")
+
+# exec checks its output files before the program runs (issue #30): a folder that does not exist, or
+# a folder given as the file, is an error with exit status 1, and the program never starts (it would
+# leave its marker file).
+add_test(NAME cli.exec_unwritable_report_runs_nothing COMMAND bash -c
+  "rm -f ran-marker-report; ${PTXRAY_BIN} exec --report /nonexistent-ptxray-dir/r.html -- touch ran-marker-report 2>&1; \
+   echo exit=$?; test -e ran-marker-report && echo program-ran")
+set_tests_properties(cli.exec_unwritable_report_runs_nothing PROPERTIES
+  PASS_REGULAR_EXPRESSION "ptxray: error: exec: --report /nonexistent-ptxray-dir/r\\.html: cannot write: No such file or directory \\(nothing was run\\)\nexit=1\n$"
+  FAIL_REGULAR_EXPRESSION "program-ran")
+add_test(NAME cli.exec_timeline_into_a_folder_runs_nothing COMMAND bash -c
+  "rm -f ran-marker-timeline; ${PTXRAY_BIN} exec --timeline . -- touch ran-marker-timeline 2>&1; \
+   echo exit=$?; test -e ran-marker-timeline && echo program-ran")
+set_tests_properties(cli.exec_timeline_into_a_folder_runs_nothing PROPERTIES
+  PASS_REGULAR_EXPRESSION "ptxray: error: exec: --timeline \\.: cannot write: is a directory \\(nothing was run\\)\nexit=1\n$"
+  FAIL_REGULAR_EXPRESSION "program-ran")
