@@ -182,11 +182,11 @@ bool ProgramTools::finish() {
     attachReports(analyses, reports_, advice_.advisor, &instruments_.target());
     attachReports(analyses, leaks, advice_.advisor, &instruments_.target());
     const std::string &path = options_.report;
-    if (writeOutput(path, renderAnalyses(outputFormat(path), analyses), err_))
+    if (!writeOutput(path, renderAnalyses(path == "-" ? OutputFormat::Text : outputFormat(path), analyses), err_))
+      ok = false;
+    else if (path != "-")
       err_ << fmt::format("ptxray: the advisor's report of {} kernel{} is in {}\n", analyses.size(),
                           analyses.size() == 1 ? "" : "s", path);
-    else
-      ok = false;
   }
   if (recorder_) {
     system::SystemOptions system;
