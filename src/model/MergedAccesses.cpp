@@ -1,5 +1,6 @@
 #include "model/MergedAccesses.h"
 
+#include "ptx/ControlFlowGraph.h"
 #include "ptx/Isa.h"
 #include "ptx/SharedLayout.h"
 
@@ -60,42 +61,6 @@ bool isIntegerType(ptx::Mod type) {
   return k == ptx::TypeKind::Bits || k == ptx::TypeKind::Unsigned || k == ptx::TypeKind::Signed;
 }
 
-/// Whether an instruction's first operand is a register it writes (not a store's address, a branch
-/// target...).
-bool writesFirstOperand(Opcode op) {
-  switch (op) {
-  case Opcode::st:
-  case Opcode::red:
-  case Opcode::sust:
-  case Opcode::sured:
-  case Opcode::stmatrix:
-  case Opcode::bar:
-  case Opcode::barrier:
-  case Opcode::membar:
-  case Opcode::fence:
-  case Opcode::bra:
-  case Opcode::brx:
-  case Opcode::call:
-  case Opcode::ret:
-  case Opcode::exit:
-  case Opcode::trap:
-  case Opcode::brkpt:
-  case Opcode::prefetch:
-  case Opcode::prefetchu:
-  case Opcode::cp:
-  case Opcode::multimem: return false;
-  default: return true;
-  }
-}
-
-void registersOf(const ptx::Function &fn, const ptx::Operand &o, std::vector<uint32_t> &out) {
-  if (o.kind == OperandKind::Register)
-    out.push_back(o.id);
-  else if (o.kind == OperandKind::Vector || o.kind == OperandKind::Pair || o.kind == OperandKind::List)
-    for (const ptx::Operand &c : fn.children(o))
-      registersOf(fn, c, out);
-}
-
 std::vector<uint8_t> zeroLowBits(const ptx::Function &fn, const SymbolAlignment &symbols) {
   std::vector<uint8_t> bits(fn.registers.size(), kAllBits);
   auto of = [&](const ptx::Operand &o) -> uint8_t {
@@ -133,19 +98,21 @@ std::vector<uint8_t> zeroLowBits(const ptx::Function &fn, const SymbolAlignment 
   };
   // Every definition lowers its register to what it makes; from "all bits zero", to a fixed point
   // (each pass lowers some register; 64 levels each bound the passes).
-  std::vector<uint32_t> written;
+  // The registers each instruction writes (ptx::registerAccess), once.
+  std::vector<std::vector<uint32_t>> writes(fn.instructions.size());
+  for (size_t i = 0; i < fn.instructions.size(); ++i)
+    writes[i] = ptx::registerAccess(fn, fn.instructions[i]).defs;
   std::vector<bool> defined(bits.size(), false);
   for (int pass = 0; pass < kAllBits + 1; ++pass) {
     bool changed = false;
-    for (const ptx::Instruction &inst : fn.instructions) {
-      const std::span<const ptx::Operand> ops = fn.operandsOf(inst);
-      if (ops.empty() || !writesFirstOperand(inst.opcode) || ops[0].kind == OperandKind::Address)
+    for (size_t i = 0; i < fn.instructions.size(); ++i) {
+      const std::vector<uint32_t> &written = writes[i];
+      if (written.empty())
         continue;
-      uint8_t made = 0;
-      if (ops[0].kind == OperandKind::Register)
-        made = transfer(inst, ops);
-      written.clear();
-      registersOf(fn, ops[0], written);
+      const ptx::Instruction &inst = fn.instructions[i];
+      const std::span<const ptx::Operand> ops = fn.operandsOf(inst);
+      const uint8_t made =
+          written.size() == 1 && !ops.empty() && ops[0].kind == OperandKind::Register ? transfer(inst, ops) : 0;
       for (uint32_t r : written)
         if (r < bits.size() && pass == 0)
           defined[r] = true;
@@ -269,7 +236,6 @@ std::vector<MergedAccess> mergedSharedAccesses(const ptx::Module &module, const 
   };
   auto all = [](const Candidate &) { return true; };
 
-  std::vector<uint32_t> written;
   for (const ptx::Statement &s : fn.statements) {
     if (s.kind == ptx::StatementKind::Label) {
       close(all); // a join: the block ends
@@ -332,12 +298,8 @@ std::vector<MergedAccess> mergedSharedAccesses(const ptx::Module &module, const 
     }
     // A register written ends the candidates whose base or guard it is (after the instruction
     // itself joined: its address was read before its result is written).
-    if (!ops.empty() && writesFirstOperand(inst.opcode) && ops[0].kind != OperandKind::Address) {
-      written.clear();
-      registersOf(fn, ops[0], written);
-      for (uint32_t r : written)
-        close([&](const Candidate &c) { return (c.baseKind == OperandKind::Register && c.base == r) || c.guard == r; });
-    }
+    for (uint32_t r : ptx::registerAccess(fn, inst).defs)
+      close([&](const Candidate &c) { return (c.baseKind == OperandKind::Register && c.base == r) || c.guard == r; });
   }
   close(all);
   return out;
