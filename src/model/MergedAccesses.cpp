@@ -1,5 +1,6 @@
 #include "model/MergedAccesses.h"
 
+#include "model/InstructionClass.h"
 #include "ptx/ControlFlowGraph.h"
 #include "ptx/Isa.h"
 #include "ptx/SharedLayout.h"
@@ -246,19 +247,11 @@ std::vector<MergedAccess> mergedSharedAccesses(const ptx::Module &module, const 
     const uint32_t i = s.index;
     const ptx::Instruction &inst = fn.instructions[i];
     const std::span<const ptx::Operand> ops = fn.operandsOf(inst);
-    switch (inst.opcode) {
-    case Opcode::bar:
-    case Opcode::barrier:
-    case Opcode::membar:
-    case Opcode::fence:
-    case Opcode::bra:
-    case Opcode::brx:
-    case Opcode::call:
-    case Opcode::ret:
-    case Opcode::exit:
-    case Opcode::trap:
-    case Opcode::brkpt: close(all); continue;
-    default: break;
+    // A branch, call, return or exit ends the block; a barrier or fence orders the accesses around it.
+    if (const InstructionClass cls = classify(inst);
+        cls == InstructionClass::Control || cls == InstructionClass::Barrier) {
+      close(all);
+      continue;
     }
     const bool sharedSpace = inst.space == ptx::StateSpace::Shared || inst.space == ptx::StateSpace::None;
     const bool memory = inst.opcode == Opcode::ld || inst.opcode == Opcode::st || inst.opcode == Opcode::atom ||
