@@ -1180,14 +1180,18 @@ void PerformanceModel::onLaunchEnd() {
       for (size_t i = 0; i < mine.size(); ++i)
         merged[i].add(mine[i]);
     }
-    const std::vector<MergedAccess> vectorized =
-        merged.empty() ? std::vector<MergedAccess>{}
-                       : mergedSharedAccesses(m, m.functions[f], cc_.sharedBanks.compilerMergedAccessBytes);
+    // Which accesses ptxas merges: the per-warp timing of a worker that ran the function knows.
+    const FunctionTiming *timed = nullptr;
+    for (const auto &w : workers_)
+      if (f < w->timing.size() && w->timing[f]) {
+        timed = w->timing[f].get();
+        break;
+      }
     for (uint32_t i = 0; i < merged.size(); ++i) {
       if (!merged[i].warpExecuted)
         continue;
       InstructionProfile p;
-      p.merged = i < vectorized.size() ? vectorized[i].role : MergedRole::None;
+      p.merged = timed && i < timed->instructions.size() ? timed->instructions[i].merged : MergedRole::None;
       p.function = f;
       p.instruction = i;
       p.functionName = std::string(m.functions[f].name);
