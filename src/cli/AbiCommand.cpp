@@ -136,7 +136,7 @@ int runLayout(const AbiOptionsCli &o) {
     }
   }
   if (o.json)
-    std::cout << nlohmann::json{{"types", types}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"types", types}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
     std::cout << text;
   return 0;
@@ -159,7 +159,7 @@ int runParam(const AbiOptionsCli &o) {
                                   {"param_size", p.size},
                                   {"param_align", p.align},
                                   {"note", p.note}}
-                       .dump(2)
+                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                 << "\n";
     } else {
       std::cout << fmt::format("{}: size {}, align {}\n  {}\n  {}\n", abi::typeName(parsed.type), layout.size,

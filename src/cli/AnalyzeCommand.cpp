@@ -9,6 +9,7 @@
 #include "session/InstrumentedRun.h"
 #include "session/ModelSettings.h"
 #include "session/StaticAnalysis.h"
+#include "support/InputFile.h"
 #include "toolchain/Compilers.h"
 
 #include <fmt/format.h>
@@ -145,6 +146,8 @@ int analyzeCommand(const AnalyzeOptions &o) {
                  "launch of a .ptx or .cu module; a spec file describes its own launches\n";
     return 2;
   }
+  if (!outputsWritable({{"--json", o.json}, {"--html", o.html}}))
+    return 1;
   const advisor::AdvisorOptions ao = advisorOptions(o);
   // Without a grid (and without a spec) there is no launch: the static subset.
   const bool staticOnly = !specMode && o.launch.grid.empty() && o.launch.block.empty() && o.launch.args.empty() &&
@@ -157,6 +160,8 @@ int analyzeCommand(const AnalyzeOptions &o) {
       std::optional<session::RunSpec> spec = loadSpec(o.input, o.launch);
       if (!spec)
         return 2;
+      if (!specOutputsWritable(*spec, o.input, o.launch))
+        return 1;
       result = analyzeLaunches(*spec, o, *lookup.target, ao);
     }
   } catch (const session::SpecError &e) {
@@ -165,6 +170,8 @@ int analyzeCommand(const AnalyzeOptions &o) {
   } catch (const std::invalid_argument &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 2;
+  } catch (const support::InputFileError &) {
+    throw; // main reports every unreadable input alike
   } catch (const std::exception &e) {
     std::string what = e.what();
     std::cerr << "ptxray: error: " << what << (what.ends_with('\n') ? "" : "\n");
@@ -201,10 +208,14 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
     std::cerr << "ptxray: error: compare runs a launch: give a spec file, or --grid/--block and the arguments\n";
     return 2;
   }
+  if (!outputsWritable({{"--json", o.json}, {"--html", o.html}}))
+    return 1;
   const advisor::AdvisorOptions ao = advisorOptions(o);
   std::optional<session::RunSpec> spec = loadSpec(o.input, o.launch);
   if (!spec)
     return 2;
+  if (!specOutputsWritable(*spec, o.input, o.launch))
+    return 1;
   std::vector<Analyzed> runs;
   std::vector<report::Analysis> analyses;
   int status = 0;
@@ -216,6 +227,8 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
   } catch (const session::SpecError &e) {
     std::cerr << specErrorText(e, o.input, o.launch) << "\n";
     return 2;
+  } catch (const support::InputFileError &) {
+    throw; // main reports every unreadable input alike
   } catch (const std::exception &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 1;

@@ -113,7 +113,7 @@ CommandRunner addArchsCommand(CLI::App &app) {
       nlohmann::json all = nlohmann::json::array();
       for (const arch::Gpu &gpu : arch::gpus())
         all.push_back(gpuJson(gpu));
-      std::cout << all.dump(2) << "\n";
+      std::cout << all.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       return 0;
     }
     std::cout << fmt::format("{:<18} {:<8} {:<8} {:>4} {:>5} {:>10} {:>9}\n", "GPU", "chip", "sm", "SMs", "MHz", "GB/s",
@@ -142,14 +142,16 @@ CommandRunner addArchCommand(CLI::App &app) {
     }
     const arch::ArchTarget &t = *lookup.target;
     if (*json) {
-      std::cout << (t.gpu ? gpuJson(*t.gpu) : ccJson(*t.computeCapability)).dump(2) << "\n";
+      std::cout << (t.gpu ? gpuJson(*t.gpu) : ccJson(*t.computeCapability))
+                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << "\n";
       return 0;
     }
     if (t.gpu) {
       std::cout << gpuText(*t.gpu);
       return 0;
     }
-    std::cout << ccJson(*t.computeCapability).dump(2) << "\n";
+    std::cout << ccJson(*t.computeCapability).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   };
 }

@@ -5,7 +5,10 @@
 // process (execvp: an argument vector, no shell).
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
+#include "cli/LaunchOptions.h"
 #include "session/Environment.h"
+#include "support/InputFile.h"
+#include "support/Process.h"
 #include "system/SystemConfig.h"
 
 #include <fmt/format.h>
@@ -17,6 +20,7 @@
 #include <iostream>
 #include <limits>
 #include <link.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ptxray::cli {
@@ -82,28 +86,37 @@ void prependPath(const char *variable, const std::string &entry) {
 
 } // namespace
 
-/// Why `path` cannot be written (empty when it can): checked before the program runs, so that a
-/// mistyped folder does not cost the whole run and then lose the output.
-std::string unwritable(const std::string &path) {
-  std::error_code ec;
-  const fs::path file(path);
-  if (fs::exists(file, ec)) {
-    if (fs::is_directory(file, ec))
-      return "is a directory";
-    return ::access(file.c_str(), W_OK) == 0 ? std::string() : std::strerror(errno);
+/// Why `program` cannot be run, or empty: found as execvp would find it (a name with a slash as it is,
+/// else on PATH), into `resolved`.
+std::string unrunnable(const std::string &program, std::string &resolved) {
+  if (program.find('/') == std::string::npos) {
+    std::optional<std::string> found = support::findExecutable(program, {});
+    if (!found)
+      return "not found on PATH";
+    resolved = *found;
+    return {};
   }
-  const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  if (!fs::exists(folder, ec))
-    return std::strerror(ENOENT);
-  if (!fs::is_directory(folder, ec))
-    return std::strerror(ENOTDIR);
-  return ::access(folder.c_str(), W_OK | X_OK) == 0 ? std::string() : std::strerror(errno);
+  resolved = program;
+  struct stat st {};
+  if (::stat(program.c_str(), &st) != 0)
+    return support::errnoReason(errno);
+  if (S_ISDIR(st.st_mode))
+    return support::errnoReason(EISDIR);
+  if (::access(program.c_str(), X_OK) != 0)
+    return support::errnoReason(errno);
+  return {};
 }
 
 int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program) {
   if (program.empty()) {
     std::cerr << "ptxray: error: exec: no program given (ptxray exec [options] -- ./app args...)\n";
     return 2;
+  }
+  // Exit statuses as a shell gives them: 127 for a program not found, 126 for one that cannot run.
+  std::string resolved;
+  if (std::string why = unrunnable(program.front(), resolved); !why.empty()) {
+    std::cerr << fmt::format("ptxray: error: cannot run '{}': {}\n", program.front(), why);
+    return why == support::errnoReason(ENOENT) || why == "not found on PATH" ? 127 : 126;
   }
   const arch::ArchLookup lookup = arch::findArch(options.archOrDefault());
   if (!lookup) {
@@ -112,17 +125,13 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
   }
   // What the libraries would refuse, refused here first, where the option is named.
   session::checkToolOptions(options.tools, !options.sanitizerJson.empty());
-  std::vector<std::pair<const char *, std::string>> outputs = {{"--sanitizer-json", options.sanitizerJson},
-                                                               {"--metrics-json", options.metricsJson},
-                                                               {"--report", options.report}};
+  std::vector<std::pair<std::string, std::string>> outputs = {{"--sanitizer-json", options.sanitizerJson},
+                                                              {"--metrics-json", options.metricsJson},
+                                                              {"--report", options.report}};
   for (const std::string &t : options.timeline)
     outputs.emplace_back("--timeline", t);
-  for (const auto &[flag, path] : outputs)
-    if (!path.empty() && path != "-")
-      if (std::string why = unwritable(path); !why.empty()) {
-        std::cerr << fmt::format("ptxray: error: exec: {} {}: cannot write: {} (nothing was run)\n", flag, path, why);
-        return 1;
-      }
+  if (!outputsWritable(outputs))
+    return 1;
   (void)session::modelOptions(options.model, *lookup.target);
   std::optional<fs::path> libraries = cudaLibraryDirectory();
   if (!libraries) {
@@ -149,9 +158,13 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
   for (const std::string &a : program)
     argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
-  execvp(argv[0], argv.data());
-  std::cerr << fmt::format("ptxray: error: exec: cannot run {}: {}\n", program.front(), std::strerror(errno));
-  return 127;
+  // execv, not execvp: execvp runs a file with no executable format through /bin/sh.
+  execv(resolved.c_str(), argv.data());
+  const int error = errno;
+  std::cerr << fmt::format("ptxray: error: cannot run '{}': {}\n", program.front(),
+                           error == ENOEXEC ? "not an executable format (a script needs a '#!' line)"
+                                            : support::errnoReason(error));
+  return error == ENOENT ? 127 : 126;
 }
 
 CommandRunner addExecCommand(CLI::App &app) {

@@ -3,6 +3,7 @@
 // decompressed, as `cuobjdump -ptx` extracts it.
 #include "cli/Commands.h"
 #include "fatbin/Fatbin.h"
+#include "support/OutputFile.h"
 
 #include <fmt/format.h>
 
@@ -46,12 +47,7 @@ int fatbinCommand(const FatbinOptions &o) {
       if (!o.outputDirectory.empty()) {
         const std::string path = fmt::format("{}/{}.{}.compute_{}.ptx", o.outputDirectory,
                                              std::filesystem::path(o.input).filename().string(), ++index, e.arch);
-        std::ofstream out(path, std::ios::binary);
-        out << text;
-        if (!out) {
-          std::cerr << fmt::format("ptxray: error: cannot write {}\n", path);
-          return 1;
-        }
+        support::writeOutputFile(path, text);
         std::cout << path << "\n";
       } else {
         std::cout << text;
@@ -71,9 +67,7 @@ int fatbinCommand(const FatbinOptions &o) {
 CommandRunner addFatbinCommand(CLI::App &app) {
   auto o = std::make_shared<FatbinOptions>();
   CLI::App *cmd = app.add_subcommand("fatbin", "List or extract the PTX nvcc embedded in a program or library");
-  cmd->add_option("input", o->input, "PROGRAM: an executable or shared library built by nvcc")
-      ->required()
-      ->check(CLI::ExistingFile);
+  cmd->add_option("input", o->input, "PROGRAM: an executable or shared library built by nvcc")->required();
   cmd->add_flag("--ptx", o->ptx, "Print every PTX entry, decompressed (as cuobjdump -ptx)");
   cmd->add_option("-o,--output-dir", o->outputDirectory, "DIR: write every PTX entry to DIR/PROGRAM.N.compute_XX.ptx")
       ->check(CLI::ExistingDirectory);

@@ -11,7 +11,8 @@ struct InputFile {
   std::string text;
 };
 
-/// Reads `path`; prints an error and returns nullopt when it cannot.
+/// Reads `path` (support::readInputFile); throws support::InputFileError when it cannot, which the
+/// command line reports with exit status 1.
 std::optional<InputFile> readInput(const std::string &path);
 
 /// A module's PTX: a .ptx file as it is, a .cl file (OpenCL C, with `buildOptions`) or a .cu file

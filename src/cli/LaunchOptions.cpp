@@ -1,5 +1,7 @@
 #include "cli/LaunchOptions.h"
 
+#include "support/OutputFile.h"
+
 #include <fmt/format.h>
 
 #include <iostream>
@@ -226,6 +228,28 @@ std::optional<session::RunSpec> loadSpec(const std::string &input, const LaunchC
     std::cerr << specErrorText(e, input, o) << "\n";
   }
   return std::nullopt;
+}
+
+bool outputsWritable(const std::vector<std::pair<std::string, std::string>> &outputs) {
+  bool ok = true;
+  for (const auto &[option, file] : outputs)
+    if (std::string why = support::outputFileProblem(file); !why.empty()) {
+      std::cerr << fmt::format("ptxray: error: {}: cannot write '{}': {} (nothing was run)\n", option, file, why);
+      ok = false;
+    }
+  return ok;
+}
+
+bool specOutputsWritable(const session::RunSpec &spec, const std::string &input, const LaunchCommandLine &o) {
+  bool ok = true;
+  for (const session::SpecOutput &out : spec.outputs)
+    if (std::string why = support::outputFileProblem(out.file, true); !why.empty()) {
+      const std::string place = input.ends_with(".json") ? input + ": " + out.path : commandLinePlace(o, out.path);
+      std::cerr << fmt::format("ptxray: error: {}: cannot write '{}': {} (nothing was run)\n", place, out.file.string(),
+                               why);
+      ok = false;
+    }
+  return ok;
 }
 
 std::string specErrorText(const session::SpecError &e, const std::string &input, const LaunchCommandLine &o) {

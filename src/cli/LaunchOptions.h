@@ -46,6 +46,13 @@ std::optional<session::RunSpec> loadSpec(const std::string &input, const LaunchC
 /// options' name the option.
 std::string specErrorText(const session::SpecError &e, const std::string &input, const LaunchCommandLine &o);
 
+/// Checks, before any work, that every (option, file) output can be written (support::outputFileProblem);
+/// prints "ptxray: error: OPTION: cannot write 'FILE': REASON (nothing was run)" for each that cannot.
+bool outputsWritable(const std::vector<std::pair<std::string, std::string>> &outputs);
+/// The same for a run spec's outputs (their missing folders are made when they are written), named
+/// by the spec's JSON path or the --output option that gave them.
+bool specOutputsWritable(const session::RunSpec &spec, const std::string &input, const LaunchCommandLine &o);
+
 /// A count with an optional K/M/G suffix; throws std::invalid_argument naming `where`.
 uint64_t parseCount(std::string_view text, bool allowSuffix, const std::string &where);
 

@@ -9,6 +9,7 @@
 #include "ptx/Printer.h"
 #include "report/OccupancyReport.h"
 #include "session/KernelResources.h"
+#include "support/OutputFile.h"
 #include "support/TemporaryFolder.h"
 
 #include <fmt/format.h>
@@ -192,7 +193,7 @@ int runOccupancy(const OccupancyOptions &o) {
       if (o.kernel.ends_with(".cl") || o.kernel.ends_with(".cu")) {
         scratch.emplace("ptxray-occupancy");
         ptxFile = (scratch->path() / "kernel.ptx").string();
-        std::ofstream(ptxFile, std::ios::binary) << ptx::printModule(*parsed.module);
+        support::writeOutputFile(ptxFile, ptx::printModule(*parsed.module));
       }
       const std::optional<session::KernelResources> resources =
           session::kernelResources(*parsed.module, *kernel, ptxFile, cc);
@@ -252,16 +253,9 @@ int runOccupancy(const OccupancyOptions &o) {
     text += resourceNote + resultText(target, in, result, advice) + suggestion + (targets.size() > 1 ? "\n" : "");
 
     if (!o.chart.empty() && &target == &targets.front()) {
-      std::ofstream chart(o.chart, std::ios::binary);
-      if (!chart) {
-        std::cerr << "ptxray: error: cannot write '" << o.chart << "'\n";
-        return 2;
-      }
-      if (o.chart.ends_with(".svg")) {
-        chart << report::occupancySvg(cc, in, target.displayName());
-      } else {
-        chart << report::occupancyHtml(cc, in, result, advice, target.displayName());
-      }
+      support::writeOutputFile(o.chart, o.chart.ends_with(".svg")
+                                            ? report::occupancySvg(cc, in, target.displayName())
+                                            : report::occupancyHtml(cc, in, result, advice, target.displayName()));
     }
   }
 
@@ -281,7 +275,8 @@ int runOccupancy(const OccupancyOptions &o) {
     return 0;
   }
   if (o.json)
-    std::cout << (targets.size() > 1 ? all : all.front()).dump(2) << "\n";
+    std::cout << (targets.size() > 1 ? all : all.front()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   else
     std::cout << text;
   return 0;

@@ -144,7 +144,8 @@ CommandRunner addParseCommand(CLI::App &app) {
     std::cerr << result.diagnostics.render(result.module->sources); // warnings, if any
     ptx::ModuleSummary summary = ptx::summarize(*result.module);
     if (opts->json)
-      std::cout << summaryJson(input->name, summary).dump(2) << "\n";
+      std::cout << summaryJson(input->name, summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << "\n";
     else
       std::cout << summaryText(input->name, summary);
     return 0;

@@ -6,6 +6,7 @@
 #include "report/MetricsReport.h"
 #include "session/InstrumentedRun.h"
 #include "session/ModelSettings.h"
+#include "support/InputFile.h"
 
 #include <fmt/format.h>
 
@@ -97,6 +98,9 @@ int runCommand(const RunCommandOptions &o) {
   std::optional<session::RunSpec> spec = loadSpec(o.input, o.launch);
   if (!spec)
     return 2;
+  if (!outputsWritable({{"--metrics-json", o.metricsJson}, {"--sanitizer-json", o.sanitizerJson}}) ||
+      !specOutputsWritable(*spec, o.input, o.launch))
+    return 1;
   const bool memcheck = request.tools.has(session::Tool::Memcheck);
   session::RunResult result;
   try {
@@ -111,6 +115,8 @@ int runCommand(const RunCommandOptions &o) {
   } catch (const session::SpecError &e) {
     std::cerr << specErrorText(e, o.input, o.launch) << "\n";
     return 2;
+  } catch (const support::InputFileError &) {
+    throw; // main reports every unreadable input alike
   } catch (const std::exception &e) {
     // vm::VmError: a module that does not parse or verify, nvcc missing or failing.
     std::string what = e.what();

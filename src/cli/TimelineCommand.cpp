@@ -58,6 +58,8 @@ int timelineCommand(const TimelineOptions &o) {
   std::optional<session::RunSpec> spec = loadSpec(o.input, {});
   if (!spec)
     return 2;
+  if (!outputsWritable({{"--json", o.json}, {"--html", o.html}}) || !specOutputsWritable(*spec, o.input, {}))
+    return 1;
   session::RunRequest request;
   request.target = *lookup.target;
   session::ModelSettings model;

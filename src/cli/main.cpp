@@ -1,5 +1,7 @@
 // ptxray: run PTX kernels against a modeled GPU and explain their performance.
 #include "cli/Commands.h"
+#include "support/InputFile.h"
+#include "support/OutputFile.h"
 
 #include <iostream>
 #include <string>
@@ -56,6 +58,15 @@ int commandLineError(const CLI::App &app, const CLI::ParseError &e) {
   return kUsageStatus;
 }
 
+/// A missing, unreadable or wrong-kind input, wherever a command met it: one message, exit status 1.
+int inputFileError(const ptxray::support::InputFileError &e) {
+  std::cerr << "ptxray: error: " << e.what() << "\n";
+  if (e.problem() == ptxray::support::InputProblem::Binary)
+    std::cerr << "ptxray: note: to run a CUDA or OpenCL program: ptxray exec -- " << e.path()
+              << "; to see the PTX it embeds: ptxray fatbin " << e.path() << " --ptx\n";
+  return 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -83,10 +94,23 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     return commandLineError(app, e);
   }
-  for (auto &run : commands) {
-    int status = run();
-    if (status >= 0)
+  try {
+    for (auto &run : commands) {
+      int status = run();
+      if (status < 0)
+        continue;
+      // A command's result is often what it prints: a full disk behind `>` must not end in status 0.
+      if (std::string problem = ptxray::support::standardOutputProblem(); !problem.empty()) {
+        std::cerr << "ptxray: error: cannot write standard output: " << problem << "\n";
+        return status == 0 ? 1 : status;
+      }
       return status;
+    }
+  } catch (const ptxray::support::InputFileError &e) {
+    return inputFileError(e);
+  } catch (const ptxray::support::OutputFileError &e) {
+    std::cerr << "ptxray: error: " << e.what() << "\n";
+    return 1;
   }
   return 0;
 }

@@ -1,4 +1,5 @@
 #include "fatbin/Fatbin.h"
+#include "support/InputFile.h"
 
 #include <fmt/format.h>
 #include <zstd.h>
@@ -136,10 +137,8 @@ std::vector<int> cubinArchs(std::span<const FatbinEntry> entries) {
 }
 
 std::vector<std::byte> readElfSection(const std::filesystem::path &file, const std::string &name) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw FatbinError(fmt::format("cannot read {}", file.string()));
-  const std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>{});
+  const std::string contents =
+      support::readInputFile(file, support::InputContents::Binary, support::kMaxBinaryInputBytes);
   try {
     return elfSection({reinterpret_cast<const std::byte *>(contents.data()), contents.size()}, name);
   } catch (const FatbinError &e) {

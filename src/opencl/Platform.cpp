@@ -396,7 +396,9 @@ cl_int Platform::build(cl_program p, const char *options) {
       ptx = std::move(built.ptx);
       p->log = std::move(built.buildLog);
       p->kernels = std::move(built.kernels);
-      p->binary = fmt::format("{}{}\n{}", kBinaryHeader, kernelsJson(p->kernels).dump(), ptx);
+      p->binary =
+          fmt::format("{}{}\n{}", kBinaryHeader,
+                      kernelsJson(p->kernels).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), ptx);
     } else {
       // A binary: PTX, with the kernels' description when ptxray wrote it. The options are still
       // checked, as the driver checks them.

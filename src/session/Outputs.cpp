@@ -2,6 +2,7 @@
 
 #include "advisor/SessionRules.h"
 #include "report/MetricsReport.h"
+#include "support/OutputFile.h"
 
 #include <fmt/format.h>
 
@@ -24,21 +25,13 @@ bool writeOutput(const std::string &path, std::string_view contents, std::ostrea
     err << contents;
     return true;
   }
-  errno = 0; // a failure that sets none must not show an older one's reason
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) {
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    out.close(); // a full disk shows at the last flush
-  }
-  if (!out) {
-    const int error = errno;
-    err << "ptxray: error: cannot write " << path;
-    if (error)
-      err << ": " << std::strerror(error);
-    err << "\n";
+  try {
+    support::writeOutputFile(path, contents);
+    return true;
+  } catch (const support::OutputFileError &e) {
+    err << "ptxray: error: " << e.what() << "\n";
     return false;
   }
-  return true;
 }
 
 std::string jsonText(const nlohmann::json &document) {

@@ -2,6 +2,7 @@
 // path. Running them is SpecRunner.cpp.
 #include "session/RunSpec.h"
 #include "session/SpecJson.h"
+#include "support/InputFile.h"
 #include "toolchain/Compilers.h"
 
 #include "vm/Memory.h"
@@ -362,21 +363,6 @@ SpecLaunch parseLaunch(const Checker &c, const RunSpec &spec, const json &j, con
   return l;
 }
 
-std::vector<std::byte> readFileBytes(const std::filesystem::path &path, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = fmt::format("cannot open \"{}\": {}", path.string(), std::strerror(errno));
-    return {};
-  }
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad())
-    error = fmt::format("cannot read \"{}\"", path.string());
-  std::vector<std::byte> out(chars.size());
-  if (!chars.empty())
-    std::memcpy(out.data(), chars.data(), chars.size());
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Host operations (sessions)
 
@@ -703,11 +689,7 @@ RunSpec parseRunSpecText(std::string_view text, const std::string &name, const s
 }
 
 RunSpec loadRunSpec(const std::filesystem::path &file) {
-  std::string error;
-  std::vector<std::byte> bytes = readFileBytes(file, error);
-  if (!error.empty())
-    throw SpecError("", "", error);
-  std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  const std::string text = support::readInputFile(file);
   return parseRunSpecText(text, file.string(), file.parent_path());
 }
 

@@ -2,6 +2,8 @@
 // parallel, host operations (copies, memsets, launches) executed in issue order, outputs written.
 #include "session/RunSpec.h"
 #include "session/SpecJson.h"
+#include "support/InputFile.h"
+#include "support/OutputFile.h"
 #include "support/ParallelSlices.h"
 
 #include "arch/GpuDatabase.h"
@@ -41,7 +43,7 @@ std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst
                      unsigned threads) {
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return fmt::format("cannot open \"{}\": {}", file.string(), std::strerror(errno));
+    support::throwInputFileError(file.string(), errno);
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
@@ -50,10 +52,12 @@ std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst
     return fmt::format("\"{}\" has {} bytes, more than the {} of buffer \"{}\"", file.string(), size, dst.size(),
                        bufferName);
   };
-  auto readError = [&] { return fmt::format("cannot read \"{}\": {}", file.string(), std::strerror(errno)); };
+  auto readError = [&] { support::throwInputFileError(file.string(), errno); };
   struct stat st {};
   if (::fstat(fd, &st) != 0)
-    return readError();
+    readError();
+  if (S_ISDIR(st.st_mode))
+    support::throwInputFileError(file.string(), EISDIR);
   if (!S_ISREG(st.st_mode)) {
     uint64_t at = 0;
     while (true) {
@@ -63,7 +67,7 @@ std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst
       if (got < 0 && errno == EINTR)
         continue;
       if (got < 0)
-        return readError();
+        readError();
       if (got == 0)
         break;
       if (at >= dst.size())
@@ -90,7 +94,7 @@ std::string loadFile(const std::filesystem::path &file, std::span<std::byte> dst
     }
   });
   if (failed)
-    return fmt::format("cannot read \"{}\"", file.string());
+    throw support::InputFileError(file.string(), support::InputProblem::Unreadable, "the read failed");
   // A shorter file is zero-padded (a module variable's range still holds the module's values).
   std::memset(dst.data() + size, 0, dst.size() - size);
   return {};
@@ -180,11 +184,7 @@ void writeFile(const std::filesystem::path &file, std::span<const std::byte> dat
   std::error_code ec;
   if (file.has_parent_path())
     std::filesystem::create_directories(file.parent_path(), ec);
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (out)
-    out.write(reinterpret_cast<const char *>(data.data()), static_cast<std::streamsize>(data.size()));
-  if (!out)
-    throw std::runtime_error(fmt::format("cannot write \"{}\": {}", file.string(), std::strerror(errno)));
+  support::writeOutputFile(file, {reinterpret_cast<const char *>(data.data()), data.size()});
 }
 
 } // namespace
@@ -199,9 +199,7 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   device.setListener(options.listener);
   Checker c(spec.name);
 
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(spec.module, ec))
-    c.fail("module", fmt::format("cannot open \"{}\": no such file", spec.module.string()));
+  support::checkInputFile(spec.module);
   vm::LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory, spec.buildOptions);
   const unsigned pointerBytes = module.ptx().pointerBits() / 8;
 

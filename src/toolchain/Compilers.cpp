@@ -1,6 +1,7 @@
 #include "toolchain/Compilers.h"
 
 #include "ptx/Printer.h"
+#include "support/InputFile.h"
 #include "support/Process.h"
 #include "support/TemporaryFolder.h"
 
@@ -35,12 +36,7 @@ std::string replaceAll(std::string s, const std::string &from, const std::string
 }
 
 std::string readFile(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw CompileError(fmt::format("cannot read {}", path.string()));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return support::readInputFile(path);
 }
 
 void writeFile(const fs::path &path, std::string_view text) {
@@ -349,6 +345,7 @@ std::optional<CompiledModule> compileModuleFile(const fs::path &path, int smVers
   if (cuda) {
     if (!buildOptions.empty())
       throw CompileError(fmt::format("{}: build options are for OpenCL C sources", path.string()));
+    support::checkInputFile(path); // before nvcc is looked for: a missing file is the first thing to say
     out.ptx = compileCuda(path, path.string(), smVersion);
     return out;
   }

@@ -4,6 +4,8 @@
 #include "ptx/Demangle.h"
 #include "ptx/Parser.h"
 #include "ptx/RegisterPressure.h"
+#include "support/InputFile.h"
+#include "support/OutputFile.h"
 #include "toolchain/Compilers.h"
 #include "vm/Decoder.h"
 #include "vm/Interpreter.h"
@@ -40,12 +42,7 @@ uint32_t alignOf(const ptx::Variable &v) {
 }
 
 std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw VmError(fmt::format("cannot read {}", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return support::readInputFile(path);
 }
 
 } // namespace
@@ -116,10 +113,11 @@ LoadedModule &Device::loadModuleFile(const std::string &path, const std::string 
   std::filesystem::path ptxPath = compiled->name;
   if (!keepPtxDirectory.empty()) {
     ptxPath = std::filesystem::path(keepPtxDirectory) / ptxPath.filename();
-    std::ofstream keep(ptxPath, std::ios::binary);
-    keep << compiled->ptx;
-    if (!keep)
-      throw VmError(fmt::format("cannot write {}", ptxPath.string()));
+    try {
+      support::writeOutputFile(ptxPath, compiled->ptx);
+    } catch (const support::OutputFileError &e) {
+      throw VmError(e.what());
+    }
   }
   return loadModule(ptxPath.lexically_normal().string(), std::move(compiled->ptx));
 }

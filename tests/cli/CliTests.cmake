@@ -159,11 +159,11 @@ add_test(NAME cli.exec_unwritable_report_runs_nothing COMMAND bash -c
   "rm -f ran-marker-report; ${PTXRAY_BIN} exec --report /nonexistent-ptxray-dir/r.html -- touch ran-marker-report 2>&1; \
    echo exit=$?; test -e ran-marker-report && echo program-ran")
 set_tests_properties(cli.exec_unwritable_report_runs_nothing PROPERTIES
-  PASS_REGULAR_EXPRESSION "ptxray: error: exec: --report /nonexistent-ptxray-dir/r\\.html: cannot write: No such file or directory \\(nothing was run\\)\nexit=1\n$"
+  PASS_REGULAR_EXPRESSION "ptxray: error: --report: cannot write '/nonexistent-ptxray-dir/r\\.html': no such file or directory \\(nothing was run\\)\nexit=1\n$"
   FAIL_REGULAR_EXPRESSION "program-ran")
 add_test(NAME cli.exec_timeline_into_a_folder_runs_nothing COMMAND bash -c
   "rm -f ran-marker-timeline; ${PTXRAY_BIN} exec --timeline . -- touch ran-marker-timeline 2>&1; \
    echo exit=$?; test -e ran-marker-timeline && echo program-ran")
 set_tests_properties(cli.exec_timeline_into_a_folder_runs_nothing PROPERTIES
-  PASS_REGULAR_EXPRESSION "ptxray: error: exec: --timeline \\.: cannot write: is a directory \\(nothing was run\\)\nexit=1\n$"
+  PASS_REGULAR_EXPRESSION "ptxray: error: --timeline: cannot write '\\.': is a directory \\(nothing was run\\)\nexit=1\n$"
   FAIL_REGULAR_EXPRESSION "program-ran")

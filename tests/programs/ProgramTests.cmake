@@ -73,7 +73,7 @@ add_test(NAME programs.fatbin_list COMMAND ${PTXRAY_BIN} fatbin ${PROGRAMS_DIR}/
 set_tests_properties(programs.fatbin_list PROPERTIES PASS_REGULAR_EXPRESSION
   "PTX +compute_75 .*compression zstd.*PTX +compute_90 .*compression zstd")
 add_test(NAME programs.exec_missing_program COMMAND bash -c "${PTXRAY_BIN} exec -- ./no-such-program 2>&1; echo exit=$?")
-set_tests_properties(programs.exec_missing_program PROPERTIES PASS_REGULAR_EXPRESSION "cannot run ./no-such-program.*exit=127")
+set_tests_properties(programs.exec_missing_program PROPERTIES PASS_REGULAR_EXPRESSION "cannot run './no-such-program': no such file or directory\nexit=127")
 
 # `cuobjdump -ptx` is the oracle of the fatbinary reader: its listing of every test program, recorded
 # on the GPU machine, must show the PTX texts `ptxray fatbin` extracts (compressed or not, several

@@ -1,6 +1,7 @@
 // The fatbinary reader on programs nvcc 13 built (tests/programs/bin): zstd-compressed and stored PTX,
 // several architectures, SASS only; and malformed containers, which must give errors, not crashes.
 #include "fatbin/Fatbin.h"
+#include "support/InputFile.h"
 
 #include <gtest/gtest.h>
 
@@ -100,5 +101,5 @@ TEST(Fatbin, CorruptCompressedPtxIsAnError) {
 TEST(Fatbin, ElfSections) {
   EXPECT_TRUE(readElfSection(program("vector_add"), ".no_such_section").empty());
   EXPECT_THROW(readElfSection(std::string(PTXRAY_SOURCE_DIR) + "/README.md", ".nv_fatbin"), FatbinError);
-  EXPECT_THROW(readElfSection(program("no_such_program"), ".nv_fatbin"), FatbinError);
+  EXPECT_THROW(readElfSection(program("no_such_program"), ".nv_fatbin"), ptxray::support::InputFileError);
 }

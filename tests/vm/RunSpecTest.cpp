@@ -2,6 +2,7 @@
 // do not fit their module, generators, symbol buffers, by-value arguments, 32-bit modules, outputs
 // and failing launches. The kernels are the small handwritten PTX files in tests/vm/specs/.
 #include "session/RunSpec.h"
+#include "support/InputFile.h"
 #include "support/TestFiles.h"
 
 #include <fmt/format.h>
@@ -43,6 +44,8 @@ std::string runError(const std::string &text) {
     options.writeOutputs = false;
     session::runSpec(parse(text), options);
   } catch (const session::SpecError &e) {
+    return e.what();
+  } catch (const support::InputFileError &e) {
     return e.what();
   }
   return "";
@@ -230,8 +233,9 @@ TEST(RunSpec, InvalidJsonAndMissingFile) {
   try {
     session::loadRunSpec(specsDir() / "no-such-spec.json");
     FAIL() << "loaded a missing spec";
-  } catch (const session::SpecError &e) {
-    EXPECT_THAT(e.what(), HasSubstr("cannot open"));
+  } catch (const support::InputFileError &e) {
+    EXPECT_EQ(e.what(), "cannot read '" + (specsDir() / "no-such-spec.json").string() + "': no such file or directory");
+    EXPECT_EQ(e.problem(), support::InputProblem::Missing);
   }
 }
 
@@ -254,7 +258,7 @@ TEST(RunSpec, CommentsAndDefaults) {
 
 TEST(RunSpec, ModuleErrorsNameTheJsonPath) {
   EXPECT_EQ(runError(R"({"module": "nope.ptx", "launches": []})"),
-            "spec.json: module: cannot open \"" + (specsDir() / "nope.ptx").string() + "\": no such file");
+            "cannot read '" + (specsDir() / "nope.ptx").string() + "': no such file or directory");
   EXPECT_EQ(runError(R"({"module": "affine.ptx", "launches": [{"kernel": "afine", "grid": [1], "block": [1]}]})"),
             R"(spec.json: launches[0].kernel: the module has no kernel "afine" (kernels: affine))");
   EXPECT_EQ(runError(affineSpec(R"([{"buffer": "out"}, {"buffer": "in"}, {"type": "u32", "value": 16}])")),
@@ -278,7 +282,7 @@ TEST(RunSpec, ModuleErrorsNameTheJsonPath) {
                 "\" has 16 bytes, more than the 8 of buffer \"in\"");
   EXPECT_THAT(runError(R"({"module": "affine.ptx", "buffers": [{"name": "b", "bytes": 8, "init": "missing.bin"}],
                            "launches": []})"),
-              HasSubstr("spec.json: buffers[0].init: cannot open"));
+              "cannot read '" + (specsDir() / "missing.bin").string() + "': no such file or directory");
   // A module with two kernels needs "kernel".
   EXPECT_EQ(runError(R"({"module": "two_kernels.ptx", "launches": [{"grid": [1], "block": [1]}]})"),
             R"(spec.json: launches[0]: missing "kernel" (the module has 2 kernels: first, second))");

@@ -1,0 +1,133 @@
+#include "support/InputFile.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
+namespace ptxray::support {
+
+namespace {
+
+std::string inQuotes(const std::string &path) {
+  return "'" + path + "'";
+}
+
+std::string sizeLimit(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 30) && bytes % (uint64_t{1} << 30) == 0)
+    return std::to_string(bytes >> 30) + " GiB";
+  if (bytes >= (uint64_t{1} << 20) && bytes % (uint64_t{1} << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+struct FileDescriptor {
+  int fd;
+  bool owned;
+  ~FileDescriptor() {
+    if (owned && fd >= 0)
+      ::close(fd);
+  }
+};
+
+} // namespace
+
+void throwInputFileError(const std::string &name, int error) {
+  InputProblem problem = error == ENOENT || error == ENOTDIR ? InputProblem::Missing
+                         : error == EISDIR                   ? InputProblem::Directory
+                                                             : InputProblem::Unreadable;
+  throw InputFileError(name, problem, errnoReason(error));
+}
+
+namespace {
+
+[[noreturn]] void tooLarge(const std::string &name, uint64_t maxBytes, const char *kind) {
+  throw InputFileError(name, InputProblem::TooLarge,
+                       "larger than the " + sizeLimit(maxBytes) + " " + kind + " input may hold");
+}
+
+} // namespace
+
+InputFileError::InputFileError(std::string path, InputProblem problem, std::string reason)
+    : std::runtime_error("cannot read " + inQuotes(path) + ": " + reason), path_(std::move(path)), problem_(problem),
+      reason_(std::move(reason)) {}
+
+std::string errnoReason(int error) {
+  std::string text = std::strerror(error);
+  if (text.size() > 1 && std::islower(static_cast<unsigned char>(text[1])))
+    text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+std::string readInputFile(const std::filesystem::path &path, InputContents contents, uint64_t maxBytes) {
+  const bool standardInput = path == "-";
+  const std::string name = standardInput ? "<stdin>" : path.string();
+  FileDescriptor file{standardInput ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC), !standardInput};
+  if (file.fd < 0)
+    throwInputFileError(name, errno);
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0)
+    throwInputFileError(name, errno);
+  if (S_ISDIR(st.st_mode))
+    throwInputFileError(name, EISDIR);
+  const char *kind = contents == InputContents::Text ? "a text" : "a binary";
+  std::string bytes;
+  if (S_ISREG(st.st_mode)) {
+    if (static_cast<uint64_t>(st.st_size) > maxBytes)
+      tooLarge(name, maxBytes, kind);
+    bytes.reserve(static_cast<size_t>(st.st_size));
+  }
+  // Read in chunks whatever the kind of file (a regular file can grow while it is read; a pipe or a
+  // device has no size). At the limit, one byte more is read aside: were it read into the string, the
+  // string would double its memory for it.
+  constexpr size_t kChunk = size_t{1} << 20;
+  while (true) {
+    const size_t at = bytes.size();
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, maxBytes - at));
+    if (want == 0) {
+      char beyond;
+      ssize_t got = ::read(file.fd, &beyond, 1);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        throwInputFileError(name, errno);
+      if (got > 0)
+        tooLarge(name, maxBytes, kind);
+      break;
+    }
+    bytes.resize(at + want);
+    ssize_t got = ::read(file.fd, bytes.data() + at, want);
+    if (got < 0 && errno == EINTR) {
+      bytes.resize(at);
+      continue;
+    }
+    if (got < 0)
+      throwInputFileError(name, errno);
+    bytes.resize(at + static_cast<size_t>(got));
+    if (got == 0)
+      break;
+  }
+  if (contents == InputContents::Text && bytes.size() >= 4 &&
+      bytes.compare(0, 4,
+                    "\x7f"
+                    "ELF") == 0)
+    throw InputFileError(name, InputProblem::Binary, "an ELF program or object file, not text");
+  return bytes;
+}
+
+void checkInputFile(const std::filesystem::path &path) {
+  const std::string name = path.string();
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC), true};
+  if (file.fd < 0)
+    throwInputFileError(name, errno);
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0)
+    throwInputFileError(name, errno);
+  if (S_ISDIR(st.st_mode))
+    throwInputFileError(name, EISDIR);
+}
+
+} // namespace ptxray::support
