@@ -281,8 +281,9 @@ void addCommonOptions(CLI::App &cmd, AnalyzeOptions &o) {
       ->check(CLI::Range(uint64_t{2}, std::numeric_limits<uint64_t>::max(), "AT LEAST 2"));
   cmd.add_option("--threads", o.threads, "Worker threads running CTAs (default: all cores)")
       ->check(CLI::Range(0LL, 4096LL, "WORKERS"));
-  cmd.add_option("--max-instructions", o.maxInstructions, "Thread-instruction budget per launch (0: default)")
-      ->check(nonNegative);
+  cmd.add_option("--max-instructions", o.maxInstructions,
+                 "Thread-instruction budget per launch (0: the default, 10^10; at most 10^15)")
+      ->check(CLI::Range(uint64_t{0}, session::env::kMaxInstructionBudget));
   cmd.add_flag("--check", o.check,
                "Also run racecheck, synccheck, initcheck and leakcheck: their hazards become correctness findings");
   cmd.add_option("--keep-ptx", o.keepPtx, "DIR: a .cu module's PTX is written there as NAME.cu.ptx")

@@ -209,8 +209,9 @@ CommandRunner addExecCommand(CLI::App &app) {
       "No modeled clock: launches run the plain VM at full speed and the program's events read the host's time "
       "of the simulation (default: the performance and system models time every operation, and events, "
       "clock64() and %globaltimer read the modeled GPU's clock)");
-  cmd->add_option("--max-instructions", p.maxInstructions, "Thread-instruction budget per launch (0: default)")
-      ->check(CLI::Range(0LL, std::numeric_limits<long long>::max(), "NONNEGATIVE"));
+  cmd->add_option("--max-instructions", p.maxInstructions,
+                  "Thread-instruction budget per launch (0: the default, 10^10; at most 10^15)")
+      ->check(CLI::Range(uint64_t{0}, session::env::kMaxInstructionBudget));
   cmd->add_option("--timeline", p.timeline,
                   "FILE: the session's copies, launches and synchronizations on the modeled system at exit "
                   "(FILE.json, FILE.html, else text; - for stderr); repeatable")

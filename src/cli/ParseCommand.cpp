@@ -137,8 +137,7 @@ CommandRunner addParseCommand(CLI::App &app) {
     ptx::ParseResult result = ptx::parseModule(input->name, std::move(input->text));
     if (!result.ok()) {
       std::cerr << result.diagnostics.render(result.module->sources);
-      std::cerr << fmt::format("{} error{} generated.\n", result.diagnostics.errorCount(),
-                               result.diagnostics.errorCount() == 1 ? "" : "s");
+      std::cerr << result.diagnostics.summaryLine();
       return 1;
     }
     std::cerr << result.diagnostics.render(result.module->sources); // warnings, if any

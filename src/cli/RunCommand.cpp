@@ -147,8 +147,9 @@ CommandRunner addRunCommand(CLI::App &app) {
   cmd->add_flag("--memcheck", o->memcheck, "Report every memory error and keep running (compute-sanitizer style)");
   cmd->add_option("--keep-ptx", o->keepPtx, "DIR: a .cu module's PTX is written there as NAME.cu.ptx")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--max-instructions", o->maxInstructions, "Thread-instruction budget per launch (0: default)")
-      ->check(nonNegative);
+  cmd->add_option("--max-instructions", o->maxInstructions,
+                  "Thread-instruction budget per launch (0: the default, 10^10; at most 10^15)")
+      ->check(CLI::Range(uint64_t{0}, session::env::kMaxInstructionBudget));
   cmd->add_flag("-v,--verbose", o->verbose, "A summary line per launch on stderr (threads, instructions, time)");
   cmd->add_flag("--metrics", o->metrics,
                 "The performance model: per launch, what the GPU of --arch would do (memory transactions, bank "

@@ -27,8 +27,11 @@ public:
   void note(SourceLoc loc, std::string message);
 
   bool hasErrors() const { return errorCount_ > 0; }
+  /// The errors kept (at most kMaxErrors).
   size_t errorCount() const { return errorCount_; }
   bool full() const { return errorCount_ >= kMaxErrors; }
+  /// "N errors generated." as a compiler ends, saying so when it stopped at the limit.
+  std::string summaryLine() const;
   const std::vector<Diagnostic> &all() const { return diags_; }
 
   /// Renders every diagnostic with its source line and caret.
@@ -39,5 +42,9 @@ private:
   std::vector<Diagnostic> diags_;
   size_t errorCount_ = 0;
 };
+
+/// `text` with every byte a terminal could act on (control characters, DEL, bytes that are not
+/// UTF-8) written as \xNN: diagnostics quote the input, and the input may be hostile.
+std::string escapedForTerminal(std::string_view text);
 
 } // namespace ptxray::ptx

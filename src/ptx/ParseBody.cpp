@@ -126,10 +126,19 @@ void Parser::parseRegisterDecl(uint32_t fnIndex) {
         return skipStatement();
       if (!expect(TokenKind::Greater, "'>'"))
         return skipStatement();
-      if (n > (1u << 24)) {
-        error(loc, fmt::format("register range of {} is too large", n));
+      // Every declared register is an IR entry, and a 20-byte line can declare millions: the
+      // limits keep a hostile module's memory bounded, far above what compilers declare.
+      if (fn.registers.size() + n > kMaxRegistersPerFunction) {
+        error(loc, fmt::format("'{}<{}>' declares more registers than ptxray takes in one function ({})", item.name, n,
+                               kMaxRegistersPerFunction));
         return skipStatement();
       }
+      if (moduleRegisters_ + n > kMaxRegistersPerModule) {
+        error(loc, fmt::format("'{}<{}>' declares more registers than ptxray takes in one module ({})", item.name, n,
+                               kMaxRegistersPerModule));
+        return skipStatement();
+      }
+      moduleRegisters_ += n;
       item.rangeCount = static_cast<int32_t>(n);
       Scope &scope = scopes_.back();
       for (const Scope::Range &r : scope.ranges)
@@ -387,6 +396,9 @@ bool Parser::parseNamedOperand(uint32_t fnIndex, Operand &out) {
 }
 
 bool Parser::parseOperandPrimary(uint32_t fnIndex, Operand &out, bool inCall) {
+  NestingLevel level(*this);
+  if (!level.ok())
+    return false;
   out.sourceOffset = tok_.offset;
   switch (tok_.kind) {
   case TokenKind::LBrace:

@@ -364,6 +364,9 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
 }
 
 bool Parser::parseInitializer(uint32_t varIndex) {
+  NestingLevel level(*this);
+  if (!level.ok())
+    return false;
   if (!at(TokenKind::LBrace))
     return parseInitItem(varIndex);
   m_.variables[varIndex].init.push_back(makeInit(InitItem::Kind::Open, 0));

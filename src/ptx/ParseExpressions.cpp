@@ -50,6 +50,9 @@ bool Parser::parseConstPrimary(int64_t &value) {
     return expect(TokenKind::RParen, "')'");
   }
   if (at(TokenKind::Minus) || at(TokenKind::Tilde) || at(TokenKind::Bang) || at(TokenKind::Plus)) {
+    NestingLevel level(*this); // (a parenthesis is a level through parseConstExpr)
+    if (!level.ok())
+      return false;
     TokenKind op = tok_.kind;
     advance();
     int64_t v = 0;
@@ -72,6 +75,9 @@ bool Parser::parseConstPrimary(int64_t &value) {
 }
 
 bool Parser::parseConstExpr(int64_t &value, int minPrec) {
+  NestingLevel level(*this);
+  if (!level.ok())
+    return false;
   if (!parseConstPrimary(value))
     return false;
   return parseConstExprRest(value, minPrec);

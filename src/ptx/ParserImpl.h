@@ -158,8 +158,8 @@ private:
       return "end of file";
     std::string_view text = t.text.substr(0, t.text.find('\n'));
     if (text.size() > 40)
-      return fmt::format("'{}...'", text.substr(0, 40));
-    return fmt::format("'{}'", text);
+      return fmt::format("'{}...'", escapedForTerminal(text.substr(0, 40)));
+    return fmt::format("'{}'", escapedForTerminal(text));
   }
   /// The lexer's error tokens say what is wrong with them, whatever the parser expected there.
   bool reportBadToken() {
@@ -171,6 +171,37 @@ private:
     }
   }
   void error(SourceLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
+
+  /// How deep parentheses, unary operators and braces may nest in one expression, initializer or
+  /// operand. The recursive-descent parser uses stack per level: a hostile file (40,000 '(' or '-')
+  /// must get an error, not overflow the stack. nvcc and clang nest a few levels at most.
+  static constexpr unsigned kMaxNesting = 256;
+  /// Registers declared by one function and by a whole module (nvcc and clang declare thousands).
+  static constexpr uint64_t kMaxRegistersPerFunction = uint64_t{1} << 22;
+  static constexpr uint64_t kMaxRegistersPerModule = uint64_t{1} << 24;
+  /// One level of nesting for the scope of a recursive call; false (after an error at the current
+  /// token, once per statement) when the limit is passed.
+  class NestingLevel {
+  public:
+    explicit NestingLevel(Parser &p) : p_(p) { ++p_.nesting_; }
+    ~NestingLevel() {
+      if (--p_.nesting_ == 0)
+        p_.reportedNesting_ = false;
+    }
+    NestingLevel(const NestingLevel &) = delete;
+    NestingLevel &operator=(const NestingLevel &) = delete;
+    bool ok() {
+      if (p_.nesting_ <= kMaxNesting)
+        return true;
+      if (!p_.reportedNesting_)
+        p_.errorHere(fmt::format("nesting deeper than {} levels", kMaxNesting));
+      p_.reportedNesting_ = true;
+      return false;
+    }
+
+  private:
+    Parser &p_;
+  };
   void errorHere(std::string msg) { error(here(), std::move(msg)); }
   void unexpected(std::string_view expected) {
     if (reportBadToken())
@@ -338,6 +369,9 @@ private:
   };
   std::deque<std::vector<Operand>> scratch_;
   size_t scratchDepth_ = 0;
+  unsigned nesting_ = 0;         ///< NestingLevel
+  uint64_t moduleRegisters_ = 0; ///< registers declared by ranges so far
+  bool reportedNesting_ = false; ///< the nesting error was given (reset when nesting_ returns to 0)
 
   Module &m_;
   Diagnostics &diags_;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ptxray::ptx {
 namespace {
 
@@ -292,7 +294,9 @@ private:
     }
     out_ += "{\n";
     int depth = 1;
-    auto indent = [&] { out_.append(static_cast<size_t>(depth), '\t'); };
+    // Nested blocks indent one tab each up to a point: 20,000 nested braces must not print 400 MB.
+    constexpr int kMaxIndent = 16;
+    auto indent = [&] { out_.append(static_cast<size_t>(std::min(depth, kMaxIndent)), '\t'); };
     for (const Statement &st : fn.statements) {
       switch (st.kind) {
       case StatementKind::Instruction:

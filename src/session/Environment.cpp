@@ -115,10 +115,11 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
   else if (!p.empty())
     warnings.push_back(fmt::format("{}: unknown value \"{}\" (strict)", env::kPtx, p));
   if (std::string m = variable(env::kMaxInstructions); !m.empty()) {
-    if (auto n = number(m, 0, std::numeric_limits<long long>::max()))
+    if (auto n = number(m, 0, static_cast<long long>(env::kMaxInstructionBudget)))
       o.maxInstructions = static_cast<uint64_t>(*n);
     else
-      warnings.push_back(fmt::format("{}: \"{}\" is not a count; the default budget", env::kMaxInstructions, m));
+      warnings.push_back(fmt::format("{}: \"{}\" is not a count from 0 to {}; the default budget",
+                                     env::kMaxInstructions, m, env::kMaxInstructionBudget));
   }
   o.connections = hyperQConnectionsFromEnvironment();
   if (std::string n = variable(env::kMaxConnections); !n.empty() && !o.connections)

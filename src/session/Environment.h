@@ -32,8 +32,11 @@ inline constexpr const char *kLog = "PTXRAY_LOG";            ///< api: trace eve
 inline constexpr const char *kModel = "PTXRAY_MODEL";        ///< off: no modeled clock (ProgramOptions::modelClock)
 inline constexpr const char *kPtx = "PTXRAY_PTX";            ///< strict: refuse programs without runnable PTX
 inline constexpr const char *kMaxInstructions = "PTXRAY_MAX_INSTRUCTIONS"; ///< budget per launch
-inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";          ///< where `exec` finds the CUDA libraries
-inline constexpr const char *kOpenCLLibDir = "PTXRAY_OPENCL_LIB_DIR";      ///< where `exec` finds libptxray-opencl.so
+/// The largest thread-instruction budget a launch may be given (--max-instructions,
+/// PTXRAY_MAX_INSTRUCTIONS): weeks of the VM's time; larger values are refused, not taken as "none".
+inline constexpr uint64_t kMaxInstructionBudget = 1'000'000'000'000'000ull;
+inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";     ///< where `exec` finds the CUDA libraries
+inline constexpr const char *kOpenCLLibDir = "PTXRAY_OPENCL_LIB_DIR"; ///< where `exec` finds libptxray-opencl.so
 /// CUDA's own: Hyper-Q connections a program's streams are spread over.
 inline constexpr const char *kMaxConnections = "CUDA_DEVICE_MAX_CONNECTIONS";
 } // namespace env

@@ -182,6 +182,19 @@ uint32_t DecodeContext::constant(uint64_t bits) {
   return kConstBit | index;
 }
 
+uint32_t DecodeContext::registerSlot(uint32_t reg) {
+  uint32_t &slot = slotOfRegister_[reg];
+  if (slot == kNoSlot) {
+    if (isPred_[reg]) {
+      slot = fn.numPredSlots++;
+    } else {
+      slot = fn.numValueSlots;
+      fn.numValueSlots += std::max<uint32_t>(ptxFn.registers[reg].vectorWidth, 1);
+    }
+  }
+  return slot;
+}
+
 uint32_t DecodeContext::scratchSlot() {
   return fn.numValueSlots++;
 }
@@ -204,7 +217,7 @@ uint32_t DecodeContext::predSlot(const ptx::Operand &op, bool *negated) {
   if (negated)
     *negated = (op.flags & ptx::Operand::Negated) != 0;
   if (op.kind == OperandKind::Register && isPred_[op.id])
-    return slotOfRegister_[op.id];
+    return registerSlot(op.id);
   // A sink, or an operand that is not a predicate register (a predicate special register such as
   // %is_explicit_cluster, false for the VM's clusters of one CTA): a fresh slot that reads false.
   return fn.numPredSlots++;
@@ -235,7 +248,7 @@ uint32_t DecodeContext::vectorComponent(const ptx::Operand &op) const {
 uint32_t DecodeContext::src(const ptx::Operand &op, Mod type) {
   switch (op.kind) {
   case OperandKind::Register: {
-    uint32_t slot = slotOfRegister_[op.id];
+    uint32_t slot = registerSlot(op.id);
     if (isPred_[op.id]) {
       // A predicate read as a value (selp's operands are never predicates; this is cvt-like use).
       MicroOp m;
@@ -306,7 +319,7 @@ uint32_t DecodeContext::src(const ptx::Operand &op, Mod type) {
 
 uint32_t DecodeContext::dst(const ptx::Operand &op) {
   if (op.kind == OperandKind::Register) {
-    return slotOfRegister_[op.id] + vectorComponent(op);
+    return registerSlot(op.id) + vectorComponent(op);
   }
   if (op.kind == OperandKind::Symbol) {
     const SymbolPlacement &p = placement(op.id);
@@ -341,7 +354,7 @@ AddressRef DecodeContext::address(const ptx::Operand &op) {
   auto addPart = [&](const ptx::Operand &part) {
     switch (part.kind) {
     case OperandKind::Register:
-      ref.base = slotOfRegister_[part.id];
+      ref.base = registerSlot(part.id);
       ref.offset += part.value;
       break;
     case OperandKind::Immediate: ref.offset += part.value; break;
@@ -432,19 +445,13 @@ void layoutFrame(DecodeContext &ctx, DecodedFunction &fn, const ptx::Function &s
   fn.frameBytes = alignUp(offset, maxAlign);
 }
 
-void assignRegisters(DecodeContext &ctx, DecodedFunction &fn, const ptx::Function &src) {
-  ctx.slotOfRegister_.resize(src.registers.size());
+/// Slots are given to registers as instructions use them (DecodeContext::registerSlot), not as they
+/// are declared: a `.reg .b32 %r<4194304>` of which ten are used costs ten slots per thread.
+void assignRegisters(DecodeContext &ctx, const ptx::Function &src) {
+  ctx.slotOfRegister_.assign(src.registers.size(), kNoSlot);
   ctx.isPred_.resize(src.registers.size());
-  for (size_t r = 0; r < src.registers.size(); ++r) {
-    const ptx::Register &reg = src.registers[r];
-    if (reg.type == Mod::pred) {
-      ctx.isPred_[r] = 1;
-      ctx.slotOfRegister_[r] = fn.numPredSlots++;
-    } else {
-      ctx.slotOfRegister_[r] = fn.numValueSlots;
-      fn.numValueSlots += std::max<uint32_t>(reg.vectorWidth, 1);
-    }
-  }
+  for (size_t r = 0; r < src.registers.size(); ++r)
+    ctx.isPred_[r] = src.registers[r].type == Mod::pred;
 }
 
 struct KernelView {
@@ -460,7 +467,7 @@ void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<Sym
   ctx.symbolOfVariable_ = &symbolOfVariable;
   ctx.kernelPlacement_ = kernel.sharedPlacement;
   ctx.functionMap_ = kernel.functionMap;
-  assignRegisters(ctx, fn, src);
+  assignRegisters(ctx, src);
   layoutFrame(ctx, fn, src, m);
 
   const size_t n = src.instructions.size();
@@ -479,7 +486,7 @@ void decodeFunction(Program &program, DecodedFunction &fn, const std::vector<Sym
     MicroOp op;
     op.instruction = i;
     if (inst.guard != ptx::kNone)
-      op.guard = ctx.slotOfRegister_[inst.guard] | (inst.guardNegated ? kGuardNegated : 0);
+      op.guard = ctx.registerSlot(inst.guard) | (inst.guardNegated ? kGuardNegated : 0);
     if (DecodeFn family = familyOf(inst))
       family(ctx, op);
     else

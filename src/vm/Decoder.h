@@ -51,6 +51,8 @@ public:
   uint32_t vectorComponent(const ptx::Operand &op) const;
   uint32_t constant(uint64_t bits);
   uint32_t scratchSlot();
+  /// The slot of PTX register `reg` (a predicate slot for a .pred), given at its first use.
+  uint32_t registerSlot(uint32_t reg);
   /// Appends a micro-op that runs before the one being decoded (operand materialization).
   void emitBefore(const MicroOp &op);
   /// Marks the micro-op as one the VM cannot execute; it faults only if it is reached.

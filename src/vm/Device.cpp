@@ -32,6 +32,10 @@ namespace ptxray::vm {
 namespace {
 
 constexpr uint64_t kDefaultInstructionBudget = 10'000'000'000ull;
+/// One warp may issue this share of the thread-instruction budget as warp-instructions: 1.25 billion by
+/// default, about 10 s of one spinning thread at the VM's 110 million warp-instructions a second
+/// (README, "Runaway kernels").
+constexpr uint64_t kWarpBudgetShare = 8;
 
 uint64_t alignUp(uint64_t v, uint64_t a) {
   return a <= 1 ? v : (v + a - 1) / a * a;
@@ -493,6 +497,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.gridId = ++launches_;
   L.options = options;
   L.budget = options.maxInstructions ? options.maxInstructions : kDefaultInstructionBudget;
+  L.warpBudget = std::max<uint64_t>(L.budget / kWarpBudgetShare, 1);
   L.constBank = module.constBank_ ? memory_.find(module.constBank_) : nullptr;
   L.params.assign(std::max<uint64_t>(kernel->kernelParamBytes, 1), std::byte{0});
   for (size_t i = 0; i < args.size(); ++i)
@@ -528,6 +533,26 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   if (listener_)
     listener_->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
                               kernelRegisters(module, *kernel), workers, runs, L.slotCount});
+  // A grid that cannot finish within the budget even at one instruction per thread fails at once,
+  // as it would after hours (2^31 x 65535 x 65535 one-thread blocks), with the same fault.
+  if (const unsigned __int128 threads = static_cast<unsigned __int128>(runs) * config.block.count();
+      threads > L.budget) {
+    Fault f;
+    f.block = f.thread = Dim3{0, 0, 0};
+    f.kind = FaultKind::InstructionLimit;
+    f.kernel = kernel->name;
+    f.function = kernel->name;
+    f.detail = fmt::format("the grid has {} threads: at one instruction each, more than the launch's budget of {} "
+                           "thread-instructions (--max-instructions)",
+                           static_cast<double>(threads) < 1e15 ? fmt::format("{}", static_cast<uint64_t>(threads))
+                                                               : fmt::format("{:.3g}", static_cast<double>(threads)),
+                           L.budget);
+    result.faults.push_back(std::move(f));
+    result.faultCount = 1;
+    result.status = LaunchStatus::Faulted;
+    result.error = faultName(FaultKind::InstructionLimit);
+    return result;
+  }
   CtaQueue queue(ctas, runs);
   {
     // The listeners that heard the launch begin hear it end, also when a worker throws.

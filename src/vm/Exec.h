@@ -149,6 +149,10 @@ struct LaunchState {
   std::atomic<bool> abort{false};
   std::atomic<uint64_t> instructions{0}; ///< thread-instructions retired (budget accounting)
   uint64_t budget = 0;
+  /// Warp-instructions one warp may issue in the launch (budget / kWarpBudgetShare): the VM's time goes
+  /// by warp-instructions, so one spinning thread (one active lane) would otherwise run 32 times as
+  /// long as a full warp before the thread-instruction budget stopped it.
+  uint64_t warpBudget = 0;
   std::atomic<uint64_t> resident{0}; ///< CTAs started and not finished
   /// Scheduling rounds that changed something, over every worker: a worker whose CTAs all poll
   /// reports a hang only if no other worker made progress meanwhile.

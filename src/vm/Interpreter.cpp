@@ -493,6 +493,16 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
         L.abort = true;
         break;
       }
+      if (w.clock > L.warpBudget) {
+        ctx.pc = pc;
+        ctx.exec = exec ? exec : active;
+        ctx.fault(FaultKind::InstructionLimit, std::countr_zero(ctx.exec | 0x80000000u),
+                  fmt::format("the warp issued more than {} instructions (1/8 of --max-instructions); "
+                              "is a loop not terminating?",
+                              L.warpBudget));
+        L.abort = true;
+        break;
+      }
       if (L.abort.load(std::memory_order_relaxed))
         break;
     }

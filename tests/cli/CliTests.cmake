@@ -167,3 +167,31 @@ add_test(NAME cli.exec_timeline_into_a_folder_runs_nothing COMMAND bash -c
 set_tests_properties(cli.exec_timeline_into_a_folder_runs_nothing PROPERTIES
   PASS_REGULAR_EXPRESSION "ptxray: error: --timeline: cannot write '\\.': is a directory \\(nothing was run\\)\nexit=1\n$"
   FAIL_REGULAR_EXPRESSION "program-ran")
+
+# Runaway kernels (issue #31): one spinning thread is stopped by the per-warp limit (1/8 of the
+# budget) long before the thread-instruction budget; a grid that cannot finish at one instruction per
+# thread fails at once; budgets past 10^15 are refused, not taken as "no limit".
+set(CLI_KERNELS ${CMAKE_CURRENT_SOURCE_DIR}/cli/kernels)
+add_test(NAME cli.runaway_spinning_thread_stopped_per_warp COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/spin.ptx --grid 1 --block 1 --buffer b=4 --arg buf:b --max-instructions 800000 2>&1; echo exit=$?")
+set_tests_properties(cli.runaway_spinning_thread_stopped_per_warp PROPERTIES PASS_REGULAR_EXPRESSION
+  "the warp issued more than 100000 instructions \\(1/8 of --max-instructions\\); is a loop not terminating\\?\nerror: launch of spin failed: Instruction limit reached\nexit=1\n$")
+add_test(NAME cli.runaway_hopeless_grid_fails_at_once COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/ret.ptx --grid 2147483647,65535,65535 --block 1 2>&1; echo exit=$?")
+set_tests_properties(cli.runaway_hopeless_grid_fails_at_once PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION
+  "the grid has 9.22e\\+18 threads: at one instruction each, more than the launch's budget of 10000000000 thread-instructions \\(--max-instructions\\)\nerror: launch of k failed: Instruction limit reached\nexit=1\n$")
+add_test(NAME cli.runaway_small_grid_runs COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/ret.ptx --grid 100 --block 100 --max-instructions 10000 2>&1; echo exit=$?")
+set_tests_properties(cli.runaway_small_grid_runs PROPERTIES PASS_REGULAR_EXPRESSION "^exit=0\n$")
+add_test(NAME cli.runaway_grid_one_thread_past_budget COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/ret.ptx --grid 100 --block 100 --max-instructions 9999 2>&1; echo exit=$?")
+set_tests_properties(cli.runaway_grid_one_thread_past_budget PROPERTIES PASS_REGULAR_EXPRESSION
+  "the grid has 10000 threads: at one instruction each, more than the launch's budget of 9999 thread-instructions")
+foreach(value -5 1000000000000001 18446744073709551615)
+  add_test(NAME cli.usage_run_max_instructions_${value} COMMAND bash -c
+    "${PTXRAY_BIN} run ${CLI_KERNELS}/ret.ptx --grid 1 --block 1 --max-instructions=${value} 2>&1; echo exit=$?")
+  add_test(NAME cli.usage_exec_max_instructions_${value} COMMAND bash -c
+    "${PTXRAY_BIN} exec --max-instructions=${value} -- /bin/true 2>&1; echo exit=$?")
+  set_tests_properties(cli.usage_run_max_instructions_${value} cli.usage_exec_max_instructions_${value} PROPERTIES
+    PASS_REGULAR_EXPRESSION "--max-instructions: Value ${value} not in range 0 to 1000000000000000\n.*${CLI_EXIT_2}")
+endforeach()
