@@ -68,7 +68,8 @@ uint64_t Variable::elementCount() const {
           ++d;
       }
     }
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n))
+      return UINT64_MAX; // saturated: larger than any state space (the parser refuses it)
   }
   return n;
 }
@@ -76,7 +77,10 @@ uint64_t Variable::elementCount() const {
 uint64_t Variable::sizeInBytes() const {
   TypeInfo t = typeInfo(type);
   uint64_t bytes = t.kind == TypeKind::Pred ? 1 : (t.bits + 7) / 8;
-  return bytes * vectorWidth * elementCount();
+  uint64_t total = 0;
+  if (__builtin_mul_overflow(bytes * vectorWidth, elementCount(), &total))
+    return UINT64_MAX;
+  return total;
 }
 
 uint32_t Variable::naturalAlign() const {

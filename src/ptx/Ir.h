@@ -120,6 +120,15 @@ struct InitItem {
   bool operator==(const InitItem &) const = default;
 };
 
+/// Layout arithmetic that saturates at UINT64_MAX instead of wrapping: a layout past every limit must
+/// stay past it (and be refused), not wrap to a small size.
+inline uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+inline uint64_t saturatingAlignUp(uint64_t v, uint64_t align) {
+  return v > UINT64_MAX - (align - 1) ? UINT64_MAX : (v + align - 1) / align * align;
+}
+
 struct Variable {
   StateSpace space = StateSpace::None;
   Mod spaceMod = Mod::None;
@@ -137,8 +146,8 @@ struct Variable {
   SourceLoc loc; ///< of the name
   bool operator==(const Variable &) const = default;
 
-  uint64_t elementCount() const; ///< product of dims (unsized counts as 0)
-  uint64_t sizeInBytes() const;
+  uint64_t elementCount() const; ///< product of dims (unsized counts as 0); UINT64_MAX if it overflows
+  uint64_t sizeInBytes() const;  ///< UINT64_MAX if it overflows
   uint32_t naturalAlign() const;
 };
 

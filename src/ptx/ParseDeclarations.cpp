@@ -333,7 +333,7 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
           return skipStatement();
         if (n <= 0)
           error(loc, fmt::format("array size must be positive, not {}", n));
-        var.dims.push_back(static_cast<uint64_t>(n));
+        var.dims.push_back(n <= 0 ? 1 : static_cast<uint64_t>(n)); // (one error, not a second on the size)
       }
       if (!expect(TokenKind::RBracket, "']'"))
         return skipStatement();
@@ -356,6 +356,12 @@ void Parser::parseVariableDecl(Linkage linkage, uint32_t function, bool topLevel
       if (!parseInitializer(varIndex))
         return skipStatement();
     }
+    // Sizes add up in the layouts of shared and local memory and in the module's data: one bound
+    // keeps every sum exact (2^64 + 8 bytes of .shared must not wrap to 8).
+    if (uint64_t bytes = m_.variables[varIndex].sizeInBytes(); bytes > kMaxVariableBytes)
+      error(loc, fmt::format("'{}' is {} bytes, more than a variable may hold (2^48 bytes, the GPU's virtual "
+                             "address space)",
+                             name, bytes == UINT64_MAX ? std::string("over 2^64") : std::to_string(bytes)));
     if (!at(TokenKind::Comma))
       break;
     advance();

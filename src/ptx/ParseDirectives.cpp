@@ -135,6 +135,11 @@ void Parser::parseVersion() {
   }
   if (!okParse || major == 0 || major > 99 || t.size() - dot != 2) {
     errorHere(fmt::format("invalid PTX version {}", tokenText(tok_)));
+  } else if (major > kNewestPtxMajor) {
+    // As the driver's JIT refuses it (CUDA_ERROR_UNSUPPORTED_PTX_VERSION): instructions and rules of
+    // a later ISA are unknown, and running them as if they were 9.x would be a silent guess.
+    errorHere(
+        fmt::format("PTX ISA {}.{} is newer than ptxray knows (up to {}.x, CUDA 13)", major, minor, kNewestPtxMajor));
   } else {
     m_.versionMajor = major;
     m_.versionMinor = minor;

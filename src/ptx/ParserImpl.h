@@ -176,6 +176,11 @@ private:
   /// operand. The recursive-descent parser uses stack per level: a hostile file (40,000 '(' or '-')
   /// must get an error, not overflow the stack. nvcc and clang nest a few levels at most.
   static constexpr unsigned kMaxNesting = 256;
+  /// The newest PTX ISA major version ptxray implements (PTX ISA 9.0 shipped with CUDA 13.0).
+  static constexpr uint32_t kNewestPtxMajor = 9;
+  /// The largest variable: 2^48 bytes, more than the 49-bit virtual address space of Hopper's
+  /// unified memory leaves to one allocation. Keeps every layout sum far from 2^64.
+  static constexpr uint64_t kMaxVariableBytes = uint64_t{1} << 48;
   /// Registers declared by one function and by a whole module (nvcc and clang declare thousands).
   static constexpr uint64_t kMaxRegistersPerFunction = uint64_t{1} << 22;
   static constexpr uint64_t kMaxRegistersPerModule = uint64_t{1} << 24;

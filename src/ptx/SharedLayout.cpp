@@ -129,9 +129,9 @@ SharedLayout SharedLayoutPlanner::layout(uint32_t function) const {
       return;
     }
     uint64_t align = alignmentOf(var);
-    cursor = (cursor + align - 1) / align * align;
+    cursor = saturatingAlignUp(cursor, align);
     layout.slots.push_back({v, symbolOfVariable_[v], cursor, var.sizeInBytes(), false});
-    cursor += var.sizeInBytes();
+    cursor = saturatingAdd(cursor, var.sizeInBytes());
   };
   auto functionScope = [&](bool wantNamed) {
     for (uint32_t f : layout.functions)
@@ -165,7 +165,7 @@ SharedLayout SharedLayoutPlanner::layout(uint32_t function) const {
       layout.dynamicAlign = std::max(layout.dynamicAlign, alignmentOf(m_.variables[v]));
     }
   if (round)
-    cursor = (cursor + layout.dynamicAlign - 1) / layout.dynamicAlign * layout.dynamicAlign;
+    cursor = saturatingAlignUp(cursor, layout.dynamicAlign);
   layout.staticBytes = cursor;
   for (uint32_t v : dynamicArrays)
     layout.slots.push_back({v, symbolOfVariable_[v], cursor, 0, true});

@@ -420,8 +420,27 @@ private:
   void verifyFunction(const Function &fn) {
     if (fn.isEntry && !fn.returns.empty())
       error(fn.returnListLoc, "a kernel (.entry) cannot return values");
+    if (fn.isEntry)
+      verifyParameterSpace(fn);
     for (const Instruction &inst : fn.instructions)
       verifyInstruction(fn, inst);
+  }
+
+  /// A kernel's parameters fit the PTX ISA's parameter space (PTX ISA, ".entry": 32764 bytes from
+  /// 8.1, 4352 from 1.5, 256 before), laid out as the launch lays them out.
+  void verifyParameterSpace(const Function &fn) {
+    const uint32_t version = m_.ptxVersion();
+    const uint64_t limit = version >= 81 ? 32764 : version >= 15 ? 4352 : 256;
+    uint64_t bytes = 0;
+    for (uint32_t p : fn.params) {
+      const Variable &v = m_.variables[p];
+      const uint64_t align = v.align ? v.align : std::max<uint32_t>(v.naturalAlign(), 1);
+      bytes = saturatingAdd(saturatingAlignUp(bytes, align), v.sizeInBytes());
+    }
+    if (bytes > limit)
+      error(fn.loc, fmt::format("kernel '{}' has {} bytes of parameters, more than PTX ISA {} allows ({} bytes)",
+                                fn.name, bytes == UINT64_MAX ? std::string("over 2^64") : std::to_string(bytes),
+                                versionText(version), limit));
   }
 
   const Module &m_;

@@ -137,10 +137,6 @@ void execUnsupported(ExecContext &ctx, const MicroOp &op) {
             std::string(unsupportedMessage(*ctx.launch->program, op.imm)));
 }
 
-uint64_t alignUp(uint64_t v, uint64_t a) {
-  return a <= 1 ? v : (v + a - 1) / a * a;
-}
-
 uint32_t variableAlign(const ptx::Variable &v) {
   return v.align ? v.align : std::max<uint32_t>(v.naturalAlign(), 1);
 }
@@ -392,9 +388,9 @@ void layoutFrame(DecodeContext &ctx, DecodedFunction &fn, const ptx::Function &s
     const ptx::Variable &v = m.variables[varIndex];
     uint32_t align = variableAlign(v);
     maxAlign = std::max(maxAlign, align);
-    cursor = alignUp(cursor, align);
+    cursor = ptx::saturatingAlignUp(cursor, align);
     uint64_t at = cursor;
-    cursor += std::max<uint64_t>(v.sizeInBytes(), 1);
+    cursor = ptx::saturatingAdd(cursor, std::max<uint64_t>(v.sizeInBytes(), 1));
     return SymbolPlacement{kind, at, kNoSlot};
   };
   auto symbolOf = [&](uint32_t varIndex) -> uint32_t { return (*ctx.symbolOfVariable_)[varIndex]; };
@@ -442,7 +438,7 @@ void layoutFrame(DecodeContext &ctx, DecodedFunction &fn, const ptx::Function &s
       ctx.framePlacement_[s] = pl;
   }
   fn.frameAlign = maxAlign;
-  fn.frameBytes = alignUp(offset, maxAlign);
+  fn.frameBytes = ptx::saturatingAlignUp(offset, maxAlign);
 }
 
 /// Slots are given to registers as instructions use them (DecodeContext::registerSlot), not as they

@@ -386,7 +386,7 @@ std::pair<Refusal, std::string> Device::checkLaunch(const LoadedModule &module, 
                             want[0], want[1], want[2])};
     }
   }
-  uint64_t shared = kernel.staticSharedBytes + config.dynamicSharedBytes;
+  uint64_t shared = ptx::saturatingAdd(kernel.staticSharedBytes, config.dynamicSharedBytes);
   if (shared > static_cast<uint64_t>(cc_.sharedPerBlockOptIn))
     return {Refusal::OutOfResources,
             fmt::format("too many resources requested for launch: {} bytes of shared memory per block ({} static + {} "
