@@ -1,4 +1,5 @@
 #include "vm/MemoryAccess.h"
+#include "vm/SystemCalls.h"
 
 #include <algorithm>
 #include <bit>
@@ -94,7 +95,8 @@ bool translateWarp(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes,
   // Outside the windows, generic addresses and .global ones name global memory alike.
   auto global = [&] {
     const Allocation *al = L.memory->find(a0);
-    if (!al || al->freed || (write && al->readOnly) ||
+    // The device heap is checked block by block, lane by lane (DeviceHeap::check).
+    if (!al || al->freed || (write && al->readOnly) || al->kind == AllocationKind::Heap ||
         !(al->base + al->size <= kLocalWindow || al->base >= kFunctionWindow))
       return false;
     resolved = Space::Global;
@@ -195,6 +197,11 @@ void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uin
       fail(lane, FaultKind::ReadOnly, fmt::format("{} is read-only", al->label), reportSpace);
       return;
     }
+    if (al->kind == AllocationKind::Heap && L.heap)
+      if (std::optional<DeviceHeap::Miss> miss = L.heap->check(a, bytes)) {
+        fail(lane, miss->kind, std::move(miss->detail), reportSpace == Space::Generic ? Space::Global : reportSpace);
+        return;
+      }
     acc.host[lane] = al->host + (a - al->base);
     ok |= 1u << lane;
   };

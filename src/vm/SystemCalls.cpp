@@ -24,47 +24,86 @@ DeviceHeap::DeviceHeap(DeviceMemory &memory, uint64_t bytes) : size_(bytes) {
     return;
   }
   base_ = *base;
-  blocks_.push_back({0, bytes, false});
+  blocks_[0] = Block{bytes, 0, false, false};
+  free_.insert({bytes, 0});
 }
 
 uint64_t DeviceHeap::allocate(uint64_t bytes) {
   std::lock_guard lock(mutex_);
-  uint64_t need = (std::max<uint64_t>(bytes, 1) + 15) / 16 * 16;
-  for (size_t i = 0; i < blocks_.size(); ++i) {
-    Block &b = blocks_[i];
-    if (b.used || b.size < need)
-      continue;
-    if (b.size > need) {
-      Block rest{b.offset + need, b.size - need, false};
-      b.size = need;
-      blocks_.insert(blocks_.begin() + static_cast<ptrdiff_t>(i) + 1, rest);
-    }
-    blocks_[i].used = true;
-    return base_ + blocks_[i].offset;
+  // Checked before rounding: malloc(SIZE_MAX) must fail, not round up to 0 bytes.
+  if (bytes > size_ || size_ - bytes < 15)
+    return 0;
+  const uint64_t need = (std::max<uint64_t>(bytes, 1) + 15) / 16 * 16;
+  auto fit = free_.lower_bound({need, 0});
+  if (fit == free_.end())
+    return 0;
+  const uint64_t offset = fit->second;
+  free_.erase(fit);
+  Block &b = blocks_[offset];
+  if (b.size > need) {
+    Block rest{b.size - need, 0, false, b.freed};
+    blocks_[offset + need] = rest;
+    free_.insert({rest.size, offset + need});
   }
-  return 0;
+  Block &taken = blocks_[offset];
+  taken = Block{need, bytes, true, false};
+  return base_ + offset;
 }
 
 bool DeviceHeap::release(uint64_t address) {
   std::lock_guard lock(mutex_);
   if (address < base_ || address >= base_ + size_)
     return false;
-  uint64_t offset = address - base_;
-  auto it =
-      std::lower_bound(blocks_.begin(), blocks_.end(), offset, [](const Block &b, uint64_t o) { return b.offset < o; });
-  if (it == blocks_.end() || it->offset != offset || !it->used)
+  auto it = blocks_.find(address - base_);
+  if (it == blocks_.end() || !it->second.used)
     return false;
-  it->used = false;
+  it->second = Block{it->second.size, 0, false, true};
   // Coalesce with free neighbours.
-  if (auto next = it + 1; next != blocks_.end() && !next->used) {
-    it->size += next->size;
-    it = blocks_.erase(next) - 1;
+  if (auto next = std::next(it); next != blocks_.end() && !next->second.used) {
+    free_.erase({next->second.size, next->first});
+    it->second.size += next->second.size;
+    blocks_.erase(next);
   }
-  if (it != blocks_.begin() && !(it - 1)->used) {
-    (it - 1)->size += it->size;
-    blocks_.erase(it);
+  if (it != blocks_.begin()) {
+    if (auto prev = std::prev(it); !prev->second.used) {
+      free_.erase({prev->second.size, prev->first});
+      prev->second.size += it->second.size;
+      prev->second.freed = true;
+      blocks_.erase(it);
+      it = prev;
+    }
   }
+  free_.insert({it->second.size, it->first});
   return true;
+}
+
+std::optional<DeviceHeap::Miss> DeviceHeap::check(uint64_t address, uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  const uint64_t offset = address - base_;
+  auto it = blocks_.upper_bound(offset);
+  if (it == blocks_.begin())
+    return Miss{FaultKind::OutOfBounds, "the address is not in the device heap"};
+  --it;
+  const Block &b = it->second;
+  const uint64_t into = offset - it->first;
+  if (b.used && into < b.requested && bytes <= b.requested - into)
+    return std::nullopt;
+  if (b.used)
+    return Miss{FaultKind::OutOfBounds,
+                fmt::format("the address is {} bytes into a {}-byte block malloc returned at 0x{:x}, past its end",
+                            into, b.requested, base_ + it->first)};
+  if (b.freed)
+    return Miss{FaultKind::UseAfterFree, fmt::format("the address is in device heap memory that free() released")};
+  // Free and never allocated: name the nearest block below, as compute-sanitizer does.
+  for (auto below = it; below != blocks_.begin();) {
+    --below;
+    if (below->second.used)
+      return Miss{FaultKind::OutOfBounds,
+                  fmt::format("the address is {} bytes after the {}-byte block malloc returned at 0x{:x}",
+                              offset - below->first - below->second.requested, below->second.requested,
+                              base_ + below->first)};
+  }
+  return Miss{FaultKind::OutOfBounds, "the address is in the device heap, outside every block malloc returned"};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,10 @@
 #include "vm/Exec.h"
 
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,26 +22,39 @@ uint64_t callArgument(ExecContext &ctx, const MicroOp &op, uint32_t index, int l
 /// Stores a lane's return value (the low `size` bytes of `bits`) where the call wants it.
 void setCallResult(ExecContext &ctx, const MicroOp &op, int lane, uint64_t bits, uint32_t size);
 
-/// The device heap malloc() and free() use: one global allocation carved up by a first-fit
-/// allocator (its size is the launch's heap limit, like cudaLimitMallocHeapSize).
+/// The device heap malloc() and free() use: one global allocation (its size is the launch's heap
+/// limit, like cudaLimitMallocHeapSize) carved into 16-byte aligned blocks, best fit, lowest address
+/// first, in O(log n) per call. Accesses into the heap are checked against its blocks: past the bytes
+/// a malloc asked for, into a freed block or between blocks is a fault, as compute-sanitizer reports.
 class DeviceHeap {
 public:
   DeviceHeap(DeviceMemory &memory, uint64_t bytes);
-  /// Device address of a block of `bytes`, 16-byte aligned, or 0 when the heap is exhausted.
+  /// Device address of a block of `bytes`, 16-byte aligned, or 0 when the heap cannot hold it.
   uint64_t allocate(uint64_t bytes);
   /// False when `address` is not a live block of this heap.
   bool release(uint64_t address);
   uint64_t base() const { return base_; }
   uint64_t size() const { return size_; }
 
+  /// An access of `bytes` at `address` (inside the heap) that misses every live block: the fault's
+  /// kind and what it missed; nullopt when the access lies within the bytes one malloc returned.
+  struct Miss {
+    FaultKind kind;
+    std::string detail;
+  };
+  std::optional<Miss> check(uint64_t address, uint64_t bytes);
+
 private:
+  struct Block {
+    uint64_t size = 0;      ///< bytes it spans (a multiple of 16)
+    uint64_t requested = 0; ///< bytes the malloc asked for (a used block)
+    bool used = false;
+    bool freed = false; ///< a free block that was once allocated: an access is a use after free
+  };
   std::mutex mutex_;
   uint64_t base_ = 0, size_ = 0;
-  struct Block {
-    uint64_t offset, size;
-    bool used;
-  };
-  std::vector<Block> blocks_; ///< sorted by offset, covering the heap
+  std::map<uint64_t, Block> blocks_;             ///< by offset, covering the heap
+  std::set<std::pair<uint64_t, uint64_t>> free_; ///< (size, offset) of the free blocks
 };
 
 } // namespace ptxray::vm

@@ -84,18 +84,14 @@ CONSUMER:
 )";
 
 TEST(Racecheck, BarArriveOrdersTheProducerBeforeTheConsumer) {
-  VmHarness vm;
-  uint64_t out = vm.zeros<uint32_t>(32);
-  InlineRun run = runInline(kProducerConsumer, "producerConsumer", {1}, {64}, false, out, uint32_t{1});
+  InlineRun run = runInline(kProducerConsumer, "producerConsumer", {1}, {64}, false, OutputWords{32}, uint32_t{1});
   ASSERT_TRUE(run.result.ok()) << describe(run.result);
   EXPECT_TRUE(run.racecheck.empty()) << describeAll(run.racecheck);
   EXPECT_TRUE(run.synccheck.empty()) << describeAll(run.synccheck);
 }
 
 TEST(Racecheck, ConsumerWithoutTheBarrierRaces) {
-  VmHarness vm;
-  uint64_t out = vm.zeros<uint32_t>(32);
-  InlineRun run = runInline(kProducerConsumer, "producerConsumer", {1}, {64}, false, out, uint32_t{0});
+  InlineRun run = runInline(kProducerConsumer, "producerConsumer", {1}, {64}, false, OutputWords{32}, uint32_t{0});
   ASSERT_TRUE(run.result.ok()) << describe(run.result);
   // The VM happens to run the consumer first; the report still names the producer's write first
   // (both are their warp's first shared access; the store comes first in the code).
@@ -120,10 +116,8 @@ const char *kGlobalStores = R"(
 )";
 
 TEST(Racecheck, GlobalMemoryOnlyOnRequest) {
-  VmHarness vm;
-  uint64_t out = vm.zeros<uint32_t>(1);
-  EXPECT_TRUE(runInline(kGlobalStores, "sameWord", {1}, {64}, false, out).racecheck.empty());
-  InlineRun run = runInline(kGlobalStores, "sameWord", {2}, {64}, true, out);
+  EXPECT_TRUE(runInline(kGlobalStores, "sameWord", {1}, {64}, false, OutputWords{1}).racecheck.empty());
+  InlineRun run = runInline(kGlobalStores, "sameWord", {2}, {64}, true, OutputWords{1});
   // Within a block, warp 1's first store finds warp 0's (the lanes of one store do not race with
   // each other); blocks are not compared: one occurrence per block.
   ASSERT_EQ(run.racecheck.size(), 1u) << describeAll(run.racecheck);

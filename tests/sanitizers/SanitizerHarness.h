@@ -96,6 +96,18 @@ struct InlineRun {
   vm::LaunchResult result;
 };
 
+/// An argument runInline allocates in its own device: a zeroed buffer of `words` 32-bit words (an
+/// address from another device would land in whatever this one placed there: its heap).
+struct OutputWords {
+  size_t words;
+};
+template <typename T> T materialize(VmHarness &, T arg) {
+  return arg;
+}
+inline uint64_t materialize(VmHarness &vm, OutputWords o) {
+  return vm.zeros<uint32_t>(o.words);
+}
+
 template <class... Args>
 InlineRun runInline(const std::string &ptx, const std::string &kernel, vm::Dim3 grid, vm::Dim3 block, bool globalMemory,
                     Args... args) {
@@ -108,7 +120,7 @@ InlineRun runInline(const std::string &ptx, const std::string &kernel, vm::Dim3 
   vm.device.setListener(&group);
   vm::LoadedModule &module = vm.load(sm90Module(ptx));
   InlineRun run;
-  run.result = vm.launch(module, kernel, grid, block, args...);
+  run.result = vm.launch(module, kernel, grid, block, materialize(vm, args)...);
   run.racecheck = racecheck.launchHazards();
   run.synccheck = synccheck.launchHazards();
   return run;

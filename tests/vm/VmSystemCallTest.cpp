@@ -129,6 +129,110 @@ TEST(VmSystemCalls, MallocReturnsNullWhenTheHeapIsExhausted) {
   EXPECT_EQ(nulls, 32 - 9);
 }
 
+// One thread mallocs `bytes`, optionally frees the block, then stores a word at `offset` into it;
+// `second` != 0 mallocs 16 more bytes and writes the two addresses to out[0] and out[1] instead.
+const char *kHeapAccess = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b64 func_retval0) malloc (.param .b64 malloc_param_0);
+.extern .func free (.param .b64 free_param_0);
+.visible .entry k(.param .u64 out, .param .u64 bytes, .param .u64 offset, .param .u32 freeFirst, .param .u32 second)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<10>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [bytes];
+  ld.param.u64 %rd3, [offset];
+  ld.param.u32 %r1, [freeFirst];
+  ld.param.u32 %r2, [second];
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd2;
+  .param .b64 retval0;
+  call.uni (retval0), malloc, (param0);
+  ld.param.b64 %rd4, [retval0];
+  }
+  setp.ne.s32 %p2, %r2, 0;
+  @%p2 bra SECOND;
+  setp.eq.s32 %p1, %r1, 0;
+  @%p1 bra STORE;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd4;
+  call.uni free, (param0);
+  }
+STORE:
+  add.s64 %rd5, %rd4, %rd3;
+  st.global.u32 [%rd5], 7;
+  ret;
+SECOND:
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], 16;
+  .param .b64 retval0;
+  call.uni (retval0), malloc, (param0);
+  ld.param.b64 %rd6, [retval0];
+  }
+  st.global.u64 [%rd1], %rd4;
+  st.global.u64 [%rd1+8], %rd6;
+  ret;
+}
+)";
+
+// compute-sanitizer reports these on an H200 (issue #31): the heap is one allocation, but its blocks
+// are what a kernel may touch.
+TEST(VmSystemCalls, HeapAccessesAreCheckedAgainstTheBlocksMallocReturned) {
+  VmHarness h;
+  auto &m = h.load(kHeapAccess);
+  uint64_t out = h.zeros<uint64_t>(2);
+  auto run = [&](uint64_t bytes, uint64_t offset, uint32_t freeFirst) {
+    return h.launch(m, "k", {1, 1, 1}, {1, 1, 1}, out, bytes, offset, freeFirst, uint32_t{0});
+  };
+  auto inside = run(16, 12, 0);
+  EXPECT_TRUE(inside.ok()) << describe(inside);
+  auto past = run(16, 16, 0);
+  ASSERT_EQ(past.faults.size(), 1u);
+  EXPECT_EQ(past.faults[0].kind, vm::FaultKind::OutOfBounds);
+  EXPECT_NE(past.faults[0].detail.find("after the 16-byte block malloc returned"), std::string::npos)
+      << past.faults[0].detail;
+  // Past the bytes asked for, inside the 16-byte rounding: still outside the block.
+  auto rounding = run(10, 8, 0);
+  ASSERT_EQ(rounding.faults.size(), 1u);
+  EXPECT_EQ(rounding.faults[0].kind, vm::FaultKind::OutOfBounds);
+  auto zero = run(0, 0, 0);
+  ASSERT_EQ(zero.faults.size(), 1u);
+  EXPECT_EQ(zero.faults[0].kind, vm::FaultKind::OutOfBounds);
+  auto afterFree = run(16, 0, 1);
+  ASSERT_EQ(afterFree.faults.size(), 1u);
+  EXPECT_EQ(afterFree.faults[0].kind, vm::FaultKind::UseAfterFree);
+}
+
+TEST(VmSystemCalls, MallocOfMoreThanTheHeapFailsWithoutWrapping) {
+  VmHarness h;
+  auto &m = h.load(kHeapAccess);
+  uint64_t out = h.zeros<uint64_t>(2);
+  auto r = h.launch(m, "k", {1, 1, 1}, {1, 1, 1}, out, UINT64_MAX, uint64_t{0}, uint32_t{0}, uint32_t{1});
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<uint64_t>(out, 2);
+  EXPECT_EQ(v[0], 0u); // malloc(SIZE_MAX) rounded up to 0 bytes once, and shared its address with the next
+  EXPECT_NE(v[1], 0u);
+}
+
+TEST(VmSystemCalls, ManySmallMallocsAreNotQuadratic) {
+  // 131072 threads x malloc(16) then free: a linear scan per call made 524288 of them take 52 s.
+  VmHarness h;
+  h.device.setHeapBytes(uint64_t{64} << 20);
+  auto &m = h.load(kMalloc);
+  const uint32_t threads = 131072;
+  uint64_t out = h.zeros<uint32_t>(threads);
+  auto r = h.launch(m, "k", {threads / 256, 1, 1}, {256, 1, 1}, out, uint64_t{16});
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<uint32_t>(out, threads);
+  EXPECT_EQ(std::count(v.begin(), v.end(), 0xffffffffu), 0);
+}
+
 const char *kAssert = R"(
 .version 8.0
 .target sm_80
