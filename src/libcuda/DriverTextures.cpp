@@ -92,11 +92,31 @@ CUresult copy3D(Runtime &rt, const Endpoint &src, const Endpoint &dst, size_t wi
     return e;
   if ((height > 1 && (width > sPitch || width > dPitch)) || height > SIZE_MAX / std::max<size_t>(depth, 1))
     return 1; // CUDA_ERROR_INVALID_VALUE
+  // The last byte each side reaches must be an address: a pitch of SIZE_MAX wraps around otherwise.
+  auto reachable = [&](const Endpoint &e, uint64_t address, uint64_t pitch, uint64_t slice) {
+    uint64_t end = 0, rowOffset = 0, sliceOffset = 0;
+    return !__builtin_mul_overflow(e.y + std::max<size_t>(height, 1) - 1, pitch, &rowOffset) &&
+           !__builtin_mul_overflow(e.z + std::max<size_t>(depth, 1) - 1, slice, &sliceOffset) &&
+           !__builtin_add_overflow(address, rowOffset, &end) && !__builtin_add_overflow(end, sliceOffset, &end) &&
+           !__builtin_add_overflow(end, e.x, &end) && !__builtin_add_overflow(end, width, &end);
+  };
+  if (!reachable(src, sAddress, sPitch, sSlice) || !reachable(dst, dAddress, dPitch, dSlice))
+    return 1;
+  // The memory types say where each side is: a device row outside every allocation is an error, not
+  // host memory (only CU_MEMORYTYPE_UNIFIED lets the address decide).
+  auto onDevice = [](const Endpoint &e) { return e.type == kDevice || e.type == kArray; };
+  int kind = cuda::Default;
+  if (src.type != kUnified && dst.type != kUnified)
+    kind = onDevice(src) ? (onDevice(dst) ? cuda::DeviceToDevice : cuda::DeviceToHost)
+                         : (onDevice(dst) ? cuda::HostToDevice : cuda::HostToHost);
   for (size_t z = 0; z < std::max<size_t>(depth, 1); ++z)
     for (size_t y = 0; y < std::max<size_t>(height, 1); ++y) {
       const uint64_t s = sAddress + (src.z + z) * sSlice + (src.y + y) * sPitch + src.x;
       const uint64_t d = dAddress + (dst.z + z) * dSlice + (dst.y + y) * dPitch + dst.x;
-      if (Error e = rt.memcpy(reinterpret_cast<void *>(d), reinterpret_cast<const void *>(s), width, cuda::Default))
+      if ((onDevice(src) && !rt.isDeviceRange(reinterpret_cast<const void *>(s), width)) ||
+          (onDevice(dst) && !rt.isDeviceRange(reinterpret_cast<const void *>(d), width)))
+        return 1;
+      if (Error e = rt.memcpy(reinterpret_cast<void *>(d), reinterpret_cast<const void *>(s), width, kind))
         return e;
     }
   const uint64_t s = sAddress + src.z * sSlice + src.y * sPitch + src.x;

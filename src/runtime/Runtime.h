@@ -236,6 +236,10 @@ public:
   void log(const std::string &line);
   void finish(); ///< end of the program: tool summaries, metrics file
 
+  /// Whether [pointer, pointer + bytes) lies in one live device allocation (a driver copy whose
+  /// memory type says device must not take anything else for host memory).
+  bool isDeviceRange(const void *pointer, size_t bytes) const { return deviceRange(pointer, bytes) != nullptr; }
+
 private:
   struct CudaArray {
     uint64_t address = 0;
