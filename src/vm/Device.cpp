@@ -498,6 +498,11 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.options = options;
   L.budget = options.maxInstructions ? options.maxInstructions : kDefaultInstructionBudget;
   L.warpBudget = std::max<uint64_t>(L.budget / kWarpBudgetShare, 1);
+  // CUDA's default printf FIFO: 1 MiB, or 64 KiB per SM when that is more (the runtime's
+  // cudaDeviceGetLimit on an H100 says 8650752 for its 132 SMs).
+  L.printfFifoBytes = options.printfFifoBytes
+                          ? options.printfFifoBytes
+                          : std::max<uint64_t>(uint64_t{1} << 20, static_cast<uint64_t>(std::max(smCount_, 0)) << 16);
   L.constBank = module.constBank_ ? memory_.find(module.constBank_) : nullptr;
   L.params.assign(std::max<uint64_t>(kernel->kernelParamBytes, 1), std::byte{0});
   for (size_t i = 0; i < args.size(); ++i)

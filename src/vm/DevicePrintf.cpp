@@ -35,8 +35,29 @@ bool nextArgument(ExecContext &ctx, int lane, const PrintfArguments &args, uint6
 
 } // namespace
 
+namespace {
+
+/// One conversion, formatted whole (%.600f is 603 characters, as a GPU prints it): a fixed buffer
+/// first, the exact size when it is not enough.
+template <typename T> void appendFormatted(std::string &out, const std::string &spec, T value) {
+  char small[512];
+  const int n = std::snprintf(small, sizeof small, spec.c_str(), value);
+  if (n < 0)
+    return;
+  if (static_cast<size_t>(n) < sizeof small) {
+    out.append(small, static_cast<size_t>(n));
+    return;
+  }
+  const size_t at = out.size();
+  out.resize(at + static_cast<size_t>(n) + 1);
+  std::snprintf(out.data() + at, static_cast<size_t>(n) + 1, spec.c_str(), value);
+  out.resize(at + static_cast<size_t>(n));
+}
+
+} // namespace
+
 std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint64_t argumentBuffer, int &count,
-                               const MicroOp *variadicCall) {
+                               const MicroOp *variadicCall, uint64_t maxTextBytes) {
   const PrintfArguments args{argumentBuffer, variadicCall};
   count = 0;
   std::string fmtText;
@@ -50,7 +71,9 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
   const uint32_t ptrSize = ctx.launch->program->addressBits / 8;
   std::string out;
   uint64_t offset = 0;
-  char buffer[512];
+  // A width or precision past the text a call may print (the FIFO) makes the call's text too long
+  // to keep: it is dropped, as the FIFO drops it, before snprintf spends gigabytes on it.
+  bool tooLong = false;
   for (size_t i = 0; i < fmtText.size(); ++i) {
     char c = fmtText[i];
     if (c != '%') {
@@ -73,12 +96,18 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
         if (!nextArgument(ctx, lane, args, offset, 4, bits))
           return false;
         ++count;
-        spec += std::to_string(static_cast<int32_t>(bits));
+        const int32_t value = static_cast<int32_t>(bits);
+        tooLong |= value != INT32_MIN && static_cast<uint64_t>(value < 0 ? -value : value) > maxTextBytes;
+        spec += std::to_string(value);
         ++i;
         return true;
       }
-      while (i < fmtText.size() && fmtText[i] >= '0' && fmtText[i] <= '9')
+      uint64_t value = 0;
+      while (i < fmtText.size() && fmtText[i] >= '0' && fmtText[i] <= '9') {
+        value = std::min<uint64_t>(value * 10 + static_cast<uint64_t>(fmtText[i] - '0'), uint64_t{1} << 40);
         spec.push_back(fmtText[i++]);
+      }
+      tooLong |= value > maxTextBytes;
       return true;
     };
     if (!number())
@@ -89,6 +118,8 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
       if (!number())
         return out;
     }
+    if (tooLong)
+      return {};
     int longs = 0;
     bool sizeT = false;
     while (i < fmtText.size() && std::strchr("hlLzjt", fmtText[i])) {
@@ -119,14 +150,13 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
       spec += wide && conv != 'c' ? "ll" : "";
       spec.push_back(conv);
       if (conv == 'c')
-        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<int>(bits & 0xff));
+        appendFormatted(out, spec, static_cast<int>(bits & 0xff));
       else if (wide)
-        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<long long>(bits));
+        appendFormatted(out, spec, static_cast<long long>(bits));
       else if (conv == 'd' || conv == 'i')
-        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<int32_t>(bits));
+        appendFormatted(out, spec, static_cast<int32_t>(bits));
       else
-        std::snprintf(buffer, sizeof buffer, spec.c_str(), static_cast<uint32_t>(bits));
-      out += buffer;
+        appendFormatted(out, spec, static_cast<uint32_t>(bits));
       break;
     }
     case 'f':
@@ -141,8 +171,7 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
         return out;
       ++count;
       spec.push_back(conv);
-      std::snprintf(buffer, sizeof buffer, spec.c_str(), std::bit_cast<double>(bits));
-      out += buffer;
+      appendFormatted(out, spec, std::bit_cast<double>(bits));
       break;
     }
     case 's': {
@@ -152,12 +181,11 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
       std::string s;
       if (bits == 0)
         s = "(null)";
-      else if (!readDeviceString(ctx, lane, bits, s, 1 << 16, strings))
+      else if (!readDeviceString(ctx, lane, bits, s, static_cast<size_t>(std::min<uint64_t>(maxTextBytes, 1u << 30)),
+                                 strings))
         return out;
       spec.push_back('s');
-      std::vector<char> wide(s.size() + 512);
-      std::snprintf(wide.data(), wide.size(), spec.c_str(), s.c_str());
-      out += wide.data();
+      appendFormatted(out, spec, s.c_str());
       break;
     }
     case 'p': {
@@ -165,8 +193,7 @@ std::string formatDevicePrintf(ExecContext &ctx, int lane, uint64_t format, uint
         return out;
       ++count;
       spec.push_back('p');
-      std::snprintf(buffer, sizeof buffer, spec.c_str(), reinterpret_cast<void *>(static_cast<uintptr_t>(bits)));
-      out += buffer;
+      appendFormatted(out, spec, reinterpret_cast<void *>(static_cast<uintptr_t>(bits)));
       break;
     }
     default:

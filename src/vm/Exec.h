@@ -153,6 +153,8 @@ struct LaunchState {
   /// by warp-instructions, so one spinning thread (one active lane) would otherwise run 32 times as
   /// long as a full warp before the thread-instruction budget stopped it.
   uint64_t warpBudget = 0;
+  /// The printf FIFO of this launch (LaunchOptions::printfFifoBytes, or CUDA's default for the GPU).
+  uint64_t printfFifoBytes = 0;
   std::atomic<uint64_t> resident{0}; ///< CTAs started and not finished
   /// Scheduling rounds that changed something, over every worker: a worker whose CTAs all poll
   /// reports a hang only if no other worker made progress meanwhile.

@@ -32,7 +32,8 @@ struct LaunchOptions {
   /// The results are then incomplete: for the performance model's --sample.
   uint64_t sampleCtas = 0;
   /// The device printf FIFO (cudaLimitPrintfFifoSize): bytes of printf output one launch keeps, each
-  /// call's text whole; what would overflow it is dropped, as a GPU drops it. 0: no bound.
+  /// call's text whole; what would overflow it is dropped, as a GPU drops it. 0: CUDA's default for
+  /// the GPU (1 MiB, or 64 KiB per SM when that is more).
   uint64_t printfFifoBytes = 0;
   LaunchClock clock;
 };

@@ -187,32 +187,29 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
   const uint32_t ptrSize = ctx.launch->program->addressBits / 8;
   LaunchState &L = *ctx.launch;
   switch (static_cast<abi::SystemCallId>(callee.systemCall)) {
-  case abi::SystemCallId::Vprintf: {
+  case abi::SystemCallId::Vprintf:
+  case abi::SystemCallId::OpenCLPrintf: {
+    // The printf FIFO (cudaLimitPrintfFifoSize; OpenCL's printf buffer): a call whose text no longer
+    // fits is dropped, so a launch's output, and the memory it takes, stay within it.
+    const uint64_t fifo = L.printfFifoBytes;
+    const bool opencl = static_cast<abi::SystemCallId>(callee.systemCall) == abi::SystemCallId::OpenCLPrintf;
     std::vector<std::string> texts;
     forLanes(mask, [&](int lane) {
-      uint64_t format = callArgument(ctx, op, 0, lane, ptrSize);
-      uint64_t args = callArgument(ctx, op, 1, lane, ptrSize);
       int count = 0;
-      texts.push_back(formatDevicePrintf(ctx, lane, format, args, count));
-      setCallResult(ctx, op, lane, static_cast<uint32_t>(count), 4);
+      if (opencl) {
+        texts.push_back(formatDevicePrintf(ctx, lane, callArgument(ctx, op, 0, lane, ptrSize), 0, count, &op, fifo));
+        setCallResult(ctx, op, lane, 0, 4); // OpenCL's printf returns 0 on success
+      } else {
+        uint64_t format = callArgument(ctx, op, 0, lane, ptrSize);
+        uint64_t args = callArgument(ctx, op, 1, lane, ptrSize);
+        texts.push_back(formatDevicePrintf(ctx, lane, format, args, count, nullptr, fifo));
+        setCallResult(ctx, op, lane, static_cast<uint32_t>(count), 4);
+      }
     });
     std::lock_guard lock(L.mutex);
-    // The printf FIFO (cudaLimitPrintfFifoSize): a call whose text no longer fits is dropped.
-    const uint64_t fifo = L.options.printfFifoBytes;
     for (const std::string &text : texts)
-      if (fifo == 0 || L.printfOutput.size() + text.size() <= fifo)
+      if (L.printfOutput.size() + text.size() <= fifo)
         L.printfOutput += text;
-    return;
-  }
-  case abi::SystemCallId::OpenCLPrintf: {
-    std::string lines;
-    forLanes(mask, [&](int lane) {
-      int count = 0;
-      lines += formatDevicePrintf(ctx, lane, callArgument(ctx, op, 0, lane, ptrSize), 0, count, &op);
-      setCallResult(ctx, op, lane, 0, 4); // OpenCL's printf returns 0 on success
-    });
-    std::lock_guard lock(L.mutex);
-    L.printfOutput += lines;
     return;
   }
   case abi::SystemCallId::Malloc: {

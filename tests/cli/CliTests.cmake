@@ -195,3 +195,25 @@ foreach(value -5 1000000000000001 18446744073709551615)
   set_tests_properties(cli.usage_run_max_instructions_${value} cli.usage_exec_max_instructions_${value} PROPERTIES
     PASS_REGULAR_EXPRESSION "--max-instructions: Value ${value} not in range 0 to 1000000000000000\n.*${CLI_EXIT_2}")
 endforeach()
+
+# Device printf at its limits (issue #31; tests/cli/kernels/printf_limits.cu): conversions are printed
+# whole (an H200 prints 603 characters for %.600f, ptxray printed 511), a width or precision past
+# the FIFO drops the call without formatting it (a billion-digit precision took 4.9 GB and 22 s),
+# %s is not cut at 64 KiB, and a launch's output is bounded by CUDA's default FIFO (1 MiB).
+set(PRINTF_RUN "${PTXRAY_BIN} run ${CLI_KERNELS}/printf_limits.ptx --grid 1 --threads 1")
+add_test(NAME cli.printf_long_precision_printed_whole COMMAND bash -c
+  "${PRINTF_RUN} --block 1 --arg s32:0 --arg u64:0 | wc -c")
+set_tests_properties(cli.printf_long_precision_printed_whole PROPERTIES PASS_REGULAR_EXPRESSION "^603\n$")
+add_test(NAME cli.printf_billion_digit_precision_dropped COMMAND bash -c
+  "${PRINTF_RUN} --block 1 --arg s32:1 --arg u64:0 | wc -c; echo exit=$?")
+set_tests_properties(cli.printf_billion_digit_precision_dropped PROPERTIES TIMEOUT 20 PASS_REGULAR_EXPRESSION "^0\nexit=0\n$")
+add_test(NAME cli.printf_long_string_whole COMMAND bash -c
+  "printf '%070000d' 0 | tr 0 x > printf-70000.bin && \
+   ${PRINTF_RUN} --block 1 --arg s32:2 --buffer s=70001:@printf-70000.bin --arg buf:s | wc -c")
+# (the 70001st byte of the buffer, past the file, is zero: the string's end)
+set_tests_properties(cli.printf_long_string_whole PROPERTIES PASS_REGULAR_EXPRESSION "^70003\n$")
+add_test(NAME cli.printf_bounded_by_the_fifo COMMAND bash -c
+  "${PRINTF_RUN} --block 32 --arg s32:3 --arg u64:0 | wc -c")
+set_tests_properties(cli.printf_bounded_by_the_fifo PROPERTIES PASS_REGULAR_EXPRESSION "^104855[0-9]\n$")
+add_test(NAME cli.printf_star_width COMMAND bash -c "${PRINTF_RUN} --block 1 --arg s32:4 --arg u64:0 | wc -c")
+set_tests_properties(cli.printf_star_width PROPERTIES PASS_REGULAR_EXPRESSION "^1002\n$")
