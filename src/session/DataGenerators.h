@@ -29,9 +29,14 @@
 //     min and max must be integers representable in T with min <= max (in T's signedness).
 //     Defaults: T's full range.
 //   Float dtypes: u = (x >> 11) * 2^-53 (in [0, 1)), then min + (max - min) * u evaluated in double
-//     (no fused multiply-add), then converted to T by rounding to nearest. Defaults: min 0, max 1.
+//     (no fused multiply-add; where max - min overflows, (min + h u) + h u with h = max/2 - min/2),
+//     then converted to T by rounding to nearest. Defaults: min 0, max 1. Bounds must be finite
+//     values of T.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -267,12 +272,28 @@ inline std::string fillRandomFloatSlice(uint8_t *data, size_t bytes, DType t, ui
     return "float bounds given for an integer dtype";
   if (!(min <= max))
     return "random min is greater than max";
+  // Bounds the dtype cannot hold would make every value infinite.
+  const double largest =
+      t == DType::F32 ? static_cast<double>(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
+  if (!(min >= -largest && max <= largest))
+    return fmt::format("random bounds must be finite {} values (at most {:g} in magnitude)",
+                       t == DType::F32 ? "f32" : "f64", largest);
   SplitMix64 rng = SplitMix64::at(seed, first);
+  const double span = max - min;
+  // Bounds of opposite signs near the largest double: max - min overflows. Half the span does not,
+  // and min + half u + half u stays within [min, max].
+  const bool halves = !std::isfinite(span);
+  const double half = max * 0.5 - min * 0.5;
   for (size_t i = first; i < last; ++i) {
     double u = unitDouble(rng.next());
-    double span = max - min;
     // Two separate roundings, never one fused multiply-add, whatever the compiler's contraction
     // setting: the volatile store forces the product to be rounded to double.
+    if (halves) {
+      volatile double part = half * u;
+      volatile double once = min + part;
+      detail::storeFloat(data, i, t, once + part);
+      continue;
+    }
     volatile double keep = span * u;
     detail::storeFloat(data, i, t, min + keep);
   }

@@ -19,6 +19,7 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <set>
 
 namespace ptxray::session {
 
@@ -677,8 +678,26 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
 
 RunSpec parseRunSpecText(std::string_view text, const std::string &name, const std::filesystem::path &dir) {
   json document;
+  // JSON keeps the last of two equal keys; a spec must not silently lose the first. Nesting is
+  // bounded too: a spec is a few levels deep, and a hostile one must not exhaust the stack.
+  constexpr int kMaxDepth = 64;
+  std::vector<std::set<std::string>> keys;
+  auto check = [&](int depth, json::parse_event_t event, json &parsed) {
+    if (depth > kMaxDepth)
+      throw SpecError(name, "", fmt::format("invalid JSON: nested deeper than {} levels", kMaxDepth));
+    if (event == json::parse_event_t::object_start)
+      keys.emplace_back();
+    else if (event == json::parse_event_t::object_end && !keys.empty())
+      keys.pop_back();
+    else if (event == json::parse_event_t::key && !keys.empty() &&
+             !keys.back().insert(parsed.get<std::string>()).second)
+      throw SpecError(
+          name, "",
+          fmt::format("duplicate key \"{}\" in one object (JSON would keep only the last)", parsed.get<std::string>()));
+    return true;
+  };
   try {
-    document = json::parse(text.begin(), text.end());
+    document = json::parse(text.begin(), text.end(), check);
   } catch (const json::parse_error &e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the prefix.
     std::string what = e.what();

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace ptxray::session {
@@ -182,6 +184,28 @@ TEST(DataGeneratorsTest, RandomStaysInRangeAndReachesBothEnds) {
 
 // Slices filled in any order give the bytes of one whole fill (the run-spec loader fills large
 // buffers in parallel slices): cut points inside the sequence, at its ends and before the tail.
+// Issue #31: random f64 in +-DBL_MAX came out all +inf (max - min overflows), and f32 bounds past
+// FLT_MAX made every value infinite.
+TEST(DataGeneratorsTest, RandomFloatsOverTheWholeRangeStayFinite) {
+  const double most = std::numeric_limits<double>::max();
+  std::vector<uint8_t> d(8 * 1000);
+  ASSERT_EQ(fillRandomFloat(d.data(), d.size(), DType::F64, 3, -most, most), "");
+  int negative = 0;
+  for (size_t i = 0; i < 1000; ++i) {
+    double v;
+    std::memcpy(&v, d.data() + 8 * i, 8);
+    ASSERT_TRUE(std::isfinite(v)) << i;
+    negative += v < 0;
+  }
+  EXPECT_GT(negative, 400); // both signs, about half each
+  EXPECT_LT(negative, 600);
+  std::vector<uint8_t> f(4 * 4);
+  EXPECT_EQ(fillRandomFloat(f.data(), f.size(), DType::F32, 0, -1e300, 1e300),
+            "random bounds must be finite f32 values (at most 3.40282e+38 in magnitude)");
+  EXPECT_EQ(fillRandomFloat(d.data(), d.size(), DType::F64, 0, 0, std::numeric_limits<double>::infinity()),
+            "random bounds must be finite f64 values (at most 1.79769e+308 in magnitude)");
+}
+
 TEST(DataGeneratorsTest, SlicesFillTheSameBytesAsOneFill) {
   const size_t bytes = 8 * 1000 + 5; // 5 trailing bytes for every dtype up to 8 bytes
   auto check = [&](DType t, auto &&whole, auto &&slice) {

@@ -239,6 +239,24 @@ TEST(RunSpec, InvalidJsonAndMissingFile) {
   }
 }
 
+// Issue #31: JSON keeps the last of two equal keys; a spec refuses them, and deep nesting.
+TEST(RunSpec, DuplicateKeysAndDeepNestingAreErrors) {
+  EXPECT_EQ(parseError(R"({"module": "a.ptx", "module": "affine.ptx", "launches": []})"),
+            "spec.json: duplicate key \"module\" in one object (JSON would keep only the last)");
+  EXPECT_EQ(parseError(R"({"module": "affine.ptx", "launches": [{"grid": [1], "grid": [2], "block": [1]}]})"),
+            "spec.json: duplicate key \"grid\" in one object (JSON would keep only the last)");
+  std::string deep = "{\"module\": \"affine.ptx\", \"x\": ";
+  for (int i = 0; i < 100; ++i)
+    deep += "[";
+  for (int i = 0; i < 100; ++i)
+    deep += "]";
+  EXPECT_EQ(parseError(deep + "}"), "spec.json: invalid JSON: nested deeper than 64 levels");
+  // The same key in different objects is fine.
+  EXPECT_EQ(
+      parseError(R"({"module": "affine.ptx", "launches": [{"grid": [1], "block": [1]}, {"grid": [2], "block": [1]}]})"),
+      "");
+}
+
 TEST(RunSpec, CommentsAndDefaults) {
   session::RunSpec s = parse(R"({"_why": "comment", "module": "affine.ptx",
     "buffers": [{"name": "b", "bytes": 8}, {"name": "t", "symbol": "g_table"}],
