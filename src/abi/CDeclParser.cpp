@@ -592,8 +592,10 @@ private:
   }
 
   unsigned alignValue(const Token &at, std::uint64_t value) const {
-    if (value == 0 || (value & (value - 1)) != 0 || value > (1u << 28))
-      failf(at, "requested alignment {} is not a power of two", value);
+    if (value == 0 || (value & (value - 1)) != 0)
+      failf(at, "requested alignment {} is not a power of two", static_cast<std::int64_t>(value));
+    if (value > (1u << 28))
+      failf(at, "requested alignment {} is larger than 2^28, the largest alignment laid out", value);
     return static_cast<unsigned>(value);
   }
 
@@ -939,6 +941,12 @@ private:
           failf(at, "bit field '{}' must have an integral type", d.name);
         if (width == 0 && !d.name.empty())
           failf(at, "named bit field '{}' has zero width", d.name);
+        // The expression's value as C gives it: -1 is negative, not 2^64 - 1 (nor 2^32 - 1 once
+        // narrowed); no type is wider than 64 bits, so a wider field needs no further look.
+        if (static_cast<std::int64_t>(width) < 0)
+          failf(at, "bit field '{}' has a negative width ({})", d.name, static_cast<std::int64_t>(width));
+        if (width > 64)
+          failf(at, "bit field '{}' is {} bits wide, wider than any integer type (64 bits, §1.3)", d.name, width);
         f.bitWidth = static_cast<unsigned>(width);
         while (attribute(f.alignOverride)) {
         }

@@ -179,6 +179,14 @@ TEST(CDeclErrors, LineAndColumn) {
   EXPECT_EQ(firstError("struct S { int x[]; };"), "h.h:1:18: error: arrays of unknown size are not supported");
   EXPECT_EQ(firstError("struct S { foo x; };"), "h.h:1:12: error: unknown type name 'foo'");
   EXPECT_EQ(firstError("struct S { int x:0; };"), "h.h:1:18: error: named bit field 'x' has zero width");
+  // Issue #31: widths and alignments as C reads them, not narrowed or wrapped.
+  EXPECT_EQ(firstError("struct S { int x:-1; };"), "h.h:1:18: error: bit field 'x' has a negative width (-1)");
+  EXPECT_EQ(firstError("struct S { int x:4294967297; };"),
+            "h.h:1:18: error: bit field 'x' is 4294967297 bits wide, wider than any integer type (64 bits, §1.3)");
+  EXPECT_EQ(firstError("struct S { _Alignas(536870912) int x; };"),
+            "h.h:1:21: error: requested alignment 536870912 is larger than 2^28, the largest alignment laid out");
+  EXPECT_EQ(firstError("struct S { _Alignas(24) int x; };"),
+            "h.h:1:21: error: requested alignment 24 is not a power of two");
   EXPECT_EQ(firstError("struct S { int x; int x; };"), "h.h:1:23: error: duplicate member 'x'");
   EXPECT_EQ(firstError("struct S { int x; };\nstruct S { int y; };"), "h.h:2:8: error: redefinition of 'struct S'");
   EXPECT_EQ(firstError("#define N 4\n"), "h.h:1:1: error: macros are not supported (only include-guard #define NAME)");
