@@ -92,6 +92,19 @@ cuda::Error Runtime::deviceFlags(int device, unsigned *flags) const {
 
 cuda::Error Runtime::setLimit(int which, size_t value) {
   const arch::ComputeCapability &cc = device_->computeCapability();
+  // Sizes the GPU could not hold are refused as an H200 refuses SIZE_MAX (cudaErrorInvalidValue);
+  // those the GPU holds but the VM's address space does not fail to allocate rather than leaving a
+  // heap of 0 bytes behind a success.
+  if (which == kLimitStackSize && value > static_cast<uint64_t>(cc.maxLocalBytesPerThread))
+    return cuda::kErrorInvalidValue;
+  if (which == kLimitPrintfFifoSize || which == kLimitMallocHeapSize) {
+    const uint64_t window = vm::kGlobalLimit - vm::kGlobalBase;
+    const arch::Gpu *board = target_.board();
+    if (value > (board ? static_cast<uint64_t>(board->memoryBytes) : window))
+      return cuda::kErrorInvalidValue;
+    if (value > window - device_->memory().bytesInUse())
+      return cuda::kErrorMemoryAllocation;
+  }
   switch (which) {
   case kLimitStackSize:
   case kLimitMaxL2FetchGranularity:
