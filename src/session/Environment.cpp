@@ -28,6 +28,37 @@ std::vector<std::string> commaList(const std::string &text) {
   return out;
 }
 
+/// A list of file names: comma-separated, with "\," for a comma in a name and "\\" for a backslash
+/// ("tl,1.json" is one file, not "tl" and "1.json" in the program's working folder).
+std::vector<std::string> fileList(const std::string &text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == ',' || text[i + 1] == '\\')) {
+      item += text[++i];
+    } else if (text[i] == ',') {
+      if (!item.empty())
+        out.push_back(std::move(item));
+      item.clear();
+    } else {
+      item += text[i];
+    }
+  }
+  if (!item.empty())
+    out.push_back(std::move(item));
+  return out;
+}
+
+std::string fileListItem(const std::string &file) {
+  std::string out;
+  for (char c : file) {
+    if (c == ',' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 /// A whole decimal number in [low, high], or nullopt.
 std::optional<long long> number(const std::string &text, long long low, long long high) {
   if (text.empty())
@@ -77,7 +108,7 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
   o.sanitizerJson = variable(env::kSanitizerJson);
   o.metricsJson = variable(env::kMetricsJson);
   o.report = variable(env::kReport);
-  o.timeline = commaList(variable(env::kTimeline));
+  o.timeline = fileList(variable(env::kTimeline));
   o.model.clock = variable(env::kClock);
   if (const std::string &clock = o.model.clock;
       !clock.empty() && clock != "default" && clock != "base" && clock != "boost" && !number(clock, 1, 10000)) {
@@ -146,7 +177,7 @@ void ProgramOptions::toEnvironment() const {
   set(env::kReport, absolute(report));
   std::string files;
   for (const std::string &f : timeline)
-    files += fmt::format("{}{}", files.empty() ? "" : ",", absolute(f));
+    files += fmt::format("{}{}", files.empty() ? "" : ",", fileListItem(absolute(f)));
   set(env::kTimeline, files);
   set(env::kClock, model.clock);
   set(env::kDlcm, model.dlcm);

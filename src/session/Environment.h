@@ -23,8 +23,9 @@ inline constexpr const char *kTool = "PTXRAY_TOOL";                        ///< 
 inline constexpr const char *kRacecheckGlobal = "PTXRAY_RACECHECK_GLOBAL"; ///< "1": racecheck checks global memory
 inline constexpr const char *kSanitizerJson = "PTXRAY_SANITIZER_JSON";     ///< FILE: the reports as JSON
 inline constexpr const char *kMetricsJson = "PTXRAY_METRICS_JSON";         ///< FILE: the model's metrics
-inline constexpr const char *kReport = "PTXRAY_REPORT";      ///< FILE: the advisor's report (.html, .json, text)
-inline constexpr const char *kTimeline = "PTXRAY_TIMELINE";  ///< FILE[,FILE...]: the session's timeline
+inline constexpr const char *kReport = "PTXRAY_REPORT"; ///< FILE: the advisor's report (.html, .json, text)
+inline constexpr const char *kTimeline =
+    "PTXRAY_TIMELINE"; ///< FILE[,FILE...] (\, for a comma in a name): the session's timeline
 inline constexpr const char *kClock = "PTXRAY_CLOCK";        ///< the model's SM clock (ModelSettings::clock)
 inline constexpr const char *kDlcm = "PTXRAY_DLCM";          ///< ca | cg
 inline constexpr const char *kBankMode = "PTXRAY_BANK_MODE"; ///< 4 | 8

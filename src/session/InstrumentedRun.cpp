@@ -49,10 +49,13 @@ void printLaunchOutcome(const LaunchReport &r, Console console, bool quietPrintf
     break;
   case vm::LaunchStatus::Faulted:
   case vm::LaunchStatus::AssertFailed:
-    if (memcheckFaultLimit)
-      console.err << fmt::format("========= ERROR SUMMARY: {} error{}{}\n", r.result.faults.size(),
-                                 r.result.faults.size() == 1 ? "" : "s",
-                                 r.result.faults.size() >= *memcheckFaultLimit ? " (reports stop there)" : "");
+    if (memcheckFaultLimit) {
+      // Every error found, also those past the reports kept (10 million, not "100").
+      const uint64_t total = std::max<uint64_t>(r.result.faultCount, r.result.faults.size());
+      console.err << fmt::format(
+          "========= ERROR SUMMARY: {} error{}{}\n", total, total == 1 ? "" : "s",
+          total > r.result.faults.size() ? fmt::format(" (the first {} are reported)", r.result.faults.size()) : "");
+    }
     console.err << fmt::format("error: launch of {} failed: {}\n", r.kernel, r.result.error);
     break;
   }

@@ -217,3 +217,17 @@ add_test(NAME cli.printf_bounded_by_the_fifo COMMAND bash -c
 set_tests_properties(cli.printf_bounded_by_the_fifo PROPERTIES PASS_REGULAR_EXPRESSION "^104855[0-9]\n$")
 add_test(NAME cli.printf_star_width COMMAND bash -c "${PRINTF_RUN} --block 1 --arg s32:4 --arg u64:0 | wc -c")
 set_tests_properties(cli.printf_star_width PROPERTIES PASS_REGULAR_EXPRESSION "^1002\n$")
+
+# A timeline file whose name holds a comma is one file (issue #31: "tl,1.json" wrote "tl" here and
+# "1.json" in the program's working folder).
+add_test(NAME cli.exec_timeline_name_with_a_comma COMMAND bash -c
+  "rm -rf comma-tl && mkdir comma-tl && cd comma-tl && ${PTXRAY_BIN} exec --timeline 'tl,1.json' -- \
+   ${PROJECT_SOURCE_DIR}/tests/programs/bin/vector_add >/dev/null 2>&1; ls")
+set_tests_properties(cli.exec_timeline_name_with_a_comma PROPERTIES PASS_REGULAR_EXPRESSION "^tl,1\\.json\n$")
+
+# The memcheck summary counts every error, not the 100 it keeps (issue #31: "100 errors (reports stop
+# there)" for 10.24 million).
+add_test(NAME cli.memcheck_summary_counts_every_error COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/oob_every_thread.ptx --grid 4 --block 256 --buffer b=4K --arg buf:b --memcheck 2>&1 | grep SUMMARY")
+set_tests_properties(cli.memcheck_summary_counts_every_error PROPERTIES PASS_REGULAR_EXPRESSION
+  "^========= ERROR SUMMARY: 1024 errors \\(the first 100 are reported\\)\n========= MEMCHECK SUMMARY: 1024 errors\n$")
