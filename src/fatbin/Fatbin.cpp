@@ -32,11 +32,15 @@ std::string FatbinEntry::text() const {
   if (flags & kFatbinFlagCompressedZstd) {
     // The size the entry claims, checked against the frame's own before allocating it.
     const unsigned long long frameSize = ZSTD_getFrameContentSize(payload.data(), payload.size());
-    if (frameSize == ZSTD_CONTENTSIZE_ERROR ||
-        (frameSize != ZSTD_CONTENTSIZE_UNKNOWN && frameSize != uncompressedSize) ||
-        uncompressedSize > (uint64_t{1} << 32))
+    if (frameSize == ZSTD_CONTENTSIZE_ERROR || (frameSize != ZSTD_CONTENTSIZE_UNKNOWN && frameSize != uncompressedSize))
       throw FatbinError(fmt::format("the compute_{} PTX of the fatbinary is not a valid zstd frame of {} bytes", arch,
                                     uncompressedSize));
+    // The PTX is text like any other input: a 552-byte frame of zeros claiming 4 GiB must not cost
+    // 4 GiB and 40 s before the parser sees it.
+    if (uncompressedSize > support::kMaxTextInputBytes)
+      throw FatbinError(fmt::format("the compute_{} PTX of the fatbinary claims {} bytes, more than the 1 GiB a "
+                                    "text input may hold",
+                                    arch, uncompressedSize));
     std::string out(uncompressedSize, '\0');
     size_t n = ZSTD_decompress(out.data(), out.size(), payload.data(), payload.size());
     if (ZSTD_isError(n))

@@ -98,6 +98,29 @@ TEST(Fatbin, CorruptCompressedPtxIsAnError) {
   EXPECT_THROW((void)corrupt[0].text(), FatbinError);
 }
 
+// Issue #31: a frame claiming gigabytes was decompressed into as many bytes before anything looked at
+// it. The header alone (magic, descriptor, 8-byte content size) is enough to be refused.
+TEST(Fatbin, FramesClaimingMoreThanATextInputAreRefused) {
+  const uint64_t claimed = uint64_t{2} << 30;
+  std::vector<std::byte> frame = {std::byte{0x28}, std::byte{0xb5}, std::byte{0x2f}, std::byte{0xfd},
+                                  std::byte{0xe0}}; // single segment, 8-byte content size
+  for (int i = 0; i < 8; ++i)
+    frame.push_back(static_cast<std::byte>((claimed >> (8 * i)) & 0xff));
+  FatbinEntry e;
+  e.kind = static_cast<uint16_t>(FatbinEntryKind::Ptx);
+  e.arch = 90;
+  e.flags = kFatbinFlagCompressedZstd;
+  e.payload = frame;
+  e.uncompressedSize = claimed;
+  try {
+    (void)e.text();
+    FAIL() << "a 2 GiB frame was decompressed";
+  } catch (const FatbinError &error) {
+    EXPECT_STREQ(error.what(), "the compute_90 PTX of the fatbinary claims 2147483648 bytes, more than the 1 GiB a "
+                               "text input may hold");
+  }
+}
+
 TEST(Fatbin, ElfSections) {
   EXPECT_TRUE(readElfSection(program("vector_add"), ".no_such_section").empty());
   EXPECT_THROW(readElfSection(std::string(PTXRAY_SOURCE_DIR) + "/README.md", ".nv_fatbin"), FatbinError);
