@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace ptxray::support {
 
@@ -27,6 +28,10 @@ std::string sizeLimit(uint64_t bytes) {
 struct FileDescriptor {
   int fd;
   bool owned;
+  FileDescriptor(int descriptor, bool owns) : fd(descriptor), owned(owns) {}
+  FileDescriptor(FileDescriptor &&other) noexcept : fd(other.fd), owned(std::exchange(other.owned, false)) {}
+  FileDescriptor(const FileDescriptor &) = delete;
+  FileDescriptor &operator=(const FileDescriptor &) = delete;
   ~FileDescriptor() {
     if (owned && fd >= 0)
       ::close(fd);
@@ -62,17 +67,28 @@ std::string errnoReason(int error) {
   return text;
 }
 
-std::string readInputFile(const std::filesystem::path &path, InputContents contents, uint64_t maxBytes) {
+namespace {
+
+/// `path` opened for reading ("-": standard input, not closed), refused if it is a folder; its status
+/// in `st`.
+FileDescriptor openInput(const std::filesystem::path &path, const std::string &name, struct stat &st) {
   const bool standardInput = path == "-";
-  const std::string name = standardInput ? "<stdin>" : path.string();
   FileDescriptor file{standardInput ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC), !standardInput};
   if (file.fd < 0)
     throwInputFileError(name, errno);
-  struct stat st {};
   if (::fstat(file.fd, &st) != 0)
     throwInputFileError(name, errno);
   if (S_ISDIR(st.st_mode))
     throwInputFileError(name, EISDIR);
+  return file;
+}
+
+} // namespace
+
+std::string readInputFile(const std::filesystem::path &path, InputContents contents, uint64_t maxBytes) {
+  const std::string name = path == "-" ? "<stdin>" : path.string();
+  struct stat st {};
+  const FileDescriptor file = openInput(path, name, st);
   const char *kind = contents == InputContents::Text ? "a text" : "a binary";
   std::string bytes;
   if (S_ISREG(st.st_mode)) {
@@ -119,15 +135,8 @@ std::string readInputFile(const std::filesystem::path &path, InputContents conte
 }
 
 void checkInputFile(const std::filesystem::path &path) {
-  const std::string name = path.string();
-  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC), true};
-  if (file.fd < 0)
-    throwInputFileError(name, errno);
   struct stat st {};
-  if (::fstat(file.fd, &st) != 0)
-    throwInputFileError(name, errno);
-  if (S_ISDIR(st.st_mode))
-    throwInputFileError(name, EISDIR);
+  (void)openInput(path, path.string(), st);
 }
 
 } // namespace ptxray::support
