@@ -2,7 +2,8 @@
 // ptxray's libcuda.so.1 and libcudart.so.13 go first on LD_LIBRARY_PATH, the OpenCL loader is pointed
 // at ptxray's platform alone (OCL_ICD_VENDORS for ocl-icd, OCL_ICD_FILENAMES for Khronos's loader),
 // the options become the PTXRAY_* variables the libraries read, and the program replaces this
-// process (execvp: an argument vector, no shell).
+// process (found on PATH as a shell finds it, then execv: an argument vector, no shell, and never
+// /bin/sh for a file with no executable format).
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
 #include "cli/LaunchOptions.h"
