@@ -87,24 +87,32 @@ void prependPath(const char *variable, const std::string &entry) {
 
 } // namespace
 
-/// Why `program` cannot be run, or empty: found as execvp would find it (a name with a slash as it is,
-/// else on PATH), into `resolved`.
-std::string unrunnable(const std::string &program, std::string &resolved) {
+/// Why a program cannot run, and the exit status a shell gives for it: 127 when it is not found, 126
+/// when it is found but cannot run. Status 0: it can.
+struct Unrunnable {
+  int status = 0;
+  std::string reason;
+};
+
+/// Finds `program` as execvp would (a name with a slash as it is, else on PATH), into `resolved`.
+Unrunnable unrunnable(const std::string &program, std::string &resolved) {
   if (program.find('/') == std::string::npos) {
     std::optional<std::string> found = support::findExecutable(program, {});
     if (!found)
-      return "not found on PATH";
+      return {127, "not found on PATH"};
     resolved = *found;
     return {};
   }
   resolved = program;
   struct stat st {};
-  if (::stat(program.c_str(), &st) != 0)
-    return support::errnoReason(errno);
+  if (::stat(program.c_str(), &st) != 0) {
+    const int error = errno;
+    return {error == ENOENT || error == ENOTDIR ? 127 : 126, support::errnoReason(error)};
+  }
   if (S_ISDIR(st.st_mode))
-    return support::errnoReason(EISDIR);
+    return {126, support::errnoReason(EISDIR)};
   if (::access(program.c_str(), X_OK) != 0)
-    return support::errnoReason(errno);
+    return {126, support::errnoReason(errno)};
   return {};
 }
 
@@ -115,9 +123,9 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
   }
   // Exit statuses as a shell gives them: 127 for a program not found, 126 for one that cannot run.
   std::string resolved;
-  if (std::string why = unrunnable(program.front(), resolved); !why.empty()) {
-    std::cerr << fmt::format("ptxray: error: cannot run '{}': {}\n", program.front(), why);
-    return why == support::errnoReason(ENOENT) || why == "not found on PATH" ? 127 : 126;
+  if (const Unrunnable why = unrunnable(program.front(), resolved); why.status != 0) {
+    std::cerr << fmt::format("ptxray: error: cannot run '{}': {}\n", program.front(), why.reason);
+    return why.status;
   }
   const arch::ArchLookup lookup = arch::findArch(options.archOrDefault());
   if (!lookup) {

@@ -94,15 +94,14 @@ std::optional<DeviceHeap::Miss> DeviceHeap::check(uint64_t address, uint64_t byt
                             into, b.requested, base_ + it->first)};
   if (b.freed)
     return Miss{FaultKind::UseAfterFree, fmt::format("the address is in device heap memory that free() released")};
-  // Free and never allocated: name the nearest block below, as compute-sanitizer does.
-  for (auto below = it; below != blocks_.begin();) {
-    --below;
-    if (below->second.used)
+  // Free and never allocated: name the block below, as compute-sanitizer names the nearest allocation
+  // (free neighbours are coalesced, so a free block's lower neighbour is in use).
+  if (it != blocks_.begin())
+    if (const auto below = std::prev(it); below->second.used)
       return Miss{FaultKind::OutOfBounds,
                   fmt::format("the address is {} bytes after the {}-byte block malloc returned at 0x{:x}",
                               offset - below->first - below->second.requested, below->second.requested,
                               base_ + below->first)};
-  }
   return Miss{FaultKind::OutOfBounds, "the address is in the device heap, outside every block malloc returned"};
 }
 
