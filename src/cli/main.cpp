@@ -1,8 +1,10 @@
 // ptxray: run PTX kernels against a modeled GPU and explain their performance.
 #include "cli/Commands.h"
 #include "support/InputFile.h"
+#include "support/MemoryBudget.h"
 #include "support/OutputFile.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -35,17 +37,31 @@ std::string commandPath(const CLI::App *app) {
 /// Prints CLI11's message for a malformed command line and where to find the usage: the --help of the
 /// (sub)command the error belongs to. --help and --version are "errors" too in CLI11; they print and
 /// succeed.
-int commandLineError(const CLI::App &app, const CLI::ParseError &e) {
+int commandLineError(const CLI::App &app, const CLI::ParseError &e, int argc, char **argv) {
   if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
     return app.exit(e);
   std::vector<const CLI::App *> chain = selectedChain(app);
   const CLI::App *where = chain.back();
   std::cerr << "ptxray: error: " << e.what() << "\n";
   if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::ExtrasError)) {
-    // Unexpected arguments belong to the innermost command that kept them.
+    // Unexpected arguments belong to the innermost command that kept them. Subcommands' options fall
+    // through to ptxray's own (--max-memory), so CLI11 leaves what neither knows with ptxray: it is
+    // the innermost command's when it came after that command's name.
     for (const CLI::App *sub : chain)
       if (sub->remaining_size() > 0)
         where = sub;
+    if (where == &app && chain.size() > 1) {
+      const std::string first = app.remaining().front(), name = chain.back()->get_name();
+      int named = -1, unexpected = -1;
+      for (int i = 1; i < argc; ++i) {
+        if (named < 0 && argv[i] == name)
+          named = i;
+        if (unexpected < 0 && argv[i] == first)
+          unexpected = i;
+      }
+      if (named >= 0 && unexpected > named)
+        where = chain.back();
+    }
   } else {
     // CLI11 checks required arguments before leftovers, so `ptxray run --bogus` would only say that
     // the input is missing; name the arguments it did not understand as well.
@@ -73,6 +89,21 @@ int main(int argc, char **argv) {
   CLI::App app{"ptxray: PTX front end, virtual GPU and performance advisor"};
   app.set_version_flag("--version", "ptxray 0.1.0");
   app.require_subcommand(1);
+  // Options of ptxray itself, accepted before or after the command (subcommands fall through to them).
+  app.fallthrough();
+  std::string maxMemory;
+  app.add_option("--max-memory", maxMemory,
+                 "Host memory the modeled GPU may take (device allocations, the blocks being run, sanitizer "
+                 "shadow memory): bytes, a number with K, M, G or T, or a percentage of the machine's memory. "
+                 "Default: 75% (PTXRAY_MAX_MEMORY)")
+      ->type_name("SIZE")
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            return ptxray::support::parseMemorySize(text)
+                       ? ""
+                       : "not a size: bytes, a number with K, M, G or T (binary), or a percentage up to 100%";
+          },
+          ""));
   // One entry per subcommand, in the order `--help` lists them.
   std::vector<ptxray::cli::CommandRunner> commands;
   commands.push_back(ptxray::cli::addParseCommand(app));
@@ -92,7 +123,21 @@ int main(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    return commandLineError(app, e);
+    return commandLineError(app, e, argc, argv);
+  }
+  // The budget: the option, else PTXRAY_MAX_MEMORY, else the default. A program `exec` runs reads
+  // the variable, so the option travels in it.
+  if (!maxMemory.empty()) {
+    const uint64_t bytes = *ptxray::support::parseMemorySize(maxMemory);
+    ptxray::support::setMemoryBudget(bytes);
+    setenv("PTXRAY_MAX_MEMORY", std::to_string(bytes).c_str(), 1);
+  } else if (const char *fromEnvironment = std::getenv("PTXRAY_MAX_MEMORY"); fromEnvironment && *fromEnvironment) {
+    if (auto bytes = ptxray::support::parseMemorySize(fromEnvironment))
+      ptxray::support::setMemoryBudget(*bytes);
+    else
+      std::cerr << "ptxray: warning: PTXRAY_MAX_MEMORY: \"" << fromEnvironment
+                << "\" is not a size (bytes, or a number with K, M, G or T, or a percentage of the machine's "
+                   "memory); the default budget\n";
   }
   try {
     for (auto &run : commands) {
@@ -109,6 +154,9 @@ int main(int argc, char **argv) {
   } catch (const ptxray::support::InputFileError &e) {
     return inputFileError(e);
   } catch (const ptxray::support::OutputFileError &e) {
+    std::cerr << "ptxray: error: " << e.what() << "\n";
+    return 1;
+  } catch (const ptxray::support::MemoryBudgetExceeded &e) {
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 1;
   }

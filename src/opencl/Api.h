@@ -5,6 +5,9 @@
 #pragma once
 
 #include "opencl/Platform.h"
+#include "support/MemoryBudget.h"
+
+#include <cstdio>
 
 #include <type_traits>
 
@@ -127,6 +130,9 @@ template <typename F> cl_int call(const char *name, F &&body) {
     std::unique_lock lock(p.mutex());
     try {
       result = body(p, lock);
+    } catch (const support::MemoryBudgetExceeded &e) {
+      std::fprintf(stderr, "ptxray: error: %s: %s\n", name, e.what());
+      result = CL_OUT_OF_HOST_MEMORY;
     } catch (const std::bad_alloc &) {
       result = CL_OUT_OF_HOST_MEMORY;
     } catch (const std::exception &e) {

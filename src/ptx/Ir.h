@@ -7,6 +7,7 @@
 
 #include "ptx/Isa.h"
 #include "ptx/Source.h"
+#include "support/MemoryBudget.h"
 
 #include <array>
 #include <cstdint>
@@ -380,6 +381,8 @@ public:
 
   SourceManager sources;
   std::unordered_map<uint32_t, uint32_t> fileByIndex; ///< .file index -> position in `files`
+  /// What the module holds of the process's memory budget (parseModule: an estimate from its size).
+  support::MemoryReservation memory;
 
   uint32_t ptxVersion() const { return versionMajor * 10 + versionMinor; }
   uint32_t pointerBits() const { return addressSize == 64 ? 64 : 32; }

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 namespace ptxray::ptx {
 namespace {
 
@@ -451,6 +454,29 @@ private:
 
 void verifyModule(const Module &module, Diagnostics &diags) {
   Verifier(module, diags).run();
+}
+
+std::vector<FeatureBeyondTarget> featuresBeyond(const Module &module, uint32_t sm) {
+  std::vector<FeatureBeyondTarget> out;
+  auto note = [&](std::string feature, uint16_t minSm, SourceLoc loc) {
+    for (const FeatureBeyondTarget &f : out)
+      if (f.feature == feature)
+        return;
+    out.push_back({std::move(feature), minSm, loc});
+  };
+  for (const Function &fn : module.functions)
+    for (const Instruction &inst : fn.instructions) {
+      const std::string_view name = spelling(inst.opcode);
+      if (const IsaRequirement req = requirement(inst.opcode); req.minSm > sm)
+        note(fmt::format("'{}'", name), req.minSm, inst.loc);
+      for (int i = 0; i < inst.numMods; ++i)
+        if (auto req = featureRequirement(inst.opcode, inst.mods[i]); req && req->minSm > sm)
+          note(fmt::format("'{}{}'", name, spelling(inst.mods[i])), req->minSm, inst.loc);
+    }
+  std::stable_sort(out.begin(), out.end(), [](const FeatureBeyondTarget &a, const FeatureBeyondTarget &b) {
+    return std::pair(a.firstUse.file, a.firstUse.offset) < std::pair(b.firstUse.file, b.firstUse.offset);
+  });
+  return out;
 }
 
 } // namespace ptxray::ptx

@@ -56,6 +56,9 @@ cuda::Error faultError(const vm::LaunchResult &result) {
   case vm::FaultKind::InstructionLimit: return cuda::kErrorLaunchTimeout;
   case vm::FaultKind::Livelock: return cuda::kErrorLaunchTimeout; // on a GPU it hangs until the watchdog
   case vm::FaultKind::StackOverflow: return cuda::kErrorHardwareStackError;
+  // The host memory behind the launch's local memory and registers ran out: what a GPU says when it
+  // cannot back a launch's local memory.
+  case vm::FaultKind::MemoryBudget: return cuda::kErrorLaunchOutOfResources;
   case vm::FaultKind::AssertFailed: return cuda::kErrorAssert;
   case vm::FaultKind::InvalidCall: return cuda::kErrorInvalidPc;
   case vm::FaultKind::IllegalInstruction:

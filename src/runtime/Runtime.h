@@ -12,6 +12,7 @@
 #include "runtime/Graphs.h"
 #include "session/Environment.h"
 #include "session/ProgramTools.h"
+#include "support/MemoryBudget.h"
 #include "vm/Device.h"
 #include "vm/Texture.h"
 
@@ -218,6 +219,9 @@ public:
   template <typename F> static cuda::Error guarded(const char *name, F &&body) {
     try {
       return body();
+    } catch (const support::MemoryBudgetExceeded &e) {
+      std::fprintf(stderr, "ptxray: error: %s: %s\n", name, e.what());
+      return cuda::kErrorMemoryAllocation;
     } catch (const std::bad_alloc &) {
       reportInternalError(name, "out of host memory");
       return cuda::kErrorMemoryAllocation;

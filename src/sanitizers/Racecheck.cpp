@@ -1,8 +1,11 @@
 #include "sanitizers/Racecheck.h"
 
+#include "support/MemoryBudget.h"
+
 #include <algorithm>
 #include <bit>
 #include <fmt/format.h>
+#include <memory>
 #include <tuple>
 #include <unordered_map>
 
@@ -44,6 +47,69 @@ struct AccessRecord {
 struct ByteShadow {
   AccessRecord write;    ///< plain store or atomic (kAtomic)
   AccessRecord reads[2]; ///< reads by two different threads
+};
+
+/// The shadow of global memory (racecheck-global), for the bytes the running CTA touched: pages of
+/// kPageBytes addresses, made on first touch and emptied when the next CTA begins. Memory grows with
+/// what a CTA touches (60 bytes of shadow per byte, a page at least), never with allocation sizes, and
+/// is taken from the memory budget: a CTA that touches more than the budget holds ends the launch with
+/// a clear fault instead of exhausting the machine.
+class GlobalShadow {
+public:
+  ByteShadow &at(uint64_t address) {
+    const uint64_t page = address / kPageBytes;
+    if (page != lastPage_ || !last_) [[unlikely]]
+      find(page);
+    return last_[address % kPageBytes];
+  }
+  /// Forgets every byte; up to kKeptPages pages stay allocated for the next CTA.
+  void clear() {
+    uint64_t dropped = 0;
+    for (auto &[page, bytes] : pages_)
+      if (free_.size() < kKeptPages)
+        free_.push_back(std::move(bytes));
+      else
+        ++dropped;
+    pages_.clear();
+    last_ = nullptr;
+    reservation_.shrink(dropped * kPageShadowBytes); // the kept pages stay reserved
+  }
+
+private:
+  /// Small pages: a kernel whose threads each touch a word far from the others' pays 15 KB per word,
+  /// not a 4 KiB page's 240 KB.
+  static constexpr uint64_t kPageBytes = 256;
+  static constexpr size_t kKeptPages = 256;
+  static constexpr uint64_t kPageShadowBytes = sizeof(ByteShadow) * kPageBytes;
+
+  void find(uint64_t page) {
+    auto [it, inserted] = pages_.try_emplace(page);
+    if (inserted) {
+      if (!free_.empty()) {
+        it->second = std::move(free_.back());
+        free_.pop_back();
+        std::fill_n(it->second.get(), kPageBytes, ByteShadow{});
+      } else {
+        if (!reservation_.tryGrow(kPageShadowBytes)) {
+          pages_.erase(it);
+          throw support::MemoryBudgetExceeded(
+              fmt::format("racecheck's shadow of global memory ({} bytes per byte a block accesses; {} held by "
+                          "this worker)",
+                          sizeof(ByteShadow), support::memorySizeText(reservation_.bytes())),
+              kPageShadowBytes, support::memoryInUse(), support::memoryBudget());
+        }
+        it->second = std::make_unique<ByteShadow[]>(kPageBytes);
+      }
+    }
+    lastPage_ = page;
+    last_ = it->second.get();
+  }
+
+  std::unordered_map<uint64_t, std::unique_ptr<ByteShadow[]>> pages_;
+  std::vector<std::unique_ptr<ByteShadow[]>> free_;
+  support::MemoryReservation reservation_;
+  uint64_t lastPage_ = 0;
+  ByteShadow *last_ = nullptr;
 };
 
 /// Morally strong (PTX memory model): both strong, with scopes that include both threads (every
@@ -137,7 +203,7 @@ struct Racecheck::Worker {
   std::vector<uint32_t> *cachedIds = nullptr;
 
   std::vector<ByteShadow> shared;
-  std::unordered_map<uint64_t, ByteShadow> global;
+  GlobalShadow global;
 
   // The running CTA's clocks.
   vm::Dim3 cta;
@@ -637,7 +703,7 @@ void Racecheck::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) {
           if (at < sharedSize)
             w.access(w.shared[at], me, isWrite, wi, e.space, at);
         } else {
-          w.access(w.global[at], me, isWrite, wi, e.space, at);
+          w.access(w.global.at(at), me, isWrite, wi, e.space, at);
         }
       }
     }

@@ -1,5 +1,6 @@
 #include "session/Environment.h"
 
+#include "support/MemoryBudget.h"
 #include "system/SystemConfig.h"
 
 #include <fmt/format.h>
@@ -152,6 +153,14 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
       warnings.push_back(fmt::format("{}: \"{}\" is not a count from 0 to {}; the default budget",
                                      env::kMaxInstructions, m, env::kMaxInstructionBudget));
   }
+  if (std::string m = variable(env::kMaxMemory); !m.empty()) {
+    if (auto bytes = support::parseMemorySize(m))
+      o.maxMemory = *bytes;
+    else
+      warnings.push_back(fmt::format("{}: \"{}\" is not a size (bytes, or a number with K, M, G or T, or a "
+                                     "percentage of the machine's memory); the default budget",
+                                     env::kMaxMemory, m));
+  }
   o.connections = hyperQConnectionsFromEnvironment();
   if (std::string n = variable(env::kMaxConnections); !n.empty() && !o.connections)
     warnings.push_back(fmt::format("{}: \"{}\" is not 1 to 1024; the GPU's default", env::kMaxConnections, n));
@@ -186,6 +195,7 @@ void ProgramOptions::toEnvironment() const {
   set(env::kPtx, strictPtx ? "strict" : "");
   set(env::kModel, modelClock ? "" : "off");
   set(env::kMaxInstructions, maxInstructions ? std::to_string(maxInstructions) : "");
+  set(env::kMaxMemory, maxMemory ? std::to_string(maxMemory) : "");
   set(env::kMaxConnections, connections ? std::to_string(*connections) : "");
 }
 

@@ -36,6 +36,8 @@ inline constexpr const char *kMaxInstructions = "PTXRAY_MAX_INSTRUCTIONS"; ///< 
 /// The largest thread-instruction budget a launch may be given (--max-instructions,
 /// PTXRAY_MAX_INSTRUCTIONS): weeks of the VM's time; larger values are refused, not taken as "none".
 inline constexpr uint64_t kMaxInstructionBudget = 1'000'000'000'000'000ull;
+/// The process's memory budget (support/MemoryBudget.h): bytes, K/M/G/T, or a percentage of the machine's.
+inline constexpr const char *kMaxMemory = "PTXRAY_MAX_MEMORY";
 inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";     ///< where `exec` finds the CUDA libraries
 inline constexpr const char *kOpenCLLibDir = "PTXRAY_OPENCL_LIB_DIR"; ///< where `exec` finds libptxray-opencl.so
 /// CUDA's own: Hyper-Q connections a program's streams are spread over.
@@ -67,6 +69,7 @@ struct ProgramOptions {
   /// only) can still be studied on a modeled Kepler or Maxwell GPU.
   bool strictPtx = false;
   uint64_t maxInstructions = 0;   ///< 0: the VM's default
+  uint64_t maxMemory = 0;         ///< the memory budget in bytes; 0: the default (support::defaultMemoryBudget)
   std::optional<int> connections; ///< CUDA_DEVICE_MAX_CONNECTIONS
   /// Not an environment setting: the front end wants modeled kernel times for some launches of its
   /// own choosing (OpenCL's profiling queues) even when no output needs the model

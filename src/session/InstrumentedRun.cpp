@@ -98,6 +98,7 @@ RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Consol
     if (onLaunch)
       onLaunch(event);
   };
+  options.onModuleWarning = [&](const std::string &warning) { console.err << "ptxray: warning: " << warning << "\n"; };
   result.outcome = runSpec(spec, options);
   // What ended the run early comes before the tools' summaries, which end the output.
   const RunOutcome &outcome = result.outcome;

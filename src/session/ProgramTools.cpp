@@ -1,6 +1,7 @@
 #include "session/ProgramTools.h"
 
 #include "session/Outputs.h"
+#include "support/MemoryBudget.h"
 
 #include <fmt/format.h>
 
@@ -221,6 +222,8 @@ ProgramSetup setUpProgram(std::ostream &err, bool modelOnRequest) {
   setup.options.modelOnRequest = modelOnRequest;
   for (const std::string &w : warnings)
     err << "ptxray: warning: " << w << "\n";
+  if (setup.options.maxMemory)
+    support::setMemoryBudget(setup.options.maxMemory);
   arch::ArchLookup lookup = arch::findArch(setup.options.archOrDefault());
   if (!lookup) {
     err << fmt::format("ptxray: warning: {}: {}; the {}\n", env::kArch, lookup.error, ProgramOptions::kDefaultArch);

@@ -225,6 +225,9 @@ struct RunOptions {
   /// Called after each launch, before the next one starts (printing as the run goes; the module is
   /// alive, so the launch's profile can be advised on).
   std::function<void(const LaunchReport &)> onLaunch;
+  /// Called with each thing the modeled GPU would not accept of the module (vm::LoadedModule::warnings),
+  /// once it has loaded.
+  std::function<void(const std::string &)> onModuleWarning;
 
   /// sm_90, the default of `ptxray run`.
   static arch::ArchTarget defaultTarget();

@@ -202,6 +202,9 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   support::checkInputFile(spec.module);
   vm::LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory, spec.buildOptions);
   const unsigned pointerBytes = module.ptx().pointerBits() / 8;
+  if (options.onModuleWarning)
+    for (const std::string &warning : module.warnings())
+      options.onModuleWarning(warning);
 
   // Everything the module can tell us is wrong, before anything runs.
   std::vector<PlacedBuffer> placed;
@@ -216,11 +219,12 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
     }
     placed.push_back(p);
   }
+  // placed[i] is spec.buffers[i]'s: found by the spec's index of names, not a scan per operation.
   auto placedOf = [&](std::string_view name) -> PlacedBuffer & {
-    for (PlacedBuffer &p : placed)
-      if (p.spec->name == name)
-        return p;
-    throw std::logic_error("runSpec: buffer vanished"); // parseRunSpec checked every name
+    const SpecBuffer *b = spec.findBuffer(name);
+    if (!b)
+      throw std::logic_error("runSpec: buffer vanished"); // parseRunSpec checked every name
+    return placed[static_cast<size_t>(b - spec.buffers.data())];
   };
   // A spec built in code may list launches only: they run in order on the default stream.
   std::vector<SpecOperation> launchList;

@@ -4,6 +4,7 @@
 #include "ptx/Demangle.h"
 #include "ptx/Parser.h"
 #include "ptx/RegisterPressure.h"
+#include "ptx/Verifier.h"
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 #include "toolchain/Compilers.h"
@@ -124,6 +125,26 @@ LoadedModule &Device::loadModuleFile(const std::string &path, const std::string 
     }
   }
   return loadModule(ptxPath.lexically_normal().string(), std::move(compiled->ptx));
+}
+
+void Device::noteFeaturesBeyondGpu(LoadedModule &loaded) const {
+  const ptx::Module &m = *loaded.ptx_;
+  const auto modeledSm = static_cast<uint32_t>(cc_.major * 10 + cc_.minor);
+  // A driver refuses PTX for a newer target than its GPU (ptxas: the .target is higher than the
+  // GPU's); the VM runs it as written, and says so.
+  if (m.target.sm > modeledSm)
+    loaded.warnings_.push_back(fmt::format("{}: the module targets sm_{}, newer than the modeled GPU (sm_{}): a GPU "
+                                           "of that kind would not load it; it runs here as PTX for sm_{}",
+                                           loaded.name_, m.target.sm, modeledSm, m.target.sm));
+  const std::vector<ptx::FeatureBeyondTarget> features = ptx::featuresBeyond(m, modeledSm);
+  constexpr size_t kListed = 5;
+  for (size_t i = 0; i < features.size() && i < kListed; ++i)
+    loaded.warnings_.push_back(fmt::format("{}: {} needs sm_{} or higher; the modeled GPU is sm_{}",
+                                           m.sources.position(features[i].firstUse), features[i].feature,
+                                           features[i].minSm, modeledSm));
+  if (features.size() > kListed)
+    loaded.warnings_.push_back(fmt::format("{}: {} more instructions the modeled GPU (sm_{}) does not have",
+                                           loaded.name_, features.size() - kListed, modeledSm));
 }
 
 LoadedModule &Device::loadModule(std::string name, std::string ptxText, uint64_t constantArgumentBytes) {
@@ -265,6 +286,7 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText, uint64_t
   }
 
   decodeProgram(program, placement);
+  noteFeaturesBeyondGpu(*loaded);
   modules_.push_back(std::move(loaded));
   return *modules_.back();
 }
@@ -273,8 +295,16 @@ uint64_t Device::allocate(uint64_t bytes, std::string label) {
   if (label.empty())
     label = fmt::format("allocation of {} bytes", bytes);
   auto a = memory_.allocate(bytes, AllocationKind::Device, std::move(label));
-  if (!a)
+  if (!a) {
+    // Say which limit it was: the memory budget behind the device memory, or the VM's address window.
+    const uint64_t budget = support::memoryBudget(), inUse = support::memoryInUse();
+    if (bytes > budget || inUse > budget - bytes)
+      throw VmError(fmt::format("out of device memory allocating {} bytes: {} of the {} memory budget {} in use "
+                                "(--max-memory, PTXRAY_MAX_MEMORY)",
+                                bytes, support::memorySizeText(inUse), support::memorySizeText(budget),
+                                inUse == 1 ? "is" : "are"));
     throw VmError(fmt::format("out of device memory allocating {} bytes", bytes));
+  }
   return *a;
 }
 
@@ -513,6 +543,15 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   const uint64_t runs = options.sampleCtas && options.sampleCtas < ctas ? options.sampleCtas : ctas;
   unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<uint64_t>(workers, runs));
+  // Each worker keeps a CTA's state (512 MiB for 1024 threads with 512 KiB of local memory each): no
+  // more workers than the memory budget holds at once; with none, the one worker's CTA is refused
+  // (FaultKind::MemoryBudget) instead of the machine running out.
+  if (const uint64_t perCta = ctaHostBytes(L, initialLocalBytes(*kernel)), budget = support::memoryBudget(),
+      inUse = support::memoryInUse();
+      workers > 1) {
+    const uint64_t fit = inUse < budget ? (budget - inUse) / perCta : 0;
+    workers = static_cast<unsigned>(std::clamp<uint64_t>(fit, 1, workers));
+  }
   result.workers = workers;
   result.ctasRun = runs;
   L.independentThreadScheduling = cc_.major >= 7;

@@ -52,9 +52,13 @@ public:
   uint64_t constantArgumentOffset() const { return constArgumentsOffset_; }
   uint64_t constantArgumentBytes() const { return constBankBytes_ - constArgumentsOffset_; }
   uint64_t constantBankAddress() const { return constBank_; }
+  /// What the modeled GPU would not accept of the module, though the VM runs it: a newer .target,
+  /// instructions its compute capability lacks (each at its first use; Device::loadModule).
+  const std::vector<std::string> &warnings() const { return warnings_; }
 
 private:
   friend class Device;
+  std::vector<std::string> warnings_;
   std::string name_;
   std::unique_ptr<ptx::Module> ptx_;
   Program program_;
@@ -196,6 +200,8 @@ public:
 private:
   /// The grid workspace cooperative launches share (allocated on first use, kept).
   uint64_t gridWorkspace();
+  /// Fills `loaded`'s warnings: what of it the modeled GPU lacks.
+  void noteFeaturesBeyondGpu(LoadedModule &loaded) const;
   const arch::ComputeCapability &cc_;
   int smCount_ = 1;
   DeviceMemory memory_;

@@ -3,12 +3,14 @@
 // one at a time on one worker until they block at a barrier or finish.
 #pragma once
 
+#include "support/MemoryBudget.h"
 #include "vm/Events.h"
 #include "vm/Fault.h"
 #include "vm/LaunchOptions.h"
 #include "vm/Memory.h"
 #include "vm/Program.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -105,6 +107,9 @@ struct Cta {
   };
   Barrier barriers[kNumBarriers];
   uint32_t liveThreads = 0;
+  /// What this storage holds of the memory budget: its registers, local and shared memory at their
+  /// largest so far (the vectors keep their capacity when the storage runs the next CTA).
+  support::MemoryReservation hostMemory;
 };
 
 /// Everything a launch shares between its workers.
@@ -182,6 +187,22 @@ struct LaunchState {
 
   void report(Fault fault);
 };
+
+/// Local memory per thread a CTA of `kernel` starts with: the kernel's frame, in 16-byte units (calls
+/// grow it: ensureLocal).
+inline uint64_t initialLocalBytes(const DecodedFunction &kernel) {
+  return std::max<uint64_t>((uint64_t{kernel.frameBytes} + 15) / 16 * 16, 16);
+}
+
+/// The host memory the VM's state of one CTA of the launch takes when it starts: each warp's registers
+/// (a 64-bit slot per lane), predicates and local memory, and the CTA's shared memory. What a worker
+/// reserves of the memory budget per CTA it keeps resident.
+inline uint64_t ctaHostBytes(const LaunchState &L, uint64_t localBytes) {
+  const uint64_t warps = (L.block.count() + kWarpSize - 1) / kWarpSize;
+  const uint64_t perWarp = sizeof(Warp) + uint64_t{L.kernel->numValueSlots} * kWarpSize * sizeof(uint64_t) +
+                           uint64_t{L.kernel->numPredSlots} * sizeof(uint32_t) + localBytes * kWarpSize;
+  return sizeof(Cta) + L.sharedBytes + warps * perWarp;
+}
 
 /// The state a micro-op handler works on: the warp being run and its current path.
 struct ExecContext {

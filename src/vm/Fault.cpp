@@ -26,6 +26,7 @@ const char *faultName(FaultKind kind) {
   case FaultKind::InvalidCall: return "Invalid call target";
   case FaultKind::HeapError: return "Device heap error";
   case FaultKind::Livelock: return "Livelock: the warps wait for memory nothing changes";
+  case FaultKind::MemoryBudget: return "Memory budget exceeded";
   }
   return "error";
 }
@@ -48,6 +49,7 @@ const char *faultKindId(FaultKind kind) {
   case FaultKind::InvalidCall: return "invalid-call";
   case FaultKind::HeapError: return "heap-error";
   case FaultKind::Livelock: return "livelock";
+  case FaultKind::MemoryBudget: return "memory-budget";
   }
   return "error";
 }
@@ -99,8 +101,10 @@ std::vector<std::string> Fault::detailLines() const {
     out.push_back(fmt::format("at {}  {}", ptxLocation, instructionText));
   if (!sourceLine.empty())
     out.push_back(fmt::format("source {}", sourceLine));
-  out.push_back(
-      fmt::format("by thread ({},{},{}) in block ({},{},{})", thread.x, thread.y, thread.z, block.x, block.y, block.z));
+  // A fault of the launch as a whole (a hopeless grid, the memory budget) was no thread's doing.
+  if (!instructionText.empty() || size || address)
+    out.push_back(fmt::format("by thread ({},{},{}) in block ({},{},{})", thread.x, thread.y, thread.z, block.x,
+                              block.y, block.z));
   if (size || address)
     out.push_back(fmt::format("address 0x{:x}", address));
   if (!detail.empty())
@@ -168,7 +172,7 @@ void ExecContext::fault(FaultKind kind, int lane, std::string detail, uint64_t a
   if (!launch->options.continueOnError || kind == FaultKind::AssertFailed || kind == FaultKind::Trap ||
       kind == FaultKind::BarrierDeadlock || kind == FaultKind::Livelock || kind == FaultKind::InstructionLimit ||
       kind == FaultKind::StackOverflow || kind == FaultKind::IllegalInstruction || kind == FaultKind::InvalidCall ||
-      kind == FaultKind::Breakpoint) {
+      kind == FaultKind::Breakpoint || kind == FaultKind::MemoryBudget) {
     launch->abort = true;
     yield = true;
   }

@@ -29,6 +29,7 @@ enum class FaultKind : uint8_t {
   InvalidCall,        ///< call through a pointer that is not a function, or to a function without a body
   HeapError,          ///< free() of a pointer malloc() did not return
   Livelock,           ///< every warp that can run polls memory that nothing changes
+  MemoryBudget,       ///< the VM's state for the launch would pass the process's memory budget (--max-memory)
 };
 
 const char *faultName(FaultKind kind);

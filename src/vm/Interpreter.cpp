@@ -339,6 +339,15 @@ bool ensureLocal(ExecContext &ctx, uint64_t bytes) {
   uint64_t stride =
       std::min<uint64_t>(std::max<uint64_t>(bytes, w.localStride * 2), ctx.launch->options.stackBytesPerThread);
   stride = (stride + 15) / 16 * 16;
+  if (!ctx.cta->hostMemory.tryGrow((stride - w.localStride) * kWarpSize)) {
+    ctx.fault(FaultKind::MemoryBudget, std::countr_zero(ctx.exec),
+              fmt::format("the call needs {} bytes of local memory per thread: {} more for the warp, past the "
+                          "memory budget ({} of {} in use; --max-memory, PTXRAY_MAX_MEMORY)",
+                          bytes, support::memorySizeText((stride - w.localStride) * kWarpSize),
+                          support::memorySizeText(support::memoryInUse()),
+                          support::memorySizeText(support::memoryBudget())));
+    return false;
+  }
   std::vector<std::byte> grown(stride * kWarpSize);
   for (int lane = 0; lane < kWarpSize; ++lane)
     std::memcpy(grown.data() + lane * stride, w.local.data() + lane * w.localStride, w.localStride);
@@ -590,12 +599,24 @@ CtaRun::CtaRun(LaunchState &L, uint64_t linearCtaId, unsigned slot, Cta storage)
   cta_.id.x = static_cast<uint32_t>(linearCtaId % L.grid.x);
   cta_.id.y = static_cast<uint32_t>(linearCtaId / L.grid.x % L.grid.y);
   cta_.id.z = static_cast<uint32_t>(linearCtaId / (uint64_t{L.grid.x} * L.grid.y));
-  cta_.shared.assign(L.sharedBytes, std::byte{0});
   const uint64_t threads = L.block.count();
   const uint32_t numWarps = static_cast<uint32_t>((threads + kWarpSize - 1) / kWarpSize);
+  const uint64_t localBytes = initialLocalBytes(kernel);
+  // The storage's share of the memory budget, before it grows: a block of 1024 threads with 512 KiB
+  // of local memory each needs 512 MiB, and workers that all take one at once must not exhaust the
+  // machine (runWorker reports the refusal as the launch's fault).
+  if (const uint64_t need = ctaHostBytes(L, localBytes); need > cta_.hostMemory.bytes()) {
+    const uint64_t more = need - cta_.hostMemory.bytes();
+    if (!cta_.hostMemory.tryGrow(more))
+      throw support::MemoryBudgetExceeded(
+          fmt::format("the VM's state of a block of {} ({} threads: registers, {} B of local memory each, {} B of "
+                      "shared memory)",
+                      kernel.name, threads, localBytes, L.sharedBytes),
+          more, support::memoryInUse(), support::memoryBudget());
+  }
+  cta_.shared.assign(L.sharedBytes, std::byte{0});
   cta_.warps.resize(numWarps);
   cta_.liveThreads = static_cast<uint32_t>(threads);
-  const uint64_t localBytes = std::max<uint64_t>((kernel.frameBytes + 15) / 16 * 16, 16);
   for (uint32_t i = 0; i < numWarps; ++i) {
     Warp &w = cta_.warps[i];
     w.recycle();

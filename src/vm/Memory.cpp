@@ -1,5 +1,6 @@
 #include "vm/Memory.h"
 
+#include "support/MemoryBudget.h"
 #include "vm/Events.h"
 
 #include <algorithm>
@@ -70,8 +71,10 @@ uint64_t hostSize(const Allocation &a) {
 
 DeviceMemory::~DeviceMemory() {
   for (Allocation &a : allocations_)
-    if (a.host && !a.adopted)
+    if (a.host && !a.adopted) {
       freeHost(a.host, hostSize(a));
+      support::releaseMemory(hostSize(a));
+    }
 }
 
 std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind kind, std::string label) {
@@ -81,9 +84,15 @@ std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind ki
   // One empty granule between allocations makes off-by-one overruns land outside every allocation.
   if (rounded > ceiling_ || next_ > ceiling_ - rounded)
     return std::nullopt;
-  std::byte *host = allocateHost(size);
-  if (!host)
+  // The host memory behind the modeled GPU's is the process's memory budget (support/MemoryBudget.h):
+  // past it an allocation fails as on a full GPU, instead of the machine running out later.
+  if (!support::tryReserveMemory(size))
     return std::nullopt;
+  std::byte *host = allocateHost(size);
+  if (!host) {
+    support::releaseMemory(size);
+    return std::nullopt;
+  }
   Allocation a;
   a.base = next_;
   a.size = bytes;
@@ -133,8 +142,10 @@ bool DeviceMemory::release(uint64_t base) {
                              [](const Allocation &a, uint64_t b) { return a.base < b; });
   if (it == allocations_.end() || it->base != base || it->freed)
     return false;
-  if (!it->adopted)
+  if (!it->adopted) {
     freeHost(it->host, hostSize(*it));
+    support::releaseMemory(hostSize(*it));
+  }
   it->host = nullptr;
   it->freed = true;
   inUse_ -= it->size;

@@ -5,6 +5,7 @@
 #include <deque>
 #include <fmt/format.h>
 #include <memory>
+#include <new>
 
 namespace ptxray::vm {
 
@@ -30,6 +31,17 @@ unsigned takeSlot(LaunchState &L) {
   // residentLimit bounds the CTAs started beyond each worker's first (Device::launch sizes
   // slotCount with room for both), so slots never run out.
   return L.nextSlot < L.slotCount ? L.nextSlot++ : L.slotCount - 1;
+}
+
+/// Ends the launch with the fault that says which host memory it could not have.
+void reportHostMemory(LaunchState &L, std::string detail) {
+  Fault f;
+  f.kind = FaultKind::MemoryBudget;
+  f.block = f.thread = Dim3{0, 0, 0}; // the launch's, not a thread's: the detail says which state
+  f.kernel = f.function = L.kernel->name;
+  f.detail = std::move(detail);
+  L.report(std::move(f));
+  L.abort = true;
 }
 
 } // namespace
@@ -67,61 +79,73 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
     } else {
       slot = takeSlot(L);
     }
-    L.resident.fetch_add(1, std::memory_order_relaxed);
     Cta storage;
     if (!spare.empty()) {
       storage = std::move(spare.back());
       spare.pop_back();
     }
     resident.push_front(std::make_unique<CtaRun>(L, *id, slot, std::move(storage)));
+    L.resident.fetch_add(1, std::memory_order_relaxed);
     return true;
   };
   std::atomic<uint64_t> &quiet = L.quietSince[worker];
   uint64_t polls = 0;     // consecutive polling turns, all while `progress` stayed at quietFrom
   uint64_t quietFrom = 0; // the launch's progress when they began
-  while (!L.abort.load(std::memory_order_relaxed)) {
-    if (resident.empty() && !start(false))
-      break;
-    CtaRun &cta = *resident.front();
-    if (cta.run() == CtaStep::Done) {
-      slots.push_back(cta.slot());
-      spare.push_back(cta.finish());
+  // A worker thread must not throw (the pool would terminate the process): host memory the launch
+  // cannot have (the memory budget, or the machine's) ends the launch with a fault instead.
+  try {
+    while (!L.abort.load(std::memory_order_relaxed)) {
+      if (resident.empty() && !start(false))
+        break;
+      CtaRun &cta = *resident.front();
+      if (cta.run() == CtaStep::Done) {
+        slots.push_back(cta.slot());
+        spare.push_back(cta.finish());
+        resident.pop_front();
+        L.resident.fetch_sub(1, std::memory_order_relaxed);
+        L.progress.fetch_add(1, std::memory_order_relaxed);
+        quiet.store(0, std::memory_order_release);
+        polls = 0;
+        continue;
+      }
+      // It polls: what it waits for must come from another CTA. Let a new one start if the GPU could
+      // hold it, else give the next resident one its turn.
+      resident.push_back(std::move(resident.front()));
       resident.pop_front();
-      L.resident.fetch_sub(1, std::memory_order_relaxed);
-      L.progress.fetch_add(1, std::memory_order_relaxed);
-      quiet.store(0, std::memory_order_release);
-      polls = 0;
-      continue;
+      if (start(true)) {
+        quiet.store(0, std::memory_order_release); // the new CTA has not polled yet
+        polls = 0;
+        continue;
+      }
+      const uint64_t progress = L.progress.load(std::memory_order_acquire);
+      if (polls == 0 || progress != quietFrom) {
+        quietFrom = progress; // another worker's CTAs moved: maybe toward what these wait for
+        polls = 0;
+      }
+      ++polls;
+      if (polls % resident.size() == 0)
+        quiet.store(quietFrom + 1, std::memory_order_release); // each resident CTA polled a turn
+      if (polls < kHangTurns * resident.size() || !allQuiet(L, quietFrom) ||
+          L.progress.load(std::memory_order_acquire) != quietFrom)
+        continue;
+      std::string why = fmt::format("every warp of the block that can run has polled memory for {} rounds of {} loop "
+                                    "iterations without any change (on a GPU the kernel would hang)",
+                                    polls / resident.size(), kYieldQuantum);
+      if (uint64_t waiting = queue.remaining())
+        why += fmt::format("; {} more block{} of the grid cannot start while {} are resident (at most {} fit on the "
+                           "GPU at once: blocks per SM x SMs), so a block waiting for one of them waits forever",
+                           waiting, waiting == 1 ? "" : "s", L.resident.load(), L.residentLimit);
+      resident.back()->reportHang(why);
+      break;
     }
-    // It polls: what it waits for must come from another CTA. Let a new one start if the GPU could
-    // hold it, else give the next resident one its turn.
-    resident.push_back(std::move(resident.front()));
-    resident.pop_front();
-    if (start(true)) {
-      quiet.store(0, std::memory_order_release); // the new CTA has not polled yet
-      polls = 0;
-      continue;
-    }
-    const uint64_t progress = L.progress.load(std::memory_order_acquire);
-    if (polls == 0 || progress != quietFrom) {
-      quietFrom = progress; // another worker's CTAs moved: maybe toward what these wait for
-      polls = 0;
-    }
-    ++polls;
-    if (polls % resident.size() == 0)
-      quiet.store(quietFrom + 1, std::memory_order_release); // each resident CTA polled a turn
-    if (polls < kHangTurns * resident.size() || !allQuiet(L, quietFrom) ||
-        L.progress.load(std::memory_order_acquire) != quietFrom)
-      continue;
-    std::string why = fmt::format("every warp of the block that can run has polled memory for {} rounds of {} loop "
-                                  "iterations without any change (on a GPU the kernel would hang)",
-                                  polls / resident.size(), kYieldQuantum);
-    if (uint64_t waiting = queue.remaining())
-      why += fmt::format("; {} more block{} of the grid cannot start while {} are resident (at most {} fit on the "
-                         "GPU at once: blocks per SM x SMs), so a block waiting for one of them waits forever",
-                         waiting, waiting == 1 ? "" : "s", L.resident.load(), L.residentLimit);
-    resident.back()->reportHang(why);
-    break;
+  } catch (const support::MemoryBudgetExceeded &e) {
+    reportHostMemory(L, e.what());
+  } catch (const std::bad_alloc &) {
+    reportHostMemory(L, fmt::format("the host has no memory left for the VM's state of the launch ({} in use of "
+                                    "the memory budget of {}; --max-memory, PTXRAY_MAX_MEMORY sets a lower one "
+                                    "that is refused cleanly)",
+                                    support::memorySizeText(support::memoryInUse()),
+                                    support::memorySizeText(support::memoryBudget())));
   }
   quiet.store(LaunchState::kWorkerGone, std::memory_order_release);
   // Any CTA still resident (the launch aborted) ends here: its listeners' onCtaEnd.

@@ -196,6 +196,80 @@ foreach(value -5 1000000000000001 18446744073709551615)
     PASS_REGULAR_EXPRESSION "--max-instructions: Value ${value} not in range 0 to 1000000000000000\n.*${CLI_EXIT_2}")
 endforeach()
 
+# The memory budget (issue #31): a block whose state the budget cannot hold is refused with the
+# launch's fault; fewer workers run when all of them would not fit (1024 threads x 512 KiB of local
+# memory: 512 MiB a block); racecheck's global shadow, parsing and device allocations stop at the
+# budget with a clear error; sizes that do not parse are a usage error.
+add_test(NAME cli.memory_budget_refuses_a_block COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/big_local.ptx --grid 4 --block 1024 --buffer b=4 --arg buf:b --max-memory 300M 2>&1; echo exit=$?")
+set_tests_properties(cli.memory_budget_refuses_a_block PROPERTIES PASS_REGULAR_EXPRESSION
+  "========= Memory budget exceeded
+=========     in kernel bigLocal
+=========     the VM's state of a block of bigLocal \\(1024 threads: registers, 524288 B of local memory each, 0 B of shared memory\\) needs 512\\.[0-9] MiB more, but [0-9.]+ [KM]iB of the 300\\.0 MiB memory budget are in use \\(--max-memory, PTXRAY_MAX_MEMORY\\)
+error: launch of bigLocal failed: Memory budget exceeded
+exit=1
+$")
+add_test(NAME cli.memory_budget_runs_fewer_workers COMMAND bash -c
+  "${PTXRAY_BIN} --max-memory 800M run ${CLI_KERNELS}/big_local.ptx --grid 3 --block 1024 --threads 4 --buffer b=4 --arg buf:b --output b=memory_budget_b.bin 2>&1 && od -An -tu4 memory_budget_b.bin; echo exit=$?")
+set_tests_properties(cli.memory_budget_runs_fewer_workers PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION "^ +458752
+exit=0
+$")
+add_test(NAME cli.memory_budget_racecheck_global_shadow COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/fill_block.ptx --grid 1 --block 1024 --buffer b=64M --arg buf:b --arg u32:16777216 --tool racecheck --racecheck-global --max-memory 256M 2>&1; echo exit=$?")
+set_tests_properties(cli.memory_budget_racecheck_global_shadow PROPERTIES PASS_REGULAR_EXPRESSION
+  "=========     racecheck's shadow of global memory \\(60 bytes per byte a block accesses; [0-9.]+ MiB held by this worker\\) needs 15\\.0 KiB more, but 256\\.0 MiB of the 256\\.0 MiB memory budget are in use \\(--max-memory, PTXRAY_MAX_MEMORY\\)
+error: launch of fillBlock failed: Memory budget exceeded
+.*exit=1
+$")
+add_test(NAME cli.memory_budget_racecheck_global_fits COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/fill_block.ptx --grid 1 --block 1024 --buffer b=1M --arg buf:b --arg u32:262144 --tool racecheck --racecheck-global --max-memory 256M 2>&1; echo exit=$?")
+set_tests_properties(cli.memory_budget_racecheck_global_fits PROPERTIES PASS_REGULAR_EXPRESSION
+  "RACECHECK SUMMARY: 0 hazards displayed \\(0 errors, 0 warnings\\)
+exit=0
+$")
+add_test(NAME cli.memory_budget_parse COMMAND bash -c
+  "PTXRAY_MAX_MEMORY=1K ${PTXRAY_BIN} parse ${CLI_KERNELS}/ret.ptx 2>&1; echo exit=$?")
+set_tests_properties(cli.memory_budget_parse PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: parsing [^
+]*ret\\.ptx \\(151 B of PTX, about 16 bytes per byte\\) needs 2\\.4 KiB more, but 0 B of the 1\\.0 KiB memory budget are in use \\(--max-memory, PTXRAY_MAX_MEMORY\\)
+exit=1
+$")
+add_test(NAME cli.memory_budget_device_allocation COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/ret.ptx --grid 1 --block 1 --buffer b=200M --max-memory 100M 2>&1; echo exit=$?")
+set_tests_properties(cli.memory_budget_device_allocation PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: out of device memory allocating 209715200 bytes: [0-9.]+ KiB of the 100\\.0 MiB memory budget are in use \\(--max-memory, PTXRAY_MAX_MEMORY\\)
+exit=1
+$")
+add_test(NAME cli.memory_budget_bad_environment COMMAND bash -c
+  "PTXRAY_MAX_MEMORY=zz ${PTXRAY_BIN} run ${CLI_KERNELS}/ret.ptx --grid 1 --block 1 2>&1; echo exit=$?")
+set_tests_properties(cli.memory_budget_bad_environment PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: warning: PTXRAY_MAX_MEMORY: \"zz\" is not a size \\(bytes, or a number with K, M, G or T, or a percentage of the machine's memory\\); the default budget
+exit=0
+$")
+foreach(value 0 12x 101% -1G)
+  add_test(NAME cli.usage_max_memory_${value} COMMAND bash -c
+    "${PTXRAY_BIN} run ${CLI_KERNELS}/ret.ptx --grid 1 --block 1 --max-memory=${value} 2>&1; echo exit=$?")
+  set_tests_properties(cli.usage_max_memory_${value} PROPERTIES PASS_REGULAR_EXPRESSION
+    "--max-memory: not a size: bytes, a number with K, M, G or T \\(binary\\), or a percentage up to 100%
+.*${CLI_EXIT_2}")
+endforeach()
+
+# PTX for a newer GPU than the modeled one runs, with a word (issue #31): the .target, and each
+# instruction the modeled compute capability lacks at its first use.
+add_test(NAME cli.module_newer_than_modeled_gpu COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/shfl_sm90.ptx --arch sm_20 --grid 1 --block 32 --buffer b=128 --arg buf:b --output b=newer_b.bin 2>&1; echo exit=$?; od -An -tu4 -N4 newer_b.bin")
+set_tests_properties(cli.module_newer_than_modeled_gpu PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: warning: [^\n]*shfl_sm90\\.ptx: the module targets sm_90, newer than the modeled GPU \\(sm_20\\): a GPU of that kind would not load it; it runs here as PTX for sm_90
+ptxray: warning: [^\n]*shfl_sm90\\.ptx:11:3: 'shfl' needs sm_30 or higher; the modeled GPU is sm_20
+ptxray: warning: [^\n]*shfl_sm90\\.ptx:12:3: 'redux' needs sm_80 or higher; the modeled GPU is sm_20
+exit=0
+ +496
+$")
+add_test(NAME cli.module_for_the_modeled_gpu_no_warning COMMAND bash -c
+  "${PTXRAY_BIN} run ${CLI_KERNELS}/shfl_sm90.ptx --arch sm_90 --grid 1 --block 32 --buffer b=128 --arg buf:b 2>&1; echo exit=$?")
+set_tests_properties(cli.module_for_the_modeled_gpu_no_warning PROPERTIES PASS_REGULAR_EXPRESSION "^exit=0
+$")
+
 # Device printf at its limits (issue #31; tests/cli/kernels/printf_limits.cu): conversions are printed
 # whole (an H200 prints 603 characters for %.600f, ptxray printed 511), a width or precision past
 # the FIFO drops the call without formatting it (a billion-digit precision took 4.9 GB and 22 s),
