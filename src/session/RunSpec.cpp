@@ -20,6 +20,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 namespace ptxray::session {
 
@@ -31,10 +32,20 @@ SpecError::SpecError(std::string file, std::string path, std::string message)
       file_(std::move(file)), path_(std::move(path)), message_(std::move(message)) {}
 
 const SpecBuffer *RunSpec::findBuffer(std::string_view wanted) const {
+  if (auto it = bufferIndex_.find(wanted);
+      it != bufferIndex_.end() && it->second < buffers.size() && buffers[it->second].name == wanted)
+    return &buffers[it->second];
+  if (bufferIndex_.size() == buffers.size())
+    return nullptr; // every buffer is indexed
   for (const SpecBuffer &b : buffers)
     if (b.name == wanted)
       return &b;
   return nullptr;
+}
+
+void RunSpec::addBuffer(SpecBuffer buffer) {
+  bufferIndex_.try_emplace(buffer.name, buffers.size());
+  buffers.push_back(std::move(buffer));
 }
 
 namespace {
@@ -423,7 +434,7 @@ void checkKernelDevice(const Checker &c, const RunSpec &spec, const SpecLaunch &
 }
 
 SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, const std::string &path,
-                             std::vector<std::string> &recordedEvents) {
+                             std::unordered_set<std::string> &recordedEvents) {
   using Kind = SpecOperation::Kind;
   c.requireObject(j, path);
   std::string name = c.string(c.required(j, path, "op"), member(path, "op"));
@@ -553,9 +564,9 @@ SpecOperation parseOperation(const Checker &c, RunSpec &spec, const json &j, con
     c.checkKeys(j, path, {"op", "stream", "device", "event"});
     stream();
     op.event = c.string(c.required(j, path, "event"), member(path, "event"));
-    bool recorded = std::find(recordedEvents.begin(), recordedEvents.end(), op.event) != recordedEvents.end();
+    bool recorded = recordedEvents.contains(op.event);
     if (op.kind == Kind::EventRecord && !recorded)
-      recordedEvents.push_back(op.event);
+      recordedEvents.insert(op.event);
     if (op.kind == Kind::StreamWaitEvent && !recorded)
       c.fail(member(path, "event"), fmt::format("event \"{}\" is not recorded before this operation", op.event));
     break;
@@ -628,7 +639,7 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
     const json &buffers = document["buffers"];
     c.requireArray(buffers, "buffers");
     for (size_t i = 0; i < buffers.size(); ++i)
-      spec.buffers.push_back(parseBuffer(c, spec, buffers[i], element("buffers", i)));
+      spec.addBuffer(parseBuffer(c, spec, buffers[i], element("buffers", i)));
   }
   if (document.contains("host"))
     spec.host = parseHost(c, document["host"]);
@@ -652,7 +663,7 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
   } else {
     const json &operations = document["operations"];
     c.requireArray(operations, "operations");
-    std::vector<std::string> recordedEvents;
+    std::unordered_set<std::string> recordedEvents;
     for (size_t i = 0; i < operations.size(); ++i)
       spec.operations.push_back(parseOperation(c, spec, operations[i], element("operations", i), recordedEvents));
   }
@@ -676,30 +687,81 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
   return spec;
 }
 
+namespace {
+
+/// What JSON itself lets through, checked as the text is read (nlohmann's SAX interface, before the
+/// document is built): JSON keeps the last of two equal keys, and a spec must not silently lose the
+/// first. Nesting is bounded too: a spec is a few levels deep, and a hostile one must not exhaust
+/// the stack. (Not json::parse's callback: after every object it scans the array holding it,
+/// which made a spec of 100,000 operations take half a minute.)
+class KeyAndDepthCheck {
+public:
+  explicit KeyAndDepthCheck(const std::string &name) : name_(name) {}
+
+  bool null() { return value(); }
+  bool boolean(bool) { return value(); }
+  bool number_integer(json::number_integer_t) { return value(); }
+  bool number_unsigned(json::number_unsigned_t) { return value(); }
+  bool number_float(json::number_float_t, const json::string_t &) { return value(); }
+  bool string(json::string_t &) { return value(); }
+  bool binary(json::binary_t &) { return value(); }
+  bool start_object(std::size_t) {
+    open();
+    keys_.emplace_back();
+    return true;
+  }
+  bool key(json::string_t &text) {
+    depth(open_);
+    if (!keys_.back().insert(text).second)
+      throw SpecError(name_, "",
+                      fmt::format("duplicate key \"{}\" in one object (JSON would keep only the last)", text));
+    return true;
+  }
+  bool end_object() {
+    keys_.pop_back();
+    --open_;
+    return true;
+  }
+  bool start_array(std::size_t) {
+    open();
+    return true;
+  }
+  bool end_array() {
+    --open_;
+    return true;
+  }
+  template <class Exception> bool parse_error(std::size_t, const std::string &, const Exception &e) { throw e; }
+
+private:
+  static constexpr size_t kMaxDepth = 64;
+  // Depths as json::parse's callback counted them: the containers open around a value or a
+  // container that starts, and those around a key with its object.
+  void depth(size_t levels) const {
+    if (levels > kMaxDepth)
+      throw SpecError(name_, "", fmt::format("invalid JSON: nested deeper than {} levels", kMaxDepth));
+  }
+  bool value() const {
+    depth(open_);
+    return true;
+  }
+  void open() { depth(open_++); }
+
+  const std::string &name_;
+  size_t open_ = 0;                         ///< containers open
+  std::vector<std::set<std::string>> keys_; ///< the keys of each open object
+};
+
+} // namespace
+
 RunSpec parseRunSpecText(std::string_view text, const std::string &name, const std::filesystem::path &dir) {
   json document;
-  // JSON keeps the last of two equal keys; a spec must not silently lose the first. Nesting is
-  // bounded too: a spec is a few levels deep, and a hostile one must not exhaust the stack.
-  constexpr int kMaxDepth = 64;
-  std::vector<std::set<std::string>> keys;
-  auto check = [&](int depth, json::parse_event_t event, json &parsed) {
-    if (depth > kMaxDepth)
-      throw SpecError(name, "", fmt::format("invalid JSON: nested deeper than {} levels", kMaxDepth));
-    if (event == json::parse_event_t::object_start)
-      keys.emplace_back();
-    else if (event == json::parse_event_t::object_end && !keys.empty())
-      keys.pop_back();
-    else if (event == json::parse_event_t::key && !keys.empty() &&
-             !keys.back().insert(parsed.get<std::string>()).second)
-      throw SpecError(
-          name, "",
-          fmt::format("duplicate key \"{}\" in one object (JSON would keep only the last)", parsed.get<std::string>()));
-    return true;
-  };
   try {
-    document = json::parse(text.begin(), text.end(), check);
-  } catch (const json::parse_error &e) {
-    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the prefix.
+    KeyAndDepthCheck check(name);
+    json::sax_parse(text.begin(), text.end(), &check);
+    document = json::parse(text.begin(), text.end());
+  } catch (const json::exception &e) {
+    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the prefix; a
+    // number past a double's range (1e400) is an out_of_range error of the same parser.
     std::string what = e.what();
     auto at = what.find("] ");
     throw SpecError(name, "", "invalid JSON: " + (at == std::string::npos ? what : what.substr(at + 2)));

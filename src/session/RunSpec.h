@@ -185,7 +185,16 @@ struct RunSpec {
   std::vector<SpecOutput> outputs;
   SpecHost host;
 
+  /// The first buffer named `name`, or null.
   const SpecBuffer *findBuffer(std::string_view name) const;
+  /// Appends `buffer` to `buffers`, indexed by its name for findBuffer.
+  void addBuffer(SpecBuffer buffer);
+
+private:
+  /// Positions in `buffers` by name (the first of a name), kept by addBuffer: every operation
+  /// names its buffers, and a spec of 150,000 of them must not be scanned for each. Buffers
+  /// appended to `buffers` directly are found by a scan.
+  std::map<std::string, size_t, std::less<>> bufferIndex_;
 };
 
 /// Checks a parsed JSON document and turns it into a RunSpec. `name` prefixes every error message;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ptxray::session {
 
@@ -23,8 +24,8 @@ std::string bytesText(uint64_t bytes) {
 system::Session sessionFromSpec(const RunSpec &spec, std::span<const model::LaunchProfile> profiles, int smCount) {
   using SK = SpecOperation::Kind;
   system::Session session;
-  std::vector<size_t> recordOf; // session index of each spec operation that is an EventRecord
-  std::vector<std::pair<std::string, size_t>> lastRecord;
+  std::unordered_map<std::string, size_t> lastRecord; // event -> its last EventRecord operation
+  session.ops.reserve(spec.operations.size());
   for (const SpecOperation &s : spec.operations) {
     system::SessionOp op;
     op.stream = s.stream;
@@ -94,16 +95,13 @@ system::Session sessionFromSpec(const RunSpec &spec, std::span<const model::Laun
     case SK::EventRecord:
       op.kind = system::OpKind::EventRecord;
       op.label = s.event;
-      lastRecord.emplace_back(s.event, session.ops.size());
+      lastRecord.insert_or_assign(s.event, session.ops.size());
       break;
     case SK::StreamWaitEvent:
       op.kind = system::OpKind::StreamWaitEvent;
       op.label = s.event;
-      for (auto it = lastRecord.rbegin(); it != lastRecord.rend(); ++it)
-        if (it->first == s.event) {
-          op.event = it->second;
-          break;
-        }
+      if (auto it = lastRecord.find(s.event); it != lastRecord.end())
+        op.event = it->second;
       break;
     case SK::StreamSynchronize:
       op.kind = system::OpKind::StreamSynchronize;

@@ -23,11 +23,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
-#include <set>
+#include <span>
 #include <stdexcept>
+#include <unordered_map>
+#include <utility>
 
 namespace ptxray::system {
 
@@ -65,26 +69,50 @@ constexpr double kNever = 1e300;
 
 struct OpState {
   Engine engine = Engine::None;
+  bool issued = false, started = false, done = false;
+  uint8_t linkCount = 0;
   int queue = -1;       ///< -1: not dispatched from a queue (events, host waits)
   double duration = 0;  ///< copies, device copies, memsets: alone
   double remaining = 0; ///< alone-seconds still to run (kernels, and copies once started)
   double share = 1;     ///< of the SMs
-  /// Copies: the PCIe links (directions) the bytes cross, and the rate they move at alone.
-  std::vector<int> links;
+  /// Copies: the PCIe links (directions) the bytes cross (linkCount of them: at most the host's side,
+  /// two board links and two switch ports), and the rate they move at alone.
+  std::array<int, 5> links{};
   double demand = 0;
-  std::vector<size_t> deps;
-  bool issued = false, started = false, done = false;
+  /// The operations it waits for not yet seen done: deps_[nextDep, lastDep) (those before are, and
+  /// depsEnd is the latest of their ends). Completion only moves forwards, so each dependency is
+  /// looked at once however often the operation is (the one wait for 100,000 streams included).
+  size_t nextDep = 0, lastDep = 0;
+  double depsEnd = 0;
+  /// Events: the operation they wait on now is the first of a list of events linked by nextWaiter
+  /// (firstWaiter of the operation), checked again when it completes, not at every step.
+  size_t firstWaiter = kNoOp, nextWaiter = kNoOp;
   double issue = 0, start = 0, end = 0;
   double submit = 0; ///< when the call handed the work to the GPU: the end of its issue time
+  std::span<const int> linkSpan() const { return {links.data(), linkCount}; }
+};
+
+/// A stream of one device: its last operation, its connection, its kind.
+struct StreamState {
+  static constexpr unsigned kNoSlot = std::numeric_limits<unsigned>::max();
+  size_t last = kNoOp;
+  unsigned slot = kNoSlot;  ///< the order in which the device's streams were first used
+  bool nonBlocking = false; ///< created with cudaStreamNonBlocking (SessionOp::nonBlocking)
 };
 
 /// What one device keeps apart from the others: its streams and their connections, its legacy stream,
 /// the compute operations running on its SMs.
 struct DeviceState {
-  std::map<unsigned, size_t> lastOnStream;
-  std::map<unsigned, unsigned> slots; ///< stream -> connection order
+  std::unordered_map<unsigned, StreamState> streams;
+  unsigned slotsTaken = 0;
   size_t lastLegacy = kNoOp;
-  std::set<unsigned> nonBlocking; ///< streams created with cudaStreamNonBlocking (SessionOp::nonBlocking)
+  /// The operations that became their stream's last since the device's streams were last waited for
+  /// all together, those of blocking and of non-blocking streams apart (some followed on their
+  /// stream since: dependOnLast drops them). Legacy-stream work waits for every blocking stream's
+  /// last operation, a device synchronization for every stream's; one that became last before such
+  /// a wait is covered by that wait (dependOnLast), so each operation is looked at by one wait for
+  /// all streams, not by every later one.
+  std::vector<size_t> recentBlocking, recentNonBlocking;
   std::vector<size_t> running;
   bool exclusiveRunning = false;
   int peakKernels = 0;
@@ -92,8 +120,8 @@ struct DeviceState {
 
 class Simulation {
 public:
-  /// `serial`: every operation also waits for the one issued before it, whatever its device (the
-  /// one-queue baseline of a session over several devices).
+  /// `serial`: every operation is on stream 1 and also waits for the one issued before it, whatever
+  /// its device (the one-queue baseline of a session over several devices).
   Simulation(const SystemConfig &config, const Session &session, bool serial = false)
       : c_(config), ops_(session.ops), api_(session.api), s_(ops_.size()), dev_(static_cast<size_t>(config.devices())),
         serial_(serial) {
@@ -101,10 +129,17 @@ public:
     now_ = hostReady_ = session.startSeconds;
     for (const auto &[device, stream] : session.streamOrder)
       if (device < dev_.size())
-        dev_[device].slots.try_emplace(stream, static_cast<unsigned>(dev_[device].slots.size()));
+        takeSlot(dev_[device], stream);
+    // An operation on the legacy stream waits for every blocking stream's last operation, and the
+    // legacy stream's next one waits for it: it stands for them all, and what it waited for need not
+    // be looked at again. Unless the legacy stream itself is marked non-blocking (no program makes
+    // one, but a session can say so): its work then does not wait for its own earlier work.
+    legacyCovers_ = std::none_of(ops_.begin(), ops_.end(),
+                                 [&](const SessionOp &op) { return op.nonBlocking && !serial_ && op.stream == 0; });
   }
 
-  Timeline run() {
+  /// Places every operation in time; then timeline() and totalSeconds() say where.
+  void run() {
     for (size_t i = 0; i < ops_.size(); ++i)
       classify(i);
     while (true) {
@@ -124,7 +159,61 @@ public:
     // Every dependency points backwards and every queue drains in order, so all of it completes.
     if (next_ < ops_.size() || std::any_of(s_.begin(), s_.end(), [](const OpState &st) { return !st.done; }))
       throw std::logic_error("system model: the simulation stopped with operations left");
-    return timeline();
+  }
+
+  /// From the first call to the last completion (or the host's last call).
+  double totalSeconds() const {
+    double total = 0;
+    for (const OpState &st : s_)
+      total = std::max({total, st.end, st.issue});
+    return std::max(total, hostReady_);
+  }
+
+  Timeline timeline() const {
+    Timeline tl;
+    tl.config = c_;
+    tl.session.ops = ops_;
+    tl.session.api = api_;
+    for (const DeviceState &d : dev_)
+      tl.peakConcurrentKernels = std::max(tl.peakConcurrentKernels, d.peakKernels);
+    std::vector<std::pair<double, double>> h2d, d2h, peer, compute, host;
+    tl.entries.reserve(ops_.size());
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      const OpState &st = s_[i];
+      const SessionOp &op = ops_[i];
+      TimelineEntry e;
+      e.op = i;
+      e.engine = st.engine;
+      e.queue = st.queue < 0 ? 0 : static_cast<unsigned>(st.queue);
+      e.issue = st.issue;
+      e.start = st.start;
+      e.end = st.end;
+      tl.entries.push_back(e);
+      auto count = [&](EngineTotals &totals, std::vector<std::pair<double, double>> &spans) {
+        totals.bytes += op.bytes;
+        ++totals.operations;
+        spans.emplace_back(st.start, st.end);
+      };
+      if (op.kind == OpKind::CopyH2D)
+        count(tl.h2d, h2d);
+      else if (op.kind == OpKind::CopyD2H)
+        count(tl.d2h, d2h);
+      else if (op.kind == OpKind::CopyPeer)
+        count(tl.peer, peer);
+      if (st.engine == Engine::Compute)
+        count(tl.compute, compute);
+      if (st.engine == Engine::Host)
+        count(tl.host, host);
+      if (op.kind == OpKind::Kernel)
+        tl.kernelSeconds += op.kernelSeconds;
+    }
+    tl.totalSeconds = totalSeconds();
+    tl.h2d.busySeconds = unionLength(h2d);
+    tl.d2h.busySeconds = unionLength(d2h);
+    tl.peer.busySeconds = unionLength(peer);
+    tl.compute.busySeconds = unionLength(compute);
+    tl.host.busySeconds = unionLength(host);
+    return tl;
   }
 
 private:
@@ -144,10 +233,14 @@ private:
                                   : c_.switchPortBytesPerSecond;
   }
 
-  std::vector<int> linksOf(const SessionOp &op) const {
+  /// The links a copy's bytes cross, into st.links.
+  void setLinks(const SessionOp &op, OpState &st) const {
     if (!c_.link)
-      return {}; // an integrated GPU: copies stay in the host's DRAM
-    std::vector<int> l;
+      return; // an integrated GPU: copies stay in the host's DRAM
+    struct Links {
+      OpState &st;
+      void push_back(int link) { st.links[st.linkCount++] = link; }
+    } l{st};
     switch (op.kind) {
     case OpKind::CopyH2D:
       l.push_back(hostDown(op.device));
@@ -174,7 +267,6 @@ private:
       break;
     default: break;
     }
-    return l;
   }
 
   void classify(size_t i) {
@@ -216,13 +308,13 @@ private:
         st.share = kExclusive;
       }
       if (st.engine != Engine::Compute) {
-        st.links = linksOf(op);
+        setLinks(op, st);
         st.demand = st.duration > 0 ? static_cast<double>(op.bytes) / st.duration : 0;
       }
       // Copy queues follow the compute queues: numbered after them, one per engine (per connection).
       st.queue = st.engine == Engine::Compute
-                     ? static_cast<int>(slot(op) % conn)
-                     : static_cast<int>(conn + static_cast<unsigned>(engineIndex) * conn + slot(op) % conn);
+                     ? static_cast<int>(slot(i) % conn)
+                     : static_cast<int>(conn + static_cast<unsigned>(engineIndex) * conn + slot(i) % conn);
       break;
     }
     case OpKind::CopyD2D:
@@ -230,14 +322,14 @@ private:
       const double traffic = static_cast<double>(op.bytes) * (op.kind == OpKind::CopyD2D ? 2.0 : 1.0);
       st.duration = k.copyEngineSetupSeconds + traffic / c_.deviceCopyBytesPerSecond;
       st.engine = Engine::Compute;
-      st.queue = static_cast<int>(slot(op) % conn);
+      st.queue = static_cast<int>(slot(i) % conn);
       break;
     }
     case OpKind::Kernel:
       st.remaining = op.kernelSeconds;
       st.share = std::clamp(op.gpuShare, 1e-9, 1.0);
       st.engine = Engine::Compute;
-      st.queue = static_cast<int>(slot(op) % conn);
+      st.queue = static_cast<int>(slot(i) % conn);
       break;
     case OpKind::EventRecord:
     case OpKind::StreamWaitEvent: break;
@@ -246,12 +338,17 @@ private:
     }
   }
 
+  /// The stream an operation is on (the serial baseline puts them all on one).
+  unsigned streamOf(size_t i) const { return serial_ ? 1u : ops_[i].stream; }
+
   /// A device's streams get its connections round-robin in the order they are first used.
-  unsigned slot(const SessionOp &op) {
-    auto &slots = dev_[op.device].slots;
-    auto [it, added] = slots.try_emplace(op.stream, static_cast<unsigned>(slots.size()));
-    return it->second;
+  static unsigned takeSlot(DeviceState &d, unsigned stream) {
+    StreamState &s = d.streams[stream];
+    if (s.slot == StreamState::kNoSlot)
+      s.slot = d.slotsTaken++;
+    return s.slot;
   }
+  unsigned slot(size_t i) { return takeSlot(dev_[ops_[i].device], streamOf(i)); }
 
   double issueCost(const SessionOp &op) const {
     if (op.graphNode)
@@ -272,72 +369,110 @@ private:
     while (next_ < ops_.size() && !hostWaiting_ && hostReady_ <= now_) {
       const size_t i = next_++;
       const SessionOp &op = ops_[i];
+      const unsigned stream = streamOf(i);
       OpState &st = s_[i];
       DeviceState &d = dev_[op.device];
       st.issued = true;
       st.issue = hostReady_;
       hostReady_ += issueCost(op);
       st.submit = hostReady_;
+      st.nextDep = deps_.size();
       switch (op.kind) {
       case OpKind::StreamSynchronize:
+      case OpKind::Synchronize: // cudaDeviceSynchronize: the device's work
         // The stream's own earlier work (which already waits for any earlier stream-0 work); the
         // legacy stream's means everything issued before on the device, as its work waits for all.
-        if (op.stream == 0) {
-          for (const auto &[stream, last] : d.lastOnStream)
-            st.deps.push_back(last);
-        } else if (auto it = d.lastOnStream.find(op.stream); it != d.lastOnStream.end()) {
-          st.deps.push_back(it->second);
+        if (op.kind == OpKind::Synchronize || stream == 0) {
+          dependOnLast(d, false);
+          // The host goes on once all of it is done: every later call is issued after it ended,
+          // so later waits for the device's streams need not name it again.
+          d.recentBlocking.clear();
+          d.recentNonBlocking.clear();
+        } else if (auto it = d.streams.find(stream); it != d.streams.end() && it->second.last != kNoOp) {
+          deps_.push_back(it->second.last);
         }
-        hostWaiting_ = true;
-        waitingOp_ = i;
-        continue;
-      case OpKind::Synchronize: // cudaDeviceSynchronize: the device's work
-        for (const auto &[stream, last] : d.lastOnStream)
-          st.deps.push_back(last);
+        st.lastDep = deps_.size();
         hostWaiting_ = true;
         waitingOp_ = i;
         continue;
       default: break;
       }
       // Stream order. Non-blocking streams neither wait for the legacy stream nor hold it back.
+      StreamState &on = d.streams[stream];
       if (op.nonBlocking)
-        d.nonBlocking.insert(op.stream);
-      if (op.stream == 0) {
-        for (const auto &[stream, last] : d.lastOnStream)
-          if (!d.nonBlocking.contains(stream))
-            st.deps.push_back(last);
+        on.nonBlocking = true;
+      if (stream == 0) {
+        dependOnLast(d, true);
+        if (legacyCovers_)
+          d.recentBlocking.clear(); // this operation stands for them from now on
       } else {
-        if (auto it = d.lastOnStream.find(op.stream); it != d.lastOnStream.end())
-          st.deps.push_back(it->second);
+        if (on.last != kNoOp)
+          deps_.push_back(on.last);
         if (d.lastLegacy != kNoOp && !op.nonBlocking)
-          st.deps.push_back(d.lastLegacy);
+          deps_.push_back(d.lastLegacy);
       }
       if (op.kind == OpKind::StreamWaitEvent && op.event != kNoOp)
-        st.deps.push_back(op.event);
+        deps_.push_back(op.event);
       if (serial_ && lastIssued_ != kNoOp)
-        st.deps.push_back(lastIssued_);
+        deps_.push_back(lastIssued_);
       lastIssued_ = i;
-      d.lastOnStream[op.stream] = i;
-      if (op.stream == 0)
+      becomeLast(d, on, i);
+      if (stream == 0)
         d.lastLegacy = i;
       // A peer copy on the legacy stream (cudaMemcpyPeer) is ordered with the other device's work too:
       // after everything issued to it, and before everything issued to it later.
-      if (op.kind == OpKind::CopyPeer && op.stream == 0) {
+      if (op.kind == OpKind::CopyPeer && stream == 0) {
         DeviceState &other = dev_[op.device == op.fromDevice ? op.toDevice : op.fromDevice];
-        for (const auto &[stream, last] : other.lastOnStream)
-          st.deps.push_back(last);
-        other.lastOnStream[0] = i;
+        dependOnLast(other, false);
+        if (legacyCovers_) {
+          other.recentBlocking.clear();
+          other.recentNonBlocking.clear();
+        }
+        becomeLast(other, other.streams[0], i);
         other.lastLegacy = i;
       }
+      st.lastDep = deps_.size();
       if (st.queue >= 0)
         queues_[{op.device, st.queue}].push_back(i);
       else
-        markers_.push_back(i);
+        await(i);
       if (op.isCopy() && op.hostMemory == HostMemory::Pageable) {
         hostWaiting_ = true; // the call returns once the bytes are through
         waitingOp_ = i;
       }
     }
+  }
+
+  /// Operation `i` is now the last on stream `on` of `d`.
+  static void becomeLast(DeviceState &d, StreamState &on, size_t i) {
+    on.last = i;
+    (on.nonBlocking ? d.recentNonBlocking : d.recentBlocking).push_back(i);
+  }
+
+  /// The operation being issued waits for the last operation of every stream of `d` (of every
+  /// blocking one, `blockingOnly`). Only those that became last since the device's streams were last
+  /// waited for all together are named; the others are covered by that wait, with the same result:
+  ///  - a host wait for the device: it returned before this call was issued, so they completed
+  ///    before it was, which leaves this operation's start and end as they were;
+  ///  - an operation on the device's legacy stream (or a legacy peer copy with the device): it
+  ///    completes after them, and the legacy stream's last operation, which this one waits for
+  ///    too, is that operation or waits for it.
+  void dependOnLast(DeviceState &d, bool blockingOnly) {
+    auto collect = [&](std::vector<size_t> &recent) {
+      size_t kept = 0;
+      for (const size_t op : recent) {
+        const StreamState &on = d.streams.find(streamOf(op))->second;
+        if (on.last != op)
+          continue; // followed on its stream since
+        recent[kept++] = op;
+        if (!blockingOnly || !on.nonBlocking)
+          deps_.push_back(op);
+      }
+      recent.resize(kept);
+    };
+    collect(d.recentBlocking);
+    if (!blockingOnly)
+      collect(d.recentNonBlocking);
   }
 
   bool releaseHost() {
@@ -348,8 +483,9 @@ private:
       if (!depsDone(w))
         return false;
       w.start = w.issue;
-      w.end = std::max(w.issue, depsEnd(w)) + c_.costs.syncSeconds;
+      w.end = std::max(w.issue, w.depsEnd) + c_.costs.syncSeconds;
       w.done = true;
+      completed(waitingOp_);
       hostReady_ = std::max(hostReady_, w.end);
     } else {
       if (!w.done)
@@ -361,27 +497,50 @@ private:
   }
 
   // ---- the GPUs
-  bool depsDone(const OpState &st) const {
-    return std::all_of(st.deps.begin(), st.deps.end(), [&](size_t d) { return s_[d].done; });
+  /// Whether everything `st` waits for is done (and then its latest end is st.depsEnd).
+  bool depsDone(OpState &st) {
+    for (; st.nextDep < st.lastDep; ++st.nextDep) {
+      const OpState &dep = s_[deps_[st.nextDep]];
+      if (!dep.done)
+        return false;
+      st.depsEnd = std::max(st.depsEnd, dep.end);
+    }
+    return true;
   }
-  double depsEnd(const OpState &st) const {
-    double t = 0;
-    for (size_t d : st.deps)
-      t = std::max(t, s_[d].end);
-    return t;
+
+  /// An event (no engine): ready to complete once its dependencies are done; until then it waits on
+  /// the first one that is not.
+  void await(size_t i) {
+    OpState &st = s_[i];
+    if (depsDone(st)) {
+      readyMarkers_.push_back(i);
+      return;
+    }
+    OpState &blocker = s_[deps_[st.nextDep]];
+    st.nextWaiter = blocker.firstWaiter;
+    blocker.firstWaiter = i;
+  }
+
+  /// Operation `i` has just completed: the events waiting on it look further.
+  void completed(size_t i) {
+    size_t waiter = std::exchange(s_[i].firstWaiter, kNoOp);
+    while (waiter != kNoOp) {
+      const size_t next = std::exchange(s_[waiter].nextWaiter, kNoOp);
+      await(waiter);
+      waiter = next;
+    }
   }
 
   bool completeMarkers() {
     bool any = false;
-    for (auto it = markers_.begin(); it != markers_.end();) {
-      OpState &st = s_[*it];
-      if (depsDone(st)) {
-        st.started = st.done = true;
-        st.start = st.end = std::max(st.issue, depsEnd(st));
-        it = markers_.erase(it);
-        any = true;
-      } else
-        ++it;
+    while (!readyMarkers_.empty()) {
+      const size_t i = readyMarkers_.back();
+      readyMarkers_.pop_back();
+      OpState &st = s_[i];
+      st.started = st.done = true;
+      st.start = st.end = std::max(st.issue, st.depsEnd);
+      completed(i);
+      any = true;
     }
     return any;
   }
@@ -442,8 +601,10 @@ private:
   /// to the kernels in the order they started, as the block scheduler dispatches them: a kernel keeps
   /// the SMs its blocks hold, and a later one runs on what is left (at full speed while the running
   /// kernels fill no more than the GPU, slowed in proportion to the SMs it gets when they do).
-  std::vector<double> computeRates(const DeviceState &d) const {
-    std::vector<double> rates;
+  /// The rates are valid until the next call.
+  const std::vector<double> &computeRates(const DeviceState &d) {
+    std::vector<double> &rates = computeRates_;
+    rates.clear();
     double free = 1;
     for (size_t r : d.running) {
       const double want = std::min(s_[r].share, 1.0);
@@ -457,31 +618,44 @@ private:
   /// Each running copy's progress per second, in copyBusy_'s order: the links' bandwidth shared
   /// max-min fairly (progressive filling) among the copies crossing them, none faster than alone.
   /// One copy per engine and direction means a single GPU's copies never share a link direction; the
-  /// GPUs of a board share its host link.
-  std::vector<double> copyRates() const {
-    std::vector<const OpState *> flows;
+  /// GPUs of a board share its host link. The rates are valid until the next call.
+  const std::vector<double> &copyRates() {
+    // Scratch kept from call to call: this runs at every step of the simulation.
+    std::vector<const OpState *> &flows = flows_;
+    std::vector<double> &alloc = alloc_, &left = left_;
+    std::vector<char> &frozen = frozen_, &used = linkUsed_;
+    std::vector<int> &links = usedLinks_;
+    flows.clear();
     for (const auto &[engine, i] : copyBusy_)
       flows.push_back(&s_[i]);
-    std::vector<double> alloc(flows.size(), 0);
-    std::vector<bool> frozen(flows.size(), false);
-    std::map<int, double> left;
+    alloc.assign(flows.size(), 0);
+    frozen.assign(flows.size(), 0);
+    // The bandwidth left on each link the copies cross, by link number.
+    left.assign(static_cast<size_t>(hostSide()) + 1, 0);
+    used.assign(left.size(), 0);
+    links.clear();
     for (const OpState *f : flows)
-      for (int l : f->links)
-        left.try_emplace(l, capacity(l));
+      for (int l : f->linkSpan())
+        if (!std::exchange(used[static_cast<size_t>(l)], 1)) {
+          links.push_back(l);
+          left[static_cast<size_t>(l)] = capacity(l);
+        }
     // A link carrying both directions at once gives each a little less (links pair as 2k, 2k + 1).
-    for (auto &[link, cap] : left)
-      if (link != hostSide() && left.contains(link ^ 1))
-        cap *= c_.costs.duplexBandwidthFraction;
+    for (int link : links)
+      if (link != hostSide() && used[static_cast<size_t>(link ^ 1)])
+        left[static_cast<size_t>(link)] *= c_.costs.duplexBandwidthFraction;
     for (size_t f = 0; f < flows.size(); ++f)
       frozen[f] = flows[f]->demand <= 0;
-    while (std::find(frozen.begin(), frozen.end(), false) != frozen.end()) {
+    while (std::find(frozen.begin(), frozen.end(), 0) != frozen.end()) {
       double step = kNever;
-      for (const auto &[link, cap] : left) {
+      for (int link : links) {
         size_t users = 0;
-        for (size_t f = 0; f < flows.size(); ++f)
-          users += !frozen[f] && std::count(flows[f]->links.begin(), flows[f]->links.end(), link);
+        for (size_t f = 0; f < flows.size(); ++f) {
+          const std::span<const int> crossed = flows[f]->linkSpan();
+          users += !frozen[f] && std::count(crossed.begin(), crossed.end(), link);
+        }
         if (users)
-          step = std::min(step, cap / static_cast<double>(users));
+          step = std::min(step, left[static_cast<size_t>(link)] / static_cast<double>(users));
       }
       for (size_t f = 0; f < flows.size(); ++f)
         if (!frozen[f])
@@ -490,31 +664,33 @@ private:
         if (frozen[f])
           continue;
         alloc[f] += step;
-        for (int l : flows[f]->links)
-          left[l] -= step;
+        for (int l : flows[f]->linkSpan())
+          left[static_cast<size_t>(l)] -= step;
       }
       for (size_t f = 0; f < flows.size(); ++f) {
         if (frozen[f])
           continue;
-        const bool saturated = std::any_of(flows[f]->links.begin(), flows[f]->links.end(),
-                                           [&](int l) { return left[l] <= 1e-9 * capacity(l); });
+        const std::span<const int> crossed = flows[f]->linkSpan();
+        const bool saturated = std::any_of(crossed.begin(), crossed.end(),
+                                           [&](int l) { return left[static_cast<size_t>(l)] <= 1e-9 * capacity(l); });
         frozen[f] = saturated || alloc[f] >= flows[f]->demand * (1 - 1e-12);
       }
     }
-    std::vector<double> rates;
+    std::vector<double> &rates = copyRates_;
+    rates.clear();
     for (size_t f = 0; f < flows.size(); ++f)
       rates.push_back(flows[f]->demand > 0 ? std::min(1.0, alloc[f] / flows[f]->demand) : 1.0);
     return rates;
   }
 
-  double nextEvent() const {
+  double nextEvent() {
     double t = kNever;
     if (!hostWaiting_ && next_ < ops_.size())
       t = std::max(hostReady_, now_);
     for (const auto &[queue, fifo] : queues_)
       if (!fifo.empty() && s_[fifo.front()].submit > now_)
         t = std::min(t, s_[fifo.front()].submit);
-    const std::vector<double> copies = copyRates();
+    const std::vector<double> &copies = copyRates();
     size_t k = 0;
     for (const auto &[engine, i] : copyBusy_) {
       if (copies[k] > 0)
@@ -522,7 +698,9 @@ private:
       ++k;
     }
     for (const DeviceState &d : dev_) {
-      const std::vector<double> rates = computeRates(d);
+      if (d.running.empty())
+        continue;
+      const std::vector<double> &rates = computeRates(d);
       for (size_t r = 0; r < d.running.size(); ++r)
         if (rates[r] > 0)
           t = std::min(t, now_ + s_[d.running[r]].remaining / rates[r]);
@@ -530,12 +708,15 @@ private:
     return t;
   }
 
-  static bool finishes(OpState &st, double progress, double t) {
+  /// Whether operation `i`, progressing by `progress` alone-seconds, has finished by `t`.
+  bool finishes(size_t i, double progress, double t) {
+    OpState &st = s_[i];
     st.remaining -= progress;
     if (st.remaining > 1e-12 * std::max(1.0, t))
       return false;
     st.done = true;
     st.end = t;
+    completed(i);
     return true;
   }
 
@@ -544,23 +725,23 @@ private:
     for (DeviceState &d : dev_) {
       if (d.running.empty())
         continue;
-      const std::vector<double> rates = computeRates(d);
-      std::vector<size_t> still;
+      const std::vector<double> &rates = computeRates(d);
+      size_t still = 0;
       bool exclusiveLeft = false;
       for (size_t k = 0; k < d.running.size(); ++k) {
-        OpState &st = s_[d.running[k]];
-        if (rates[k] > 0 && finishes(st, dt * rates[k], t))
+        const size_t i = d.running[k];
+        if (rates[k] > 0 && finishes(i, dt * rates[k], t))
           continue;
-        exclusiveLeft = exclusiveLeft || st.share >= kExclusive;
-        still.push_back(d.running[k]);
+        exclusiveLeft = exclusiveLeft || s_[i].share >= kExclusive;
+        d.running[still++] = i;
       }
-      d.running = std::move(still);
+      d.running.resize(still);
       d.exclusiveRunning = exclusiveLeft;
     }
-    const std::vector<double> copies = copyRates();
+    const std::vector<double> &copies = copyRates();
     size_t k = 0;
     for (auto it = copyBusy_.begin(); it != copyBusy_.end(); ++k) {
-      if (copies[k] > 0 && finishes(s_[it->second], dt * copies[k], t))
+      if (copies[k] > 0 && finishes(it->second, dt * copies[k], t))
         it = copyBusy_.erase(it);
       else
         ++it;
@@ -568,59 +749,12 @@ private:
     now_ = t;
   }
 
-  Timeline timeline() const {
-    Timeline tl;
-    tl.config = c_;
-    tl.session.ops = ops_;
-    tl.session.api = api_;
-    for (const DeviceState &d : dev_)
-      tl.peakConcurrentKernels = std::max(tl.peakConcurrentKernels, d.peakKernels);
-    std::vector<std::pair<double, double>> h2d, d2h, peer, compute, host;
-    for (size_t i = 0; i < ops_.size(); ++i) {
-      const OpState &st = s_[i];
-      const SessionOp &op = ops_[i];
-      TimelineEntry e;
-      e.op = i;
-      e.engine = st.engine;
-      e.queue = st.queue < 0 ? 0 : static_cast<unsigned>(st.queue);
-      e.issue = st.issue;
-      e.start = st.start;
-      e.end = st.end;
-      tl.entries.push_back(e);
-      tl.totalSeconds = std::max({tl.totalSeconds, st.end, st.issue});
-      auto count = [&](EngineTotals &totals, std::vector<std::pair<double, double>> &spans) {
-        totals.bytes += op.bytes;
-        ++totals.operations;
-        spans.emplace_back(st.start, st.end);
-      };
-      if (op.kind == OpKind::CopyH2D)
-        count(tl.h2d, h2d);
-      else if (op.kind == OpKind::CopyD2H)
-        count(tl.d2h, d2h);
-      else if (op.kind == OpKind::CopyPeer)
-        count(tl.peer, peer);
-      if (st.engine == Engine::Compute)
-        count(tl.compute, compute);
-      if (st.engine == Engine::Host)
-        count(tl.host, host);
-      if (op.kind == OpKind::Kernel)
-        tl.kernelSeconds += op.kernelSeconds;
-    }
-    tl.totalSeconds = std::max(tl.totalSeconds, hostReady_);
-    tl.h2d.busySeconds = unionLength(h2d);
-    tl.d2h.busySeconds = unionLength(d2h);
-    tl.peer.busySeconds = unionLength(peer);
-    tl.compute.busySeconds = unionLength(compute);
-    tl.host.busySeconds = unionLength(host);
-    return tl;
-  }
-
   /// A share that takes the whole GPU and lets nothing else run (copies without a copy engine).
   static constexpr double kExclusive = 2;
   using HostCosts = arch::HostCosts;
 
   const SystemConfig &c_;
-  std::vector<SessionOp> ops_;
+  const std::vector<SessionOp> &ops_;
   HostApi api_ = HostApi::Cuda;
   std::vector<OpState> s_;
   std::vector<DeviceState> dev_;
@@ -631,8 +765,15 @@ private:
   size_t waitingOp_ = kNoOp;
   size_t lastIssued_ = kNoOp;
   std::map<std::pair<unsigned, int>, std::deque<size_t>> queues_; ///< (device, queue)
-  std::vector<size_t> markers_;
-  std::map<std::pair<unsigned, Engine>, size_t> copyBusy_; ///< (device, engine) -> its copy
+  std::vector<size_t> deps_;                                      ///< every operation's dependencies (OpState::nextDep)
+  std::vector<size_t> readyMarkers_;                              ///< events whose dependencies are done
+  bool legacyCovers_ = true;                                      ///< see the constructor
+  std::map<std::pair<unsigned, Engine>, size_t> copyBusy_;        ///< (device, engine) -> its copy
+  // Scratch of computeRates and copyRates.
+  std::vector<double> computeRates_, copyRates_, alloc_, left_;
+  std::vector<const OpState *> flows_;
+  std::vector<char> frozen_, linkUsed_;
+  std::vector<int> usedLinks_;
 };
 
 } // namespace
@@ -658,7 +799,8 @@ void validate(const SystemConfig &config, const Session &session) {
   const auto devices = static_cast<unsigned>(config.devices());
   for (size_t i = 0; i < session.ops.size(); ++i) {
     const SessionOp &op = session.ops[i];
-    const std::string name = op.where.empty() ? fmt::format("operation {}", i) : op.where;
+    // Only for a message: no string per operation of a session that is fine.
+    auto name = [&] { return op.where.empty() ? fmt::format("operation {}", i) : op.where; };
     if (op.kind == OpKind::StreamWaitEvent && (op.event >= i || session.ops[op.event].kind != OpKind::EventRecord))
       throw std::invalid_argument(
           fmt::format("operation {} waits for operation {}, which is not an earlier event record", i, op.event));
@@ -667,12 +809,12 @@ void validate(const SystemConfig &config, const Session &session) {
       throw std::invalid_argument(fmt::format(
           "{}: device {} of a system of {} ({} board{} of {} GPU{}; more boards: --boards, or \"boards\" in the "
           "spec's \"host\")",
-          name, std::max(op.device, peer ? std::max(op.fromDevice, op.toDevice) : 0u),
+          name(), std::max(op.device, peer ? std::max(op.fromDevice, op.toDevice) : 0u),
           devices == 1 ? "one GPU" : fmt::format("{} GPUs", devices), config.boards, config.boards == 1 ? "" : "s",
           config.gpusPerBoard, config.gpusPerBoard == 1 ? "" : "s"));
     if (peer && (op.fromDevice == op.toDevice || (op.device != op.fromDevice && op.device != op.toDevice)))
       throw std::invalid_argument(fmt::format("{}: a peer copy from device {} to device {} on a stream of device {}",
-                                              name, op.fromDevice, op.toDevice, op.device));
+                                              name(), op.fromDevice, op.toDevice, op.device));
     if (!std::isfinite(op.kernelSeconds) || op.kernelSeconds < 0 || !std::isfinite(op.gpuShare) || op.gpuShare <= 0)
       throw std::invalid_argument(
           fmt::format("operation {}: a kernel time of {} s and a GPU share of {}", i, op.kernelSeconds, op.gpuShare));
@@ -683,17 +825,17 @@ void validate(const SystemConfig &config, const Session &session) {
 
 Timeline place(const SystemConfig &config, const Session &session) {
   validate(config, session);
-  return Simulation(config, session).run();
+  Simulation simulation(config, session);
+  simulation.run();
+  return simulation.timeline();
 }
 
 Timeline simulate(const SystemConfig &config, const Session &session) {
-  validate(config, session);
-  Timeline tl = Simulation(config, session).run();
+  Timeline tl = place(config, session); // validates the session
   // The guide's baseline: the same calls on one stream, nothing overlapping (across devices too).
-  Session serial = session;
-  for (SessionOp &op : serial.ops)
-    op.stream = 1;
-  tl.serialSeconds = Simulation(config, serial, true).run().totalSeconds;
+  Simulation serial(config, session, true);
+  serial.run();
+  tl.serialSeconds = serial.totalSeconds();
   tl.overlapFraction = tl.serialSeconds > 0 ? 1 - tl.totalSeconds / tl.serialSeconds : 0;
   tl.kernelShare = tl.serialSeconds > 0 ? std::min(1.0, tl.kernelSeconds / tl.serialSeconds) : 0;
   tl.amdahlBound = tl.kernelShare < 1 ? 1 / (1 - tl.kernelShare) : 0;
