@@ -133,11 +133,13 @@ void *devicePointer(State &s, Reader &in, bool unifiedKind = false) {
   const uint8_t pick = in.byte();
   if (!s.device.empty() && pick % 4 != 3) {
     const size_t i = in.byte() % s.device.size();
-    auto *base = static_cast<std::byte *>(s.device[i]);
+    // Integer arithmetic: an offset past the end of the address space wraps, as a program's bad
+    // pointer would, without undefined behavior in the fuzzer itself.
+    const auto base = reinterpret_cast<uintptr_t>(s.device[i]);
     switch (pick % 4) {
-    case 0: return base;
-    case 1: return base + in.u16() % (s.sizes[i] + 1);
-    default: return base + in.size();
+    case 0: return s.device[i];
+    case 1: return reinterpret_cast<void *>(base + in.u16() % (s.sizes[i] + 1));
+    default: return reinterpret_cast<void *>(base + in.size());
     }
   }
   if (!s.freed.empty() && pick % 8 == 3)

@@ -1,62 +1,147 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang and runs the parser fuzzer for SECONDS (default 60) and the
-# VM fuzzer (load and run every kernel) for half as long, on the seed corpus: every PTX file of the
-# test corpora and fuzz/regressions/; then the fatbinary reader's fuzzer for a quarter as long, on
-# the test programs nvcc built (tests/programs/bin); then the C declaration parser of `ptxray abi` and
-# the run-spec reader for a sixth as long each, on the tests' headers and specs. Exits non-zero on a
-# crash, leak or hang; the input that caused it is left in build/fuzz/artifacts/.
+# The libFuzzer targets (fuzz/README.md), built with clang, ASan and UBSan.
+#
+#   scripts/fuzz.sh [SECONDS]                 the quick pass (the test command runs it with 60): one
+#       target after another, the PTX parser for 3/4 of SECONDS, the VM for half, the fatbinary reader
+#       for a quarter, generated PTX, C declarations, run specs and CUDA API call sequences for a sixth
+#       each.
+#   scripts/fuzz.sh --jobs N [SECONDS]        the long campaign: every target at once for SECONDS,
+#       N processes in all (libFuzzer's fork mode), N x SECONDS of CPU time: `--jobs 16 240` is over
+#       one CPU-hour. Corpora grow in build/fuzz/*-corpus; `--keep-corpus` then merges each into
+#       fuzz/corpus/NAME/ (minimized), where the next campaign and the quick pass start from.
+#   --no-build: use the fuzzers already in build/fuzz/fuzz (a machine without clang, FUZZ_BIN=DIR for
+#       another folder).
+#
+# Seeds: every PTX file of the test corpora and fuzz/regressions/, the test programs nvcc built, the
+# tests' headers, OpenCL sources and specs, and fuzz/corpus/. Known crashers (fuzz/regressions/) are
+# replayed first. Exits non-zero on a crash, a leak, a hang or an input past the memory limit; the
+# input that caused it is left in build/fuzz/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs=1
+build=1
+keep=0
+while [ $# -gt 0 ]; do
+  case $1 in
+  --jobs) jobs=$2; shift 2 ;;
+  --no-build) build=0; shift ;;
+  --keep-corpus) keep=1; shift ;;
+  *) break ;;
+  esac
+done
 seconds=${1:-60}
+bin=${FUZZ_BIN:-build/fuzz/fuzz}
+targets=(ptx_parser ptx_generator vm fatbin cdecl run_spec runtime)
 
-# -O1 with line tables, as the sanitizer build: quick to build, file:line in every report.
-cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
-  -DCMAKE_CXX_COMPILER=clang++ -DPTXRAY_FUZZ=ON -DPTXRAY_TESTS=OFF -DPTXRAY_BENCH=OFF -DPTXRAY_WERROR=ON >/dev/null
-cmake --build build/fuzz --target ptx_parser_fuzzer vm_fuzzer fatbin_fuzzer cdecl_fuzzer run_spec_fuzzer
-fuzzer=build/fuzz/fuzz/ptx_parser_fuzzer
-vm_fuzzer=build/fuzz/fuzz/vm_fuzzer
+if [ "$build" = 1 ]; then
+  # -O1 with line tables, as the sanitizer build: quick to build, file:line in every report.
+  cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
+    -DCMAKE_CXX_COMPILER=clang++ -DPTXRAY_FUZZ=ON -DPTXRAY_TESTS=OFF -DPTXRAY_BENCH=OFF -DPTXRAY_WERROR=ON >/dev/null
+  cmake --build build/fuzz --target "${targets[@]/%/_fuzzer}"
+fi
 
-# libFuzzer reads flat directories: copy the seeds under unique names.
-seeds=build/fuzz/seeds
-rm -rf "$seeds"
-mkdir -p "$seeds" build/fuzz/corpus build/fuzz/artifacts
-n=0
-while IFS= read -r -d '' f; do
-  n=$((n + 1))
-  cp "$f" "$seeds/$n-$(basename "$f")"
-done < <(find tests/corpus tests/negative examples fuzz/regressions -type f \( -name '*.ptx' -o -name '*.txt' \) -print0 | sort -z)
+# libFuzzer reads flat directories: copy each target's seeds under unique names.
+seed() { # NAME FIND-ARGS...: build/fuzz/NAME-seeds from the files `find FIND-ARGS` lists, and fuzz/corpus/NAME
+  local dir=build/fuzz/$1-seeds m=0
+  shift
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  while IFS= read -r -d '' f; do
+    m=$((m + 1))
+    cp "$f" "$dir/$m-$(basename "$f")"
+  done < <(find "$@" -print0 | sort -z)
+}
+ptx_seeds=(tests/corpus tests/negative examples fuzz/regressions -type f \( -name '*.ptx' -o -name '*.txt' \))
+seed ptx_parser "${ptx_seeds[@]}"
+seed vm "${ptx_seeds[@]}"
+seed fatbin tests/programs/bin -type f
+seed cdecl tests examples -type f \( -name '*.h' -o -name '*.cl' \) -size -64k
+seed run_spec tests examples -type f -name '*.json' -size -64k
+mkdir -p build/fuzz/runtime-seeds build/fuzz/ptx_generator-seeds # generated inputs: from nothing and fuzz/corpus/
+mkdir -p build/fuzz/artifacts
+
+# Per target: extra libFuzzer options (time per input, memory) and its share of the quick pass.
+options() {
+  case $1 in
+  vm | ptx_generator) echo "-timeout=20 -rss_limit_mb=4096 -max_len=65536" ;;
+  fatbin) echo "-timeout=10 -rss_limit_mb=2048 -max_len=1048576" ;;
+  runtime) echo "-timeout=20 -rss_limit_mb=2048 -max_len=4096" ;;
+  *) echo "-timeout=10 -rss_limit_mb=2048 -max_len=65536" ;;
+  esac
+}
+share() { # NAME: seconds of the quick pass
+  case $1 in
+  ptx_parser) echo $((seconds * 3 / 4)) ;;
+  vm) echo $((seconds / 2)) ;;
+  fatbin) echo $((seconds / 4)) ;;
+  *) echo $((seconds / 6)) ;;
+  esac
+}
+# Processes per target in the campaign, out of 16 (scaled to --jobs): the VM and the parser find most.
+weight() {
+  case $1 in
+  vm | ptx_generator | runtime) echo 3 ;;
+  *) echo 2 ;;
+  esac
+}
 
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Known crashers first: they must all pass before we look for new ones.
 regressions=(fuzz/regressions/*)
 if [ -e "${regressions[0]}" ]; then
-  "$fuzzer" "${regressions[@]}" >/dev/null 2>&1 || { "$fuzzer" "${regressions[@]}"; exit 1; }
-  "$vm_fuzzer" "${regressions[@]}" >/dev/null 2>&1 || { "$vm_fuzzer" "${regressions[@]}"; exit 1; }
+  for t in ptx_parser vm; do
+    "$bin/${t}_fuzzer" "${regressions[@]}" >/dev/null 2>&1 || { "$bin/${t}_fuzzer" "${regressions[@]}"; exit 1; }
+  done
 fi
-"$fuzzer" build/fuzz/corpus "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=65536 -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 2>&1 | tail -n 25
-mkdir -p build/fuzz/vm-corpus
-"$vm_fuzzer" build/fuzz/vm-corpus "$seeds" -max_total_time="$((seconds / 2))" -timeout=20 -rss_limit_mb=4096 \
-  -max_len=65536 -artifact_prefix=build/fuzz/artifacts/vm- -print_final_stats=1 2>&1 | tail -n 25
-mkdir -p build/fuzz/fatbin-corpus
-build/fuzz/fuzz/fatbin_fuzzer build/fuzz/fatbin-corpus tests/programs/bin -max_total_time="$((seconds / 4))" -timeout=10 \
-  -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix=build/fuzz/artifacts/fatbin- -print_final_stats=1 2>&1 | tail -n 12
-# The text formats users write: C declarations (`ptxray abi`) and run specs, a sixth as long each.
-text_fuzz() { # NAME FIND-PATTERN...: seeds are the tests' and examples' files matching a pattern
-  local name=$1 seeds_dir=build/fuzz/$1-seeds m=0
-  shift
-  rm -rf "$seeds_dir"
-  mkdir -p "$seeds_dir" "build/fuzz/$name-corpus"
-  while IFS= read -r -d '' f; do
-    m=$((m + 1))
-    cp "$f" "$seeds_dir/$m-$(basename "$f")"
-  done < <(find tests examples -type f \( "$@" \) -size -64k -print0 | sort -z)
-  "build/fuzz/fuzz/${name}_fuzzer" "build/fuzz/$name-corpus" "$seeds_dir" -max_total_time="$((seconds / 6))" \
-    -timeout=10 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="build/fuzz/artifacts/$name-" \
-    -print_final_stats=1 2>&1 | tail -n 12
+
+run() { # NAME SECONDS [LIBFUZZER-OPTIONS...]
+  local name=$1 time=$2
+  shift 2
+  local corpora=("build/fuzz/$name-corpus" "build/fuzz/$name-seeds")
+  mkdir -p "build/fuzz/$name-corpus"
+  [ -d "fuzz/corpus/$name" ] && corpora+=("fuzz/corpus/$name")
+  # shellcheck disable=SC2046 # the options are words
+  "$bin/${name}_fuzzer" "${corpora[@]}" -max_total_time="$time" $(options "$name") \
+    -artifact_prefix="build/fuzz/artifacts/$name-" -print_final_stats=1 "$@"
 }
-text_fuzz cdecl -name '*.h' -o -name '*.cl'
-text_fuzz run_spec -name '*.json'
-echo "fuzz: parser ${seconds}s, VM $((seconds / 2))s over $n seeds, fatbinary reader $((seconds / 4))s," \
-  "C declarations and run specs $((seconds / 6))s each: no crash, leak or hang"
+
+if [ "$jobs" -le 1 ]; then
+  for t in "${targets[@]}"; do
+    run "$t" "$(share "$t")" 2>&1 | tail -n 12
+  done
+  echo "fuzz: parser $((seconds * 3 / 4))s, VM $((seconds / 2))s, fatbinary reader $((seconds / 4))s, generated PTX," \
+    "C declarations, run specs and CUDA call sequences $((seconds / 6))s each: no crash, leak or hang"
+  exit 0
+fi
+
+# The campaign: every target at once, each with its share of the processes.
+pids=()
+for t in "${targets[@]}"; do
+  forks=$(((jobs * $(weight "$t") + 15) / 16))
+  run "$t" "$seconds" -fork="$forks" >"build/fuzz/$t-campaign.log" 2>&1 &
+  pids+=($!)
+  echo "fuzz: $t: $forks processes for ${seconds}s (log: build/fuzz/$t-campaign.log)"
+done
+status=0
+for i in "${!targets[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    echo "fuzz: ${targets[$i]} FAILED:"
+    tail -n 40 "build/fuzz/${targets[$i]}-campaign.log"
+    status=1
+  fi
+done
+for t in "${targets[@]}"; do
+  grep -h -E '^#[0-9]+: cov|INFO: fuzzed for|stat::number_of_executed_units' "build/fuzz/$t-campaign.log" | tail -n 2 |
+    sed "s/^/fuzz: $t: /"
+done
+if [ "$keep" = 1 ]; then
+  for t in "${targets[@]}"; do
+    mkdir -p "fuzz/corpus/$t"
+    # shellcheck disable=SC2046
+    "$bin/${t}_fuzzer" -merge=1 "fuzz/corpus/$t" "build/fuzz/$t-corpus" $(options "$t") >/dev/null 2>&1 || true
+  done
+  du -sh fuzz/corpus/* | sed 's/^/fuzz: corpus /'
+fi
+echo "fuzz: campaign of $jobs processes x ${seconds}s: $([ $status = 0 ] && echo 'no crash, leak, hang or memory-limit breach' || echo 'FAILED')"
+exit $status

@@ -2,7 +2,7 @@
 # Builds everything and runs every test, in two builds: the README's quick start (the Release tree a
 # user makes, which must compile without a warning) gets the tests added and runs them; a clang build
 # with AddressSanitizer + UndefinedBehaviorSanitizer and -Werror (the other compiler, with the tests
-# too) runs them again; then the parser, VM, fatbinary, C-declaration and run-spec fuzzers for a
+# too) runs them again; then the parser, VM, fatbinary, C-declaration, run-spec and CUDA-call fuzzers for a
 # bounded time and the formatting check. Warnings are errors in every build made here (PTXRAY_WERROR,
 # or the quick start's build log checked for them). CI runs exactly this script; each stage's time is in the summary.
 set -euo pipefail
@@ -66,7 +66,7 @@ stage_done "sanitizer build (clang, -Werror): 1 passed, 0 failed"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_ctest build/asan "sanitizer tests"
 
-echo "== fuzz the parser (60 s), the VM (30 s), the fatbinary reader (15 s), C declarations and run specs (10 s each)"
+echo "== fuzz the parser (45 s), the VM (30 s), the fatbinary reader (15 s), generated PTX, C declarations, run specs and CUDA call sequences (10 s each)"
 ./scripts/fuzz.sh 60
 stage_done "fuzz: 1 passed, 0 failed"
 

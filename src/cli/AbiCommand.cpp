@@ -18,8 +18,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <unordered_set>
 
 namespace ptxray::cli {
 namespace {
@@ -69,15 +71,52 @@ std::string kindOf(const abi::Layout &layout) {
   }
 }
 
-void printMembers(std::string &out, const std::vector<abi::MemberLayout> &members, int depth) {
-  for (const abi::MemberLayout &m : members) {
-    std::string where = m.isBitField ? fmt::format("bits {}..{}", m.bitOffset, m.bitOffset + m.bitWidth - 1)
-                                     : fmt::format("offset {}", m.byteOffset);
-    out += fmt::format("{:{}}{:<20} {:<24} {:<18} size {:>3}  align {:>3}\n", "", 4 + 2 * depth,
-                       m.name.empty() ? "<unnamed>" : m.name, abi::typeName(m.type), where, m.size, m.align);
-    printMembers(out, m.members, depth + 1);
+/// The member table of one type in `abi layout`'s text. Its size stays proportional to the header's:
+/// a nested struct that has its own entry in the same listing is one line (its members are listed
+/// there; a chain of 400 nested structs printed 60 MB when each repeated all those below it), the
+/// indentation stops growing past kIndentedLevels, and one type lists at most kMaxLines members (the
+/// rest are counted; --json lists them all).
+struct MemberListing {
+  static constexpr int kIndentedLevels = 16;
+  static constexpr uint64_t kMaxLines = 20000;
+  std::string &out;
+  /// Records with their own entry in this listing (not expanded when nested in another one).
+  const std::unordered_set<const abi::Type *> &listed;
+  uint64_t lines = 0, omitted = 0;
+  /// Bit ranges of the members shown on one line (their padding is listed with them).
+  std::vector<std::pair<uint64_t, uint64_t>> elided;
+
+  static uint64_t count(const std::vector<abi::MemberLayout> &members) {
+    uint64_t n = members.size();
+    for (const abi::MemberLayout &m : members)
+      n += count(m.members);
+    return n;
   }
-}
+
+  void print(const std::vector<abi::MemberLayout> &members, int depth) {
+    for (const abi::MemberLayout &m : members) {
+      if (lines == kMaxLines) {
+        omitted += 1 + count(m.members);
+        continue;
+      }
+      ++lines;
+      std::string where = m.isBitField ? fmt::format("bits {}..{}", m.bitOffset, m.bitOffset + m.bitWidth - 1)
+                                       : fmt::format("offset {}", m.byteOffset);
+      const bool elsewhere = !m.members.empty() && listed.contains(m.type.get());
+      const int indent = 4 + 2 * std::min(depth, kIndentedLevels);
+      std::string name = m.name.empty() ? "<unnamed>" : m.name;
+      if (depth > kIndentedLevels)
+        name = fmt::format("[{}] {}", depth, name); // the nesting level, where the indentation stops
+      out += fmt::format("{:{}}{:<20} {:<24} {:<18} size {:>3}  align {:>3}{}\n", "", indent, name,
+                         abi::typeName(m.type), where, m.size, m.align,
+                         elsewhere ? fmt::format("  (members: see {})", abi::typeName(m.type)) : "");
+      if (!elsewhere)
+        print(m.members, depth + 1);
+      else
+        elided.emplace_back(m.bitOffset, m.bitOffset + m.size * 8);
+    }
+  }
+};
 
 int runLayout(const AbiOptionsCli &o) {
   auto input = readInput(o.file);
@@ -103,6 +142,10 @@ int runLayout(const AbiOptionsCli &o) {
   nlohmann::json types = nlohmann::json::array();
   std::string text;
   abi::LayoutCache cache;
+  std::unordered_set<const abi::Type *> listed;
+  for (const abi::NamedType *t : selected)
+    if (t->type->kind == abi::TypeKind::Record)
+      listed.insert(t->type.get());
   for (const abi::NamedType *t : selected) {
     try {
       abi::Layout layout = abi::layoutOf(t->type, o.addressSize, cache);
@@ -118,12 +161,31 @@ int runLayout(const AbiOptionsCli &o) {
         continue;
       }
       text += fmt::format("{} {}: size {}, align {}\n", kindOf(layout), t->name, layout.size, layout.align);
-      printMembers(text, layout.members, 0);
-      for (const abi::Hole &h : layout.holes)
+      listed.erase(t->type.get()); // its own members, in full
+      MemberListing listing{text, listed, 0, 0, {}};
+      listing.print(layout.members, 0);
+      listed.insert(t->type.get());
+      if (listing.omitted)
+        text += fmt::format("    ... and {} more members (--json lists every one)\n", listing.omitted);
+      uint64_t insideBits = 0, insideHoles = 0;
+      for (const abi::Hole &h : layout.holes) {
+        if (std::any_of(listing.elided.begin(), listing.elided.end(), [&](const auto &r) {
+              return h.bitOffset >= r.first && h.bitOffset + h.bitCount <= r.second;
+            })) {
+          insideBits += h.bitCount; // padding inside a member shown on one line: its own entry lists it
+          ++insideHoles;
+          continue;
+        }
         text += h.byteAligned() ? fmt::format("    padding: {} byte{} at offset {}{}\n", h.bitCount / 8,
                                               h.bitCount == 8 ? "" : "s", h.bitOffset / 8, h.tail ? " (tail)" : "")
                                 : fmt::format("    padding: {} bit{} at bit {}\n", h.bitCount,
                                               h.bitCount == 1 ? "" : "s", h.bitOffset);
+      }
+      if (insideHoles)
+        text += fmt::format("    padding inside the members listed on their own: {} in {} hole{}\n",
+                            insideBits % 8 ? fmt::format("{} bits", insideBits)
+                                           : fmt::format("{} byte{}", insideBits / 8, insideBits == 8 ? "" : "s"),
+                            insideHoles, insideHoles == 1 ? "" : "s");
       text += fmt::format("    passed as: {}\n", param.text);
 #ifdef PTXRAY_HAVE_LAYOUT_DIAGRAM
       if (o.diagram)

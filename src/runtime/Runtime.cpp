@@ -8,12 +8,14 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace ptxray::runtime {
@@ -418,6 +420,23 @@ const vm::Allocation *Runtime::deviceRange(const void *pointer, size_t bytes) co
   return a;
 }
 
+namespace {
+/// Whether the first and the last page of [address, address + bytes) are mapped in this process
+/// (mincore fails with ENOMEM on an unmapped page): what a copy to or from host memory checks first.
+bool hostRangeMapped(uintptr_t address, size_t bytes) {
+  if (bytes == 0)
+    return true;
+  if (address == 0 || bytes - 1 > UINTPTR_MAX - address)
+    return false;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  unsigned char resident = 0;
+  for (uintptr_t at : {address, address + bytes - 1})
+    if (::mincore(reinterpret_cast<void *>(at / page * page), 1, &resident) != 0 && errno == ENOMEM)
+      return false;
+  return true;
+}
+} // namespace
+
 cuda::Error Runtime::copy(void *dst, const void *src, size_t bytes, int kind) {
   if (bytes == 0)
     return cuda::kSuccess;
@@ -445,6 +464,18 @@ cuda::Error Runtime::copy(void *dst, const void *src, size_t bytes, int kind) {
     }
     if (a && a->adopted && !a->freed && !deviceRange(p, bytes)) {
       error = "a range outside its managed or page-locked allocation";
+      return nullptr;
+    }
+    if (!a && kind == cuda::Default && address >= vm::kGlobalBase && address < vm::kGlobalLimit) {
+      // Unified addressing: the device's range holds device memory only (host memory a kernel may
+      // reach is an allocation there too), so this is a stale or made-up device pointer.
+      error = "an address in the device's range that no allocation holds";
+      return nullptr;
+    }
+    if (!a && !hostRangeMapped(address, bytes)) {
+      // A stale or made-up device pointer under cudaMemcpyDefault, or a bad host one: an error, where
+      // copying would crash the program inside the library.
+      error = "an address that is neither device memory nor mapped host memory";
       return nullptr;
     }
     return static_cast<std::byte *>(const_cast<void *>(p));
@@ -477,6 +508,17 @@ cuda::Error Runtime::memcpy2D(void *dst, size_t dpitch, const void *src, size_t 
     return sticky_;
   if (width > dpitch || width > spitch)
     return cuda::kErrorInvalidPitchValue;
+  if (width == 0 || height == 0)
+    return cuda::kSuccess; // nothing to copy, however many empty rows (not SIZE_MAX turns of the loop)
+  // Each side spans (height - 1) * pitch + width bytes: a span past the address space, or a device
+  // side that leaves its allocation, is refused before any row is copied, as the GPU refuses it.
+  for (auto [pointer, pitch] : {std::pair<const void *, size_t>{dst, dpitch}, {src, spitch}}) {
+    if (height - 1 > (SIZE_MAX - width) / pitch)
+      return cuda::kErrorInvalidValue;
+    const vm::Allocation *a = device_->memory().find(reinterpret_cast<uintptr_t>(pointer));
+    if (a && !a->adopted && !deviceRange(pointer, (height - 1) * pitch + width))
+      return cuda::kErrorInvalidValue;
+  }
   for (size_t row = 0; row < height; ++row)
     if (cuda::Error e = copy(static_cast<std::byte *>(dst) + row * dpitch,
                              static_cast<const std::byte *>(src) + row * spitch, width, kind))
@@ -532,8 +574,13 @@ cuda::Error Runtime::memGetInfo(size_t *free, size_t *total) {
   const uint64_t memory = board ? static_cast<uint64_t>(board->memoryBytes) : window;
   const uint64_t capacity = std::min<uint64_t>(memory, window);
   const uint64_t used = device_->memory().bytesInUse();
+  uint64_t left = capacity > used ? capacity - used : 0;
+  // And no more than the memory budget has left (support/MemoryBudget.h): what cudaMalloc can still
+  // have, so that a program sizing its buffers by the free memory gets them.
+  const uint64_t budget = support::memoryBudget(), reserved = support::memoryInUse();
+  left = std::min(left, budget > reserved ? budget - reserved : 0);
   if (free)
-    *free = capacity > used ? capacity - used : 0;
+    *free = left;
   if (total)
     *total = memory;
   return cuda::kSuccess;

@@ -270,6 +270,20 @@ add_test(NAME cli.module_for_the_modeled_gpu_no_warning COMMAND bash -c
 set_tests_properties(cli.module_for_the_modeled_gpu_no_warning PROPERTIES PASS_REGULAR_EXPRESSION "^exit=0
 $")
 
+# `abi layout` stays proportional to the header (issue #31): a chain of 400 nested structs printed
+# 60 MB when each struct repeated every one below it; a nested struct with its own entry is one line.
+add_test(NAME cli.abi_layout_nested_chain_bounded COMMAND bash -c
+  "{ echo 'struct S0 { int a; };'; for i in $(seq 1 399); do echo \"struct S$i { struct S$((i-1)) inner; char c; };\"; done; } > abi_chain.h;    ${PTXRAY_BIN} abi layout abi_chain.h > abi_chain.txt; echo exit=$?; wc -c < abi_chain.txt; grep -A4 '^struct S399:' abi_chain.txt;    ${PTXRAY_BIN} abi layout abi_chain.h --type S3 | head -9")
+set_tests_properties(cli.abi_layout_nested_chain_bounded PROPERTIES PASS_REGULAR_EXPRESSION
+  "^exit=0\n[0-9][0-9][0-9][0-9][0-9][0-9]?\nstruct S399: size 1600, align 4\n +inner +struct S398 +offset 0 +size 1596  align +4  \\(members: see struct S398\\)\n +c +char +offset 1596 [^\n]*\n +padding: 3 bytes at offset 1597 \\(tail\\)\n +padding inside the members listed on their own: 1194 bytes in 398 holes\nstruct S3: size 16, align 4\n +inner +struct S2 +offset 0 [^\n]*\n +inner +struct S1 +offset 0 [^\n]*\n +inner +struct S0 +offset 0 [^\n]*\n +a +int +offset 0 [^\n]*\n +c +char +offset 4 [^\n]*\n +c +char +offset 8 [^\n]*\n +c +char +offset 12 [^\n]*\n +padding: 3 bytes at offset 5\n$")
+
+# A number past a double's range in a spec is invalid JSON, not an uncaught exception (found by the
+# run-spec fuzzer's campaign; fuzz/corpus/run_spec/regression-number-overflow-1e576).
+add_test(NAME cli.spec_number_overflow COMMAND bash -c
+  "printf '{\"module\": \"x.ptx\", \"launches\": [{\"grid\": 1e400}]}' > number_overflow.json; ${PTXRAY_BIN} run number_overflow.json 2>&1; echo exit=$?")
+set_tests_properties(cli.spec_number_overflow PROPERTIES PASS_REGULAR_EXPRESSION
+  "^number_overflow\\.json: invalid JSON: number overflow parsing '1e400'\nexit=2\n$")
+
 # Device printf at its limits (issue #31; tests/cli/kernels/printf_limits.cu): conversions are printed
 # whole (an H200 prints 603 characters for %.600f, ptxray printed 511), a width or precision past
 # the FIFO drops the call without formatting it (a billion-digit precision took 4.9 GB and 22 s),
