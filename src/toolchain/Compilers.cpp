@@ -346,6 +346,16 @@ std::optional<CompiledModule> compileModuleFile(const fs::path &path, int smVers
     if (!buildOptions.empty())
       throw CompileError(fmt::format("{}: build options are for OpenCL C sources", path.string()));
     support::checkInputFile(path); // before nvcc is looked for: a missing file is the first thing to say
+    // nvcc copies the source's path into the PTX's .file directive as it is: a line break there ends
+    // the string (a PTX string is one line), and the module would fail on its .loc lines instead.
+    if (const std::string name = path.string(); name.find_first_of("\n\r") != std::string::npos) {
+      std::string shown;
+      for (char c : name)
+        shown += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
+      throw CompileError(fmt::format("{}: the file name has a line break, which nvcc would copy into the PTX's "
+                                     ".file directive, where a string cannot hold one; rename the file",
+                                     shown));
+    }
     out.ptx = compileCuda(path, path.string(), smVersion);
     return out;
   }

@@ -130,12 +130,9 @@ LoadedModule &Device::loadModuleFile(const std::string &path, const std::string 
 void Device::noteFeaturesBeyondGpu(LoadedModule &loaded) const {
   const ptx::Module &m = *loaded.ptx_;
   const auto modeledSm = static_cast<uint32_t>(cc_.major * 10 + cc_.minor);
-  // A driver refuses PTX for a newer target than its GPU (ptxas: the .target is higher than the
-  // GPU's); the VM runs it as written, and says so.
-  if (m.target.sm > modeledSm)
-    loaded.warnings_.push_back(fmt::format("{}: the module targets sm_{}, newer than the modeled GPU (sm_{}): a GPU "
-                                           "of that kind would not load it; it runs here as PTX for sm_{}",
-                                           loaded.name_, m.target.sm, modeledSm, m.target.sm));
+  // A newer .target alone says nothing: studying sm_90 PTX on a modeled Kepler is what `compare` and
+  // `--arch` are for. An instruction the modeled GPU does not have makes the run one no such GPU
+  // could make, and is named.
   const std::vector<ptx::FeatureBeyondTarget> features = ptx::featuresBeyond(m, modeledSm);
   constexpr size_t kListed = 5;
   for (size_t i = 0; i < features.size() && i < kListed; ++i)

@@ -52,8 +52,8 @@ public:
   uint64_t constantArgumentOffset() const { return constArgumentsOffset_; }
   uint64_t constantArgumentBytes() const { return constBankBytes_ - constArgumentsOffset_; }
   uint64_t constantBankAddress() const { return constBank_; }
-  /// What the modeled GPU would not accept of the module, though the VM runs it: a newer .target,
-  /// instructions its compute capability lacks (each at its first use; Device::loadModule).
+  /// What the modeled GPU would not accept of the module, though the VM runs it: the instructions its
+  /// compute capability lacks, each at its first use (Device::loadModule).
   const std::vector<std::string> &warnings() const { return warnings_; }
 
 private:
