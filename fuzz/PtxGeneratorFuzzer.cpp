@@ -8,11 +8,10 @@
 // limits, the verifier and the VM. What parses is printed and re-parsed (the same IR), loaded, and
 // every kernel run on a small grid under an instruction budget and a 512 MiB memory budget: a result,
 // a located error or a reported fault, never a crash, a hang or unbounded memory.
-#include "arch/GpuDatabase.h"
+#include "RunEveryKernel.h"
 #include "ptx/Parser.h"
 #include "ptx/Printer.h"
 #include "support/MemoryBudget.h"
-#include "vm/Device.h"
 
 #include <fmt/format.h>
 
@@ -245,39 +244,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                  text.c_str(), printed.c_str());
     __builtin_trap();
   }
-  static const arch::ComputeCapability &cc = *arch::findArch("sm_90").target->computeCapability;
-  vm::Device device(cc, 2);
-  device.setHeapBytes(64 * 1024);
-  vm::LoadedModule *module = nullptr;
-  try {
-    module = &device.loadModule("generated.ptx", text);
-  } catch (const vm::VmError &) {
-    return 0;
-  } catch (const support::MemoryBudgetExceeded &) {
-    return 0;
-  }
-  const uint64_t buffer = device.allocate(1 << 16, "fuzz buffer");
-  vm::LaunchOptions options;
-  options.threads = 1;
-  options.maxInstructions = 200'000;
-  options.stackBytesPerThread = 16 * 1024;
-  options.maxCallDepth = 64;
-  for (const vm::DecodedFunction &f : module->program().functions) {
-    if (!f.isEntry)
-      continue;
-    std::vector<std::vector<std::byte>> args;
-    for (uint64_t bytes : f.paramSizes) {
-      std::vector<std::byte> a(static_cast<size_t>(std::min<uint64_t>(bytes, 1 << 16)));
-      if (bytes == 8) {
-        const uint64_t p = buffer + 1024;
-        std::memcpy(a.data(), &p, 8);
-      }
-      args.push_back(std::move(a));
-    }
-    try {
-      (void)device.launch(*module, f.name, {{2, 1, 1}, {64, 1, 1}, 0}, args, options);
-    } catch (const vm::VmError &) {
-    }
-  }
+  fuzz::runEveryKernel(text, {8});
   return 0;
 }
