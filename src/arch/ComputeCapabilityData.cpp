@@ -569,7 +569,9 @@ std::vector<ComputeCapability> buildTable() {
 } // namespace
 
 std::span<const ComputeCapability> computeCapabilities() {
-  static const std::vector<ComputeCapability> table = buildTable();
+  // Never destroyed: the CUDA and OpenCL libraries write their outputs at exit, from a library
+  // destructor that runs after the program's static destructors would have freed it.
+  static const std::vector<ComputeCapability> &table = *new std::vector<ComputeCapability>(buildTable());
   return table;
 }
 

@@ -216,7 +216,9 @@ std::vector<Gpu> buildTable() {
 } // namespace
 
 std::span<const Gpu> gpus() {
-  static const std::vector<Gpu> table = buildTable();
+  // Never destroyed: the CUDA and OpenCL libraries write their outputs at exit, from a library
+  // destructor that runs after the program's static destructors would have freed it.
+  static const std::vector<Gpu> &table = *new std::vector<Gpu>(buildTable());
   return table;
 }
 

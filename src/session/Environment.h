@@ -90,7 +90,7 @@ struct ProgramOptions {
   /// The GPU a program sees when PTXRAY_ARCH does not say.
   static constexpr const char *kDefaultArch = "h100";
   const std::string &archOrDefault() const {
-    static const std::string fallback = kDefaultArch;
+    static const std::string &fallback = *new std::string(kDefaultArch); // never destroyed: read at exit too
     return arch.empty() ? fallback : arch;
   }
 };
