@@ -7,8 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTXRAY_TESTS=OFF
+# What a user needs: the tool and its libraries (the tests and benchmarks come with scripts/test.sh).
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTXRAY_TESTS=OFF -DPTXRAY_BENCH=OFF
 cmake --build build/release
+echo
+echo "ptxray is build/release/src/cli/ptxray; 'cmake --install build/release --prefix ~/.local' puts it in"
+echo "~/.local/bin with its CUDA and OpenCL libraries beside it (lib/ptxray-cuda, lib/ptxray-opencl)."
 echo
 echo "\$ ptxray parse examples/saxpy.ptx"
 ./build/release/src/cli/ptxray parse examples/saxpy.ptx

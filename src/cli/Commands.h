@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ CommandRunner addTimelineCommand(CLI::App &app);
 /// `ptxray exec`: `program` (the executable and its arguments) run on ptxray's API libraries with
 /// `options`; replaces this process, so it returns only on failure (an exit status). Throws
 /// std::invalid_argument for options that do not go together.
-int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program);
+/// `errorExitCode` (--error-exitcode): run the program as a child and wait for it, returning this
+/// status when its tools found an error; without it the program replaces ptxray.
+int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program,
+                std::optional<int> errorExitCode = std::nullopt);
 
 } // namespace ptxray::cli

@@ -15,13 +15,16 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
 #include <limits>
 #include <link.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace ptxray::cli {
@@ -116,7 +119,55 @@ Unrunnable unrunnable(const std::string &program, std::string &resolved) {
   return {};
 }
 
-int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program) {
+/// Runs the program as a child and waits for it (`--error-exitcode`): its exit status, or `errorExitCode`
+/// when its tools found an error (the count comes through a pipe the libraries write at the end). A
+/// program killed by a signal is reported as a shell reports it (128 + the signal).
+int runAndWait(const std::string &resolved, std::vector<char *> &argv, session::ProgramOptions options,
+               int errorExitCode) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    std::cerr << fmt::format("ptxray: error: exec: cannot make a pipe: {}\n", support::errnoReason(errno));
+    return 1;
+  }
+  // The write end stays open in the program (the libraries write to it); the read end is ours.
+  const int writeEnd = ::fcntl(fds[1], F_DUPFD, 3);
+  ::close(fds[1]);
+  options.errorCountFd = writeEnd;
+  options.toEnvironment();
+  const pid_t child = ::fork();
+  if (child < 0) {
+    std::cerr << fmt::format("ptxray: error: exec: cannot start the program: {}\n", support::errnoReason(errno));
+    return 1;
+  }
+  if (child == 0) {
+    execv(resolved.c_str(), argv.data());
+    const int error = errno;
+    std::cerr << fmt::format("ptxray: error: cannot run '{}': {}\n", argv[0],
+                             error == ENOEXEC ? "not an executable format (a script needs a '#!' line)"
+                                              : support::errnoReason(error));
+    _exit(error == ENOENT ? 127 : 126);
+  }
+  ::close(writeEnd);
+  // The terminal's interrupt reaches the program (same process group); ptxray waits for its end.
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGQUIT, SIG_IGN);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string count;
+  char buffer[64];
+  // The program has ended; a child of its own still holding the pipe must not keep ptxray waiting.
+  ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+    count.append(buffer, static_cast<size_t>(n));
+  ::close(fds[0]);
+  const int own = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+  const bool errors = !count.empty() && count != "0\n";
+  return errors ? errorExitCode : own;
+}
+
+int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program,
+                std::optional<int> errorExitCode) {
   if (program.empty()) {
     std::cerr << "ptxray: error: exec: no program given (ptxray exec [options] -- ./app args...)\n";
     return 2;
@@ -156,7 +207,6 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
     setenv("OCL_ICD_VENDORS", opencl->c_str(), 1);
     setenv("OCL_ICD_FILENAMES", opencl->c_str(), 1);
   }
-  options.toEnvironment();
   if (std::string asan = asanRuntime(); !asan.empty()) {
     prependPath("LD_PRELOAD", asan);
     // Tools the libraries run (clang for an OpenCL build) are spawned without it.
@@ -167,6 +217,9 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
   for (const std::string &a : program)
     argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
+  if (errorExitCode)
+    return runAndWait(resolved, argv, options, *errorExitCode);
+  options.toEnvironment();
   // execv, not execvp: execvp runs a file with no executable format through /bin/sh.
   execv(resolved.c_str(), argv.data());
   const int error = errno;
@@ -181,6 +234,8 @@ CommandRunner addExecCommand(CLI::App &app) {
     session::ProgramOptions program;
     std::vector<std::string> tools;
     std::vector<std::string> argv;
+    std::string leakCheck;
+    std::optional<int> errorExitCode;
   };
   auto o = std::make_shared<ExecOptions>();
   session::ProgramOptions &p = o->program;
@@ -225,6 +280,20 @@ CommandRunner addExecCommand(CLI::App &app) {
                   "FILE: the session's copies, launches and synchronizations on the modeled system at exit "
                   "(FILE.json, FILE.html, else text; - for stderr); repeatable")
       ->allow_extra_args(false);
+  cmd->add_option("--leak-check", o->leakCheck,
+                  "full: memcheck, and report the device memory the program never freed (cudaMalloc, cuMemAlloc, "
+                  "clCreateBuffer) and device-heap blocks, as compute-sanitizer's --leak-check full (default: no)")
+      ->check(CLI::IsMember({"full", "no"}));
+  cmd->add_option("--error-exitcode", o->errorExitCode,
+                  "N: the exit status when a tool found an error (default: the program's own), as "
+                  "compute-sanitizer's")
+      ->check(CLI::Range(1, 255));
+  cmd->add_option(
+         "--print-limit", p.printLimit,
+         "N: the tools print at most N reports (memcheck: per launch), and count the rest (default 100; 0: all)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<int32_t>::max()}));
+  cmd->add_option("--log-file", p.logFile,
+                  "FILE: the tools' reports and summaries go to FILE instead of stderr (%p: the program's process id)");
   cmd->add_option("program", o->argv, "-- PROGRAM ARGS...: the program and its arguments")->required();
   cmd->footer(fmt::format(R"(Examples:
   ptxray exec -- ./vector_add
@@ -245,7 +314,11 @@ OCL_ICD_FILENAMES name <build>/lib/ptxray-opencl/libptxray-opencl.so), whose dev
       return -1;
     try {
       o->program.tools.tools = session::parseTools(o->tools, "--tool");
-      return execProgram(o->program, o->argv);
+      if (o->leakCheck == "full")
+        for (session::Tool t : {session::Tool::Memcheck, session::Tool::Leakcheck})
+          if (!o->program.tools.has(t))
+            o->program.tools.tools.push_back(t);
+      return execProgram(o->program, o->argv, o->errorExitCode);
     } catch (const std::invalid_argument &e) {
       std::cerr << "ptxray: error: " << e.what() << "\n";
       return 2;

@@ -4,6 +4,7 @@
 #include "support/MemoryBudget.h"
 #include "support/OutputFile.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -86,7 +87,7 @@ int inputFileError(const ptxray::support::InputFileError &e) {
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"ptxray: PTX front end, virtual GPU and performance advisor"};
+  CLI::App app{"ptxray: PTX front end, virtual GPU and performance advisor", "ptxray"};
   app.set_version_flag("--version", "ptxray 0.1.0");
   app.require_subcommand(1);
   // Options of ptxray itself, accepted before or after the command (subcommands fall through to them).
@@ -119,9 +120,19 @@ int main(int argc, char **argv) {
   commands.push_back(ptxray::cli::addGuideChartsCommand(app));
   commands.push_back(ptxray::cli::addExecCommand(app));
   commands.push_back(ptxray::cli::addFatbinCommand(app));
+  // nvcc's spelling, -arch sm_35 or -arch=sm_35, is --arch here too (not -a -r -c -h). Only ptxray's
+  // own arguments: what follows "--" belongs to the program `exec` runs.
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  for (std::string &a : arguments) {
+    if (a == "--")
+      break;
+    if (a == "-arch" || a.starts_with("-arch="))
+      a.insert(0, "-");
+  }
+  std::reverse(arguments.begin(), arguments.end()); // CLI11 takes them last first
   // Not CLI11_PARSE: it returns CLI11's own exit codes (105, 106, 109...).
   try {
-    app.parse(argc, argv);
+    app.parse(arguments);
   } catch (const CLI::ParseError &e) {
     return commandLineError(app, e, argc, argv);
   }

@@ -721,7 +721,7 @@ cl_int Platform::launch(cl_command_queue queue, cl_kernel kernel, const vm::Laun
                              result.error);
     return result.refusal == vm::Refusal::InvalidConfiguration ? CL_INVALID_WORK_GROUP_SIZE : CL_OUT_OF_RESOURCES;
   }
-  session::printDeviceOutput(result, {std::cout, std::cerr});
+  session::printDeviceOutput(result, {std::cout, tools_->toolStream()});
   const std::optional<double> modeled = tools_->afterLaunch(result, kernel->function->name, {0, queue->stream});
   seconds = modeled.value_or(wall);
   if (!result.ok()) {

@@ -108,6 +108,35 @@ std::vector<uint32_t> SharedLayoutPlanner::reachableFunctions(uint32_t function)
   return order;
 }
 
+bool SharedLayoutPlanner::stackSizeIsStatic(uint32_t function) const {
+  if (function >= m_.functions.size())
+    return true;
+  // Depth-first over the functions named from here, without recursion of our own: a cycle is a name
+  // of a function still on the path.
+  enum : char { Unseen, OnPath, Done };
+  std::vector<char> state(m_.functions.size(), Unseen);
+  std::vector<std::pair<uint32_t, size_t>> path{{function, 0}};
+  state[function] = OnPath;
+  while (!path.empty()) {
+    auto &[f, next] = path.back();
+    if (next == 0 && callsThroughPointer_[f])
+      return false;
+    if (next == namedFunctions_[f].size()) {
+      state[f] = Done;
+      path.pop_back();
+      continue;
+    }
+    const uint32_t g = namedFunctions_[f][next++];
+    if (state[g] == OnPath)
+      return false;
+    if (state[g] == Unseen) {
+      state[g] = OnPath;
+      path.emplace_back(g, 0);
+    }
+  }
+  return true;
+}
+
 SharedLayout SharedLayoutPlanner::layout(uint32_t function) const {
   SharedLayout layout;
   layout.functions = reachableFunctions(function);

@@ -45,6 +45,11 @@ public:
   /// module takes (initializers and operands), since any of those could be the target.
   std::vector<uint32_t> reachableFunctions(uint32_t function) const;
 
+  /// Whether the stack `function` needs is known before it runs, as ptxas knows it: no function it
+  /// can reach calls itself again (recursion) or calls through a pointer. When it is not, the driver
+  /// gives each thread the stack cudaLimitStackSize says and no more (validation/conventions).
+  bool stackSizeIsStatic(uint32_t function) const;
+
   /// The layout of `function`'s CTA (meaningful for kernels; for a .func, the shared memory it and
   /// its callees need).
   SharedLayout layout(uint32_t function) const;

@@ -56,8 +56,11 @@ cuda::Error faultError(const vm::LaunchResult &result) {
   case vm::FaultKind::Misaligned: return cuda::kErrorMisalignedAddress;
   case vm::FaultKind::InvalidGeneric: return cuda::kErrorInvalidAddressSpace;
   case vm::FaultKind::InstructionLimit: return cuda::kErrorLaunchTimeout;
-  case vm::FaultKind::Livelock: return cuda::kErrorLaunchTimeout; // on a GPU it hangs until the watchdog
-  case vm::FaultKind::StackOverflow: return cuda::kErrorHardwareStackError;
+  case vm::FaultKind::Livelock:
+    return cuda::kErrorLaunchTimeout; // on a GPU it hangs until the watchdog
+  // An H200 running a recursion past its stack says cudaErrorIllegalAddress, not
+  // cudaErrorHardwareStackError (validation/conventions/results/stack.txt).
+  case vm::FaultKind::StackOverflow: return cuda::kErrorIllegalAddress;
   // The host memory behind the launch's local memory and registers ran out: what a GPU says when it
   // cannot back a launch's local memory.
   case vm::FaultKind::MemoryBudget: return cuda::kErrorLaunchOutOfResources;
@@ -466,7 +469,9 @@ cuda::Error Runtime::copy(void *dst, const void *src, size_t bytes, int kind) {
       error = "a range outside its managed or page-locked allocation";
       return nullptr;
     }
-    if (!a && kind == cuda::Default && address >= vm::kGlobalBase && address < vm::kGlobalLimit) {
+    if (!a && kind == cuda::Default &&
+        ((address >= vm::kGlobalBase && address < vm::kGlobalLimit) ||
+         address - vm::kHighGlobalBase < vm::kHighGlobalSize)) {
       // Unified addressing: the device's range holds device memory only (host memory a kernel may
       // reach is an allocation there too), so this is a stale or made-up device pointer.
       error = "an address in the device's range that no allocation holds";
@@ -566,10 +571,9 @@ cuda::Error Runtime::memsetPattern(void *pointer, uint32_t value, unsigned width
 cuda::Error Runtime::memGetInfo(size_t *free, size_t *total) {
   if (sticky_)
     return sticky_;
-  // What the VM's address space can hold, when that is less than the GPU's memory.
-  const uint64_t window = vm::kGlobalLimit - vm::kGlobalBase;
-  // Total: the GPU's memory, as totalGlobalMem says. Free: what is left of it, or of the VM's address
-  // window when that is smaller (larger allocations fail with cudaErrorMemoryAllocation).
+  // What the VM's address space can hold (vm/Memory.h: more than any modeled GPU's memory).
+  const uint64_t window = vm::kGlobalAddressSpace;
+  // Total: the GPU's memory, as totalGlobalMem says. Free: what is left of it.
   const arch::Gpu *board = target_.board();
   const uint64_t memory = board ? static_cast<uint64_t>(board->memoryBytes) : window;
   const uint64_t capacity = std::min<uint64_t>(memory, window);
@@ -757,7 +761,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
       log(fmt::format("launch of {} refused: {}", f->name, result.error));
     return refusalError(result.refusal);
   }
-  session::printDeviceOutput(result, {std::cout, std::cerr});
+  session::printDeviceOutput(result, {std::cout, tools_->toolStream()});
   std::optional<double> modeled = tools_->afterLaunch(result, f->name, streamRef(stream), lazyLoadSeconds(*m, *kernel));
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())

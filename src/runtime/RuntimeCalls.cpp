@@ -98,7 +98,7 @@ cuda::Error Runtime::setLimit(int which, size_t value) {
   if (which == kLimitStackSize && value > static_cast<uint64_t>(cc.maxLocalBytesPerThread))
     return cuda::kErrorInvalidValue;
   if (which == kLimitPrintfFifoSize || which == kLimitMallocHeapSize) {
-    const uint64_t window = vm::kGlobalLimit - vm::kGlobalBase;
+    const uint64_t window = vm::kGlobalAddressSpace;
     const arch::Gpu *board = target_.board();
     if (value > (board ? static_cast<uint64_t>(board->memoryBytes) : window))
       return cuda::kErrorInvalidValue;
@@ -205,10 +205,12 @@ cuda::Error Runtime::funcSetSharedMemConfig(const void *hostFunction, int config
 }
 
 void Runtime::configureLaunch(vm::LaunchOptions &options, const void *hostFunction) {
-  // The VM's own stack per thread is larger than CUDA's default limit, and the driver grows a thread's
-  // stack to what a kernel's frames need whatever the limit says: only a larger limit reaches the VM.
-  if (auto it = limits_.find(kLimitStackSize); it != limits_.end())
+  // The driver grows a thread's stack to what a kernel's frames need whatever the limit says, when
+  // ptxas could size them; a recursive kernel gets the limit and no more (LaunchOptions).
+  if (auto it = limits_.find(kLimitStackSize); it != limits_.end()) {
     options.stackBytesPerThread = std::max<uint64_t>(options.stackBytesPerThread, it->second);
+    options.stackLimitBytes = it->second;
+  }
   if (auto it = limits_.find(kLimitPrintfFifoSize); it != limits_.end())
     options.printfFifoBytes = it->second;
   else

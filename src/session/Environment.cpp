@@ -161,6 +161,15 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
                                      "percentage of the machine's memory); the default budget",
                                      env::kMaxMemory, m));
   }
+  if (std::string n = variable(env::kPrintLimit); !n.empty()) {
+    if (auto v = number(n, 0, std::numeric_limits<int32_t>::max()))
+      o.printLimit = static_cast<uint64_t>(*v);
+    else
+      warnings.push_back(fmt::format("{}: \"{}\" is not a count (0: no limit); 100", env::kPrintLimit, n));
+  }
+  o.logFile = variable(env::kLogFile);
+  if (std::string fd = variable(env::kErrorCountFd); !fd.empty())
+    o.errorCountFd = static_cast<int>(number(fd, 0, std::numeric_limits<int32_t>::max()).value_or(-1));
   o.connections = hyperQConnectionsFromEnvironment();
   if (std::string n = variable(env::kMaxConnections); !n.empty() && !o.connections)
     warnings.push_back(fmt::format("{}: \"{}\" is not 1 to 1024; the GPU's default", env::kMaxConnections, n));
@@ -197,6 +206,9 @@ void ProgramOptions::toEnvironment() const {
   set(env::kMaxInstructions, maxInstructions ? std::to_string(maxInstructions) : "");
   set(env::kMaxMemory, maxMemory ? std::to_string(maxMemory) : "");
   set(env::kMaxConnections, connections ? std::to_string(*connections) : "");
+  set(env::kPrintLimit, printLimit != 100 ? std::to_string(printLimit) : "");
+  set(env::kLogFile, absolute(logFile));
+  set(env::kErrorCountFd, errorCountFd >= 0 ? std::to_string(errorCountFd) : "");
 }
 
 std::optional<int> hyperQConnectionsFromEnvironment() {

@@ -38,6 +38,11 @@ inline constexpr const char *kMaxInstructions = "PTXRAY_MAX_INSTRUCTIONS"; ///< 
 inline constexpr uint64_t kMaxInstructionBudget = 1'000'000'000'000'000ull;
 /// The process's memory budget (support/MemoryBudget.h): bytes, K/M/G/T, or a percentage of the machine's.
 inline constexpr const char *kMaxMemory = "PTXRAY_MAX_MEMORY";
+/// compute-sanitizer's options, as `exec` passes them (docs/sanitizers.md).
+inline constexpr const char *kPrintLimit = "PTXRAY_PRINT_LIMIT"; ///< reports printed at most (0: all)
+inline constexpr const char *kLogFile = "PTXRAY_LOG_FILE";       ///< FILE: the tools' output (%p: the pid)
+/// The descriptor `exec` reads the tools' error count from at the program's end (--error-exitcode).
+inline constexpr const char *kErrorCountFd = "PTXRAY_ERROR_COUNT_FD";
 inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";     ///< where `exec` finds the CUDA libraries
 inline constexpr const char *kOpenCLLibDir = "PTXRAY_OPENCL_LIB_DIR"; ///< where `exec` finds libptxray-opencl.so
 /// CUDA's own: Hyper-Q connections a program's streams are spread over.
@@ -71,6 +76,15 @@ struct ProgramOptions {
   uint64_t maxInstructions = 0;   ///< 0: the VM's default
   uint64_t maxMemory = 0;         ///< the memory budget in bytes; 0: the default (support::defaultMemoryBudget)
   std::optional<int> connections; ///< CUDA_DEVICE_MAX_CONNECTIONS
+  /// compute-sanitizer's --print-limit: the tools' reports printed at most (memcheck's per launch,
+  /// the others' over the program); the rest are counted in the summary. 0: every one.
+  uint64_t printLimit = 100;
+  /// compute-sanitizer's --log-file: the tools' text output goes there instead of the error stream;
+  /// "%p" becomes the program's process id.
+  std::string logFile;
+  /// Where the program writes how many errors its tools found, when `exec --error-exitcode` waits
+  /// for it (a descriptor `exec` made); -1: nowhere.
+  int errorCountFd = -1;
   /// Not an environment setting: the front end wants modeled kernel times for some launches of its
   /// own choosing (OpenCL's profiling queues) even when no output needs the model
   /// (ProgramTools::beforeLaunch); the other launches run the plain VM.

@@ -8,22 +8,50 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <unistd.h>
+
 namespace ptxray::session {
 
 namespace {
 
 ToolSelection selectionFor(const ProgramOptions &options, const arch::ArchTarget &target) {
   ToolSelection s = options.tools;
+  // A program's end is its exit: the device memory it never freed is leaked (--leak-check full).
+  s.programAllocations = true;
   s.model = options.needsModel() || options.modelOnRequest;
   s.modelOptions = modelOptions(options.model, target, SettingSource::Environment);
   return s;
 }
 
+/// compute-sanitizer's --log-file: "%p" is the process id. A file that cannot be opened leaves the
+/// output on `err`, with a warning there.
+std::unique_ptr<std::ofstream> openLogFile(const std::string &pattern, std::ostream &err) {
+  if (pattern.empty())
+    return nullptr;
+  std::string path;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'p') {
+      path += std::to_string(::getpid());
+      ++i;
+    } else {
+      path += pattern[i];
+    }
+  }
+  auto file = std::make_unique<std::ofstream>(path, std::ios::out | std::ios::trunc);
+  if (!*file) {
+    err << fmt::format("ptxray: warning: {}: cannot write \"{}\"; the tools' output stays on the error stream\n",
+                       env::kLogFile, path);
+    return nullptr;
+  }
+  return file;
+}
+
 } // namespace
 
 ProgramTools::ProgramTools(const ProgramOptions &options, const arch::ArchTarget &target, std::ostream &err)
-    : options_(options), err_(err), instruments_(target, selectionFor(options, target)),
-      log_(instruments_, err, !options.sanitizerJson.empty()) {
+    : options_(options), logFile_(openLogFile(options.logFile, err)), err_(logFile_ ? *logFile_ : err),
+      instruments_(target, selectionFor(options, target)),
+      log_(instruments_, err_, !options.sanitizerJson.empty(), options.printLimit) {
   advice_.model = instruments_.selection().modelOptions;
   std::error_code ec;
   advice_.sourceDirs = {std::filesystem::current_path(ec).string()};
@@ -175,6 +203,12 @@ bool ProgramTools::finish() {
   bool ok = true;
   const std::vector<ToolReport> leaks = instruments_.leakReports();
   log_.finish();
+  err_.flush();
+  if (options_.errorCountFd >= 0) {
+    // For `exec --error-exitcode`, which waits for the program: its exit status is then the one asked for.
+    const std::string count = fmt::format("{}\n", log_.errorCount());
+    [[maybe_unused]] ssize_t written = ::write(options_.errorCountFd, count.data(), count.size());
+  }
   if (!options_.sanitizerJson.empty())
     ok &= writeOutput(options_.sanitizerJson, jsonText(log_.document(instruments_.target().displayName())), err_);
   if (!options_.report.empty()) {

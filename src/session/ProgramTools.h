@@ -12,6 +12,7 @@
 #include "session/Tools.h"
 #include "system/Timeline.h"
 
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -36,7 +37,11 @@ public:
   /// (it always does when an output needs the model). The plain VM runs the others at full speed.
   void beforeLaunch(bool modelWanted);
   /// Launch options the tools need.
-  void configure(vm::LaunchOptions &options) const { instruments_.configure(options); }
+  void configure(vm::LaunchOptions &options) const {
+    instruments_.configure(options);
+    // memcheck's reports of one launch, as many as --print-limit prints ("0": all, within reason).
+    options.maxFaults = options_.printLimit ? options_.printLimit : 1'000'000;
+  }
 
   /// After a launch of `kernel` (its module alive) on `stream`: prints its reports, advises on it for
   /// the report, records it in the session. Returns the modeled kernel time in seconds when the
@@ -62,15 +67,21 @@ public:
   /// The modeled clock's timeline of the session so far (re-simulated when it grew); null without
   /// the modeled clock or for a session the system model cannot place.
   const system::Timeline *timeline();
-  /// At exit: leaks and summaries, then the files. False when a file could not be written.
+  /// At exit: leaks and summaries, then the files, and the error count to PTXRAY_ERROR_COUNT_FD
+  /// (`exec --error-exitcode`). False when a file could not be written.
   bool finish();
   /// What the program configured for its next launches (cudaDeviceSetSharedMemConfig,
   /// cudaFuncSetCacheConfig...), for the performance model: Kepler's bank width in bytes (0: the
   /// driver's default, or PTXRAY_BANK_MODE's) and the cache preference its occupancy takes.
   void setLaunchConfiguration(int bankWidthBytes, arch::CacheConfig cacheConfig);
 
+  /// Where the tools' text goes: the error stream, or the --log-file (PTXRAY_LOG_FILE).
+  std::ostream &toolStream() { return err_; }
+
 private:
   const ProgramOptions options_;
+  /// PTXRAY_LOG_FILE, open from the start (before err_, which refers to it).
+  std::unique_ptr<std::ofstream> logFile_;
   std::ostream &err_;
   Instruments instruments_;
   SanitizerLog log_;

@@ -296,7 +296,7 @@ SpecBuffer parseBuffer(const Checker &c, const RunSpec &spec, const json &j, con
   if (!hasBytes && !hasSymbol)
     c.fail(path, "missing \"bytes\" (a device allocation) or \"symbol\" (a module variable)");
   if (hasBytes)
-    b.bytes = c.unsignedInt(j["bytes"], member(path, "bytes"), vm::kGlobalLimit - vm::kGlobalBase);
+    b.bytes = c.unsignedInt(j["bytes"], member(path, "bytes"), vm::kGlobalAddressSpace);
   else
     b.symbol = c.string(j["symbol"], member(path, "symbol"));
   if (j.contains("init")) {

@@ -6,8 +6,17 @@ namespace ptxray::session {
 
 using nlohmann::json;
 
-SanitizerLog::SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson)
-    : instruments_(instruments), err_(err), keepJson_(keepJson) {}
+SanitizerLog::SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson, uint64_t printLimit)
+    : instruments_(instruments), err_(err), keepJson_(keepJson), printLimit_(printLimit) {}
+
+void SanitizerLog::print(const ToolReport &report) {
+  if (printLimit_ && printed_ >= printLimit_) {
+    ++notPrinted_;
+    return;
+  }
+  ++printed_;
+  err_ << report.hazard.describe();
+}
 
 json siteJson(const sanitizers::SiteText &site) {
   return {{"source_line", site.sourceLine},   {"file", site.file},        {"line", site.line},
@@ -48,7 +57,7 @@ void SanitizerLog::keep(const ToolReport &report, std::optional<size_t> launch, 
 void SanitizerLog::afterLaunch(std::span<const ToolReport> reports, size_t launch, const std::string &kernel) {
   for (const ToolReport &r : reports) {
     if (r.tool != Tool::Memcheck)
-      err_ << r.hazard.describe();
+      print(r);
     keep(r, launch, &kernel);
   }
 }
@@ -56,7 +65,7 @@ void SanitizerLog::afterLaunch(std::span<const ToolReport> reports, size_t launc
 bool SanitizerLog::finish() {
   // Leaks are known at the end only: a later launch may free what an earlier one allocated.
   for (const ToolReport &r : instruments_.leakReports()) {
-    err_ << r.hazard.describe();
+    print(r);
     keep(r, std::nullopt, nullptr);
   }
   bool errors = false;
@@ -64,6 +73,7 @@ bool SanitizerLog::finish() {
     const ToolInfo &info = toolInfo(s.tool);
     const std::string name(info.summaryName);
     errors |= s.errors > 0;
+    errors_ += s.errors;
     switch (s.tool) {
     case Tool::Racecheck:
     case Tool::Synccheck:
@@ -84,6 +94,9 @@ bool SanitizerLog::finish() {
       break;
     }
   }
+  if (notPrinted_)
+    err_ << fmt::format("========= ERROR SUMMARY: {} report{} not printed; --print-limit N prints N (0: all)\n",
+                        notPrinted_, notPrinted_ == 1 ? " was" : "s were");
   return errors;
 }
 

@@ -17,8 +17,9 @@ namespace ptxray::session {
 
 class SanitizerLog {
 public:
-  /// Prints on `err`; keeps the reports for document() when `keepJson`.
-  SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson);
+  /// Prints on `err`, at most `printLimit` reports (0: all; compute-sanitizer's --print-limit);
+  /// keeps the reports for document() when `keepJson`.
+  SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson, uint64_t printLimit = 0);
 
   /// A launch's reports (Instruments::launchReports): racecheck, synccheck and initcheck's on the
   /// error stream (memcheck's faults are printed with the launch's failure, as without memcheck);
@@ -27,6 +28,8 @@ public:
   /// At the end of the run: the leak reports and every tool's summary line. True when a tool
   /// reported an error (the run's exit status is then 1).
   bool finish();
+  /// The errors every tool found (after finish()): what compute-sanitizer's ERROR SUMMARY counts.
+  uint64_t errorCount() const { return errors_; }
 
   /// {"schema": "ptxray-sanitizers", "version": 1, "arch", "tools", "reports", "summary"}.
   nlohmann::json document(const std::string &arch) const;
@@ -35,6 +38,11 @@ private:
   Instruments &instruments_;
   std::ostream &err_;
   bool keepJson_;
+  uint64_t printLimit_ = 0;
+  uint64_t printed_ = 0, notPrinted_ = 0;
+  uint64_t errors_ = 0;
+  /// Prints `report` unless the print limit has been reached (then counts it).
+  void print(const ToolReport &report);
   nlohmann::json reports_ = nlohmann::json::array();
   nlohmann::json summary_ = nlohmann::json::object();
   void keep(const ToolReport &report, std::optional<size_t> launch, const std::string *kernel);

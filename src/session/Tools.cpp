@@ -25,7 +25,8 @@ constexpr std::array<ToolInfo, 5> kTools{{
     {Tool::Initcheck, "initcheck", "INITCHECK", "uninitialized-read",
      "reads of global, shared and local memory that nothing wrote"},
     {Tool::Leakcheck, "leakcheck", "LEAKCHECK", "memory-leak",
-     "device-heap blocks (malloc in a kernel) not freed by the end of the run"},
+     "device-heap blocks (malloc in a kernel) not freed by the end of the run, and a program's device "
+     "allocations (cudaMalloc...) not freed by its exit"},
 }};
 
 } // namespace
@@ -103,7 +104,7 @@ Instruments::Instruments(const arch::ArchTarget &target, ToolSelection selection
     withoutModel_.add(initcheck_.get());
   }
   if (selection_.has(Tool::Leakcheck)) {
-    leakcheck_ = std::make_unique<sanitizers::Leakcheck>();
+    leakcheck_ = std::make_unique<sanitizers::Leakcheck>(selection_.programAllocations);
     group_.add(leakcheck_.get());
     withoutModel_.add(leakcheck_.get());
   }

@@ -52,7 +52,11 @@ std::vector<Tool> parseTools(std::span<const std::string> names, std::string_vie
 struct ToolSelection {
   std::vector<Tool> tools;      ///< the sanitizers (memcheck: report every fault and keep running)
   bool racecheckGlobal = false; ///< racecheck also checks global memory between threads of a block
-  bool model = false;           ///< the performance model
+  /// leakcheck also reports the device memory the host allocated and never freed: a program's
+  /// (cudaMalloc, cuMemAlloc, clCreateBuffer), whose end is its exit, as compute-sanitizer's
+  /// --leak-check full does; not a run spec's buffers, which the run owns.
+  bool programAllocations = false;
+  bool model = false; ///< the performance model
   model::ModelOptions modelOptions;
   bool has(Tool tool) const;
   bool anySanitizer() const { return !tools.empty(); }

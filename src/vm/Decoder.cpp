@@ -607,6 +607,7 @@ void decodeProgram(Program &program, const std::vector<SymbolPlacement> &placeme
     KernelPlan plan{k, {}, {}};
     DecodedFunction &kernel = program.functions[k];
     kernel.staticSharedBytes = layout.staticBytes;
+    kernel.stackSizeIsStatic = planner.stackSizeIsStatic(k);
     kernel.functionMap.resize(n);
     for (uint32_t f = 0; f < n; ++f)
       kernel.functionMap[f] = f;

@@ -523,6 +523,11 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.smCount = static_cast<uint32_t>(smCount_);
   L.gridId = ++launches_;
   L.options = options;
+  // A kernel whose stack ptxas cannot size (recursion, calls through pointers) gets the stack limit
+  // and no more; the others what their frames need.
+  if (!kernel->stackSizeIsStatic)
+    L.options.stackBytesPerThread =
+        std::min(options.stackBytesPerThread, std::max<uint64_t>(options.stackLimitBytes, 16));
   L.budget = options.maxInstructions ? options.maxInstructions : kDefaultInstructionBudget;
   L.warpBudget = std::max<uint64_t>(L.budget / kWarpBudgetShare, 1);
   // CUDA's default printf FIFO: 1 MiB, or 64 KiB per SM when that is more (the runtime's

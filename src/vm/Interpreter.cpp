@@ -332,8 +332,13 @@ bool ensureLocal(ExecContext &ctx, uint64_t bytes) {
     return true;
   if (bytes > ctx.launch->options.stackBytesPerThread) {
     ctx.fault(FaultKind::StackOverflow, std::countr_zero(ctx.exec),
-              fmt::format("the call needs {} bytes of local memory per thread; the stack limit is {} bytes", bytes,
-                          ctx.launch->options.stackBytesPerThread));
+              ctx.launch->kernel->stackSizeIsStatic
+                  ? fmt::format("the call needs {} bytes of local memory per thread; the stack limit is {} bytes",
+                                bytes, ctx.launch->options.stackBytesPerThread)
+                  : fmt::format("the call needs {} bytes of local memory per thread; the kernel recurses or calls "
+                                "through a pointer, so its stack is the stack-size limit, {} bytes "
+                                "(cudaDeviceSetLimit(cudaLimitStackSize, ...) raises it)",
+                                bytes, ctx.launch->options.stackBytesPerThread));
     return false;
   }
   uint64_t stride =

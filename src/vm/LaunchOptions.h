@@ -26,7 +26,13 @@ struct LaunchOptions {
   uint64_t maxInstructions = 0; ///< thread-instruction budget; 0 = default
   bool continueOnError = false; ///< memcheck mode: report every access error, keep running
   size_t maxFaults = 100;       ///< reports kept in memcheck mode
+  /// The most local memory a thread's frames may take in a kernel whose stack ptxas sizes (no
+  /// recursion, no call through a pointer): the driver gives such a kernel what its frames need.
   uint64_t stackBytesPerThread = 64 * 1024;
+  /// cudaLimitStackSize: a kernel whose stack ptxas cannot size (DecodedFunction::stackSizeIsStatic)
+  /// gets this much per thread and no more, as on the GPU; its default is CUDA's (1024 bytes). An
+  /// H200 runs 8 frames of 128 bytes under it and faults on the 9th (validation/conventions).
+  uint64_t stackLimitBytes = 1024;
   uint32_t maxCallDepth = 1024;
   /// Run only this many CTAs, spread evenly over the grid (first and last included); 0 runs every CTA.
   /// The results are then incomplete: for the performance model's --sample.

@@ -82,7 +82,8 @@ std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind ki
   uint64_t rounded = (size + kAllocationAlign - 1) / kAllocationAlign * kAllocationAlign;
   // Addresses are never reused, so a stale pointer always finds the freed allocation it came from.
   // One empty granule between allocations makes off-by-one overruns land outside every allocation.
-  if (rounded > ceiling_ || next_ > ceiling_ - rounded)
+  const bool low = rounded <= ceiling_ && next_ <= ceiling_ - rounded;
+  if (!low && (rounded > kHighGlobalSize || highNext_ - kHighGlobalBase > kHighGlobalSize - rounded))
     return std::nullopt;
   // The host memory behind the modeled GPU's is the process's memory budget (support/MemoryBudget.h):
   // past it an allocation fails as on a full GPU, instead of the machine running out later.
@@ -94,15 +95,17 @@ std::optional<uint64_t> DeviceMemory::allocate(uint64_t bytes, AllocationKind ki
     return std::nullopt;
   }
   Allocation a;
-  a.base = next_;
+  uint64_t &next = low ? next_ : highNext_;
+  a.base = next;
   a.size = bytes;
   a.host = host;
   a.kind = kind;
   a.readOnly = kind == AllocationKind::ModuleConst;
   a.label = std::move(label);
-  next_ += rounded + kAllocationAlign;
+  next += rounded + kAllocationAlign;
   inUse_ += bytes;
-  // Adopted ranges lie above every allocate()d one, so a new allocation goes before the first of them.
+  // Adopted ranges lie above every allocate()d one of the low range, so a new allocation there goes
+  // before the first of them; one in the high range goes last.
   auto it = std::lower_bound(allocations_.begin(), allocations_.end(), a.base,
                              [](const Allocation &x, uint64_t b) { return x.base < b; });
   it = allocations_.insert(it, std::move(a));

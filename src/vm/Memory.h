@@ -18,6 +18,16 @@ class Listener; // vm/Events.h
 // below the windows; a window address minus its base is the state-space address (PTX: cvta).
 inline constexpr uint64_t kGlobalBase = 0x1000'0000; ///< the first 256 MiB stay unmapped (null)
 inline constexpr uint64_t kGlobalLimit = 0xE000'0000;
+/// Device allocations the range below the windows cannot hold continue in a second range, at 2^56:
+/// above every address a host pointer can have (user space ends below 2^47 on x86-64 with 4-level
+/// paging and below 2^52 on AArch64; 5-level x86-64 goes past 2^47 only when mmap is asked to), so
+/// that no host pointer is ever taken for device memory. It holds 1 TiB, more than any modeled GPU's
+/// memory: a 64-bit program can allocate the GPU's whole memory, as totalGlobalMem promises. 32-bit
+/// modules cannot reach it and keep the low range.
+inline constexpr uint64_t kHighGlobalBase = uint64_t{1} << 56;
+inline constexpr uint64_t kHighGlobalSize = uint64_t{1} << 40;
+/// Every byte of device memory the VM can address: the low range and the high one.
+inline constexpr uint64_t kGlobalAddressSpace = (kGlobalLimit - kGlobalBase) + kHighGlobalSize;
 inline constexpr uint64_t kLocalWindow = 0xE000'0000; ///< per thread
 inline constexpr uint64_t kLocalWindowSize = 0x0800'0000;
 inline constexpr uint64_t kSharedWindow = 0xE800'0000; ///< per CTA
@@ -60,7 +70,8 @@ public:
   DeviceMemory &operator=(const DeviceMemory &) = delete;
   ~DeviceMemory();
 
-  /// Zero-filled allocation aligned to kAllocationAlign; nullopt when the address space is exhausted.
+  /// Zero-filled allocation aligned to kAllocationAlign, in the low range while it has room, then in the
+  /// high one; nullopt when both are exhausted or the memory budget is.
   std::optional<uint64_t> allocate(uint64_t bytes, AllocationKind kind, std::string label);
   /// Memory the caller owns at `host`, reachable by kernels at the same address (identity-mapped, as
   /// unified addressing maps managed and page-locked host memory): host code dereferences the device
@@ -70,7 +81,8 @@ public:
   /// Releases an allocation made by allocate() or adopt() (an adopted one's bytes stay the caller's);
   /// false for an address that is not an allocation's base.
   bool release(uint64_t base);
-  /// The lowest address allocate() has not reached yet: adopted ranges must lie above it.
+  /// The lowest address allocate() has not reached yet in the low range: adopted ranges must lie above
+  /// it.
   uint64_t allocationFrontier() const { return next_; }
 
   /// The live or freed allocation containing `address` (freed ones are kept to report use after free).
@@ -88,7 +100,8 @@ public:
 private:
   std::vector<Allocation> allocations_; ///< sorted by base (addresses are never reused)
   uint64_t next_ = kGlobalBase;
-  uint64_t ceiling_ = kGlobalLimit; ///< the lowest adopted base: allocate() stays below it
+  uint64_t ceiling_ = kGlobalLimit;     ///< the lowest adopted base: allocate() stays below it
+  uint64_t highNext_ = kHighGlobalBase; ///< where the next allocation goes once the low range is full
   uint64_t inUse_ = 0;
   Listener *listener_ = nullptr;
 };

@@ -92,6 +92,9 @@ struct DecodedFunction {
   std::vector<uint64_t> returnSizes;
   uint64_t kernelParamBytes = 0;
   bool decoded = false;
+  /// Kernels: ptxas can size the stack (ptx::SharedLayoutPlanner::stackSizeIsStatic); when not, the
+  /// launch's stack is LaunchOptions::stackLimitBytes.
+  bool stackSizeIsStatic = true;
 
   // Kernels only: the CTA's shared memory, laid out as ptxas lays it out (ptx/SharedLayout.h).
   uint64_t staticSharedBytes = 0;          ///< the kernel's static shared memory; the dynamic area starts here

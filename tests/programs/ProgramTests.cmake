@@ -172,6 +172,40 @@ add_test(NAME programs.exec_model_settings COMMAND bash -c
    python3 -c \"import json; print(json.load(open('mm-$clock.json'))['analyses'][0]['launch']['time']['explanation'][:22])\"; done")
 set_tests_properties(programs.exec_model_settings PROPERTIES PASS_REGULAR_EXPRESSION
   "^Tesla K40 at 745 MHz, \nTesla K40 at 875 MHz, \n$")
+# compute-sanitizer's conventions (validation/conventions/results, an H200 with compute-sanitizer
+# 2025.3.1): --leak-check full reports the cudaMalloc'd memory a program never freed, one report per
+# allocation with its size as "1,024 bytes" (not the one it freed), whether or not it calls
+# cudaDeviceReset; the exit status stays the program's (0) unless --error-exitcode says otherwise.
+set(LEAK ${PROGRAMS_DIR}/bin/leak)
+add_test(NAME programs.exec_leak_check_full COMMAND bash -c
+  "${PTXRAY_BIN} exec --leak-check full -- ${LEAK} reset 2>&1; echo exit=$?")
+set_tests_properties(programs.exec_leak_check_full PROPERTIES PASS_REGULAR_EXPRESSION
+  "^leak: done\n========= Error: Leaked 1,024 bytes at 0x[0-9a-f]+\n=========     allocated by the program: cudaMalloc of 1024 bytes\n=========     not freed by the end of the program\n=========     1 occurrence\n========= Error: Leaked 4,096 bytes at 0x[0-9a-f]+\n=========     allocated by the program: cudaMalloc of 4096 bytes\n[^\n]*\n[^\n]*\n========= MEMCHECK SUMMARY: 0 errors\n========= LEAKCHECK SUMMARY: 2 errors \\(5120 bytes leaked in 2 blocks\\)\nexit=0\n$")
+# --error-exitcode: ptxray waits for the program and returns N when a tool found an error, else the
+# program's own status (assert's 4, with no tool; 0 for a clean program).
+add_test(NAME programs.exec_error_exitcode COMMAND bash -c
+  "${PTXRAY_BIN} exec --leak-check full --error-exitcode 9 -- ${LEAK} >/dev/null 2>&1; echo leak=$?;    ${PTXRAY_BIN} exec --tool memcheck --error-exitcode 9 -- ${PROGRAMS_DIR}/bin/error_oob >/dev/null 2>&1; echo oob=$?;    ${PTXRAY_BIN} exec --error-exitcode 9 -- ${PROGRAMS_DIR}/bin/assert >/dev/null 2>&1; echo assert=$?;    ${PTXRAY_BIN} exec --tool memcheck,leakcheck --error-exitcode 9 -- ${PROGRAMS_DIR}/bin/vector_add >/dev/null 2>&1; echo clean=$?;    ${PTXRAY_BIN} exec --error-exitcode 9 -- /nonexistent/app >/dev/null 2>&1; echo missing=$?;    ${PTXRAY_BIN} exec --error-exitcode 0 -- ${LEAK} 2>&1 | head -n 1")
+set_tests_properties(programs.exec_error_exitcode PROPERTIES PASS_REGULAR_EXPRESSION
+  "^leak=9\noob=9\nassert=4\nclean=0\nmissing=127\nptxray: error: --error-exitcode: Value 0 not in range 1 to 255\n$")
+# --print-limit N prints N reports and counts the rest; --log-file takes the tools' output (%p: pid)
+# and leaves the program's own output where it was.
+add_test(NAME programs.exec_print_limit_and_log_file COMMAND bash -c
+  "rm -f leak-log-*.txt; ${PTXRAY_BIN} exec --leak-check full --print-limit 1 -- ${LEAK} 2>&1 | grep -c 'Error: Leaked';    ${PTXRAY_BIN} exec --leak-check full --print-limit 1 -- ${LEAK} 2>&1 | tail -n 1;    ${PTXRAY_BIN} exec --leak-check full --log-file leak-log-%p.txt -- ${LEAK} 2>&1;    ls leak-log-*.txt | grep -cE 'leak-log-[0-9]+\\.txt'; grep -c 'Error: Leaked' leak-log-*.txt")
+set_tests_properties(programs.exec_print_limit_and_log_file PROPERTIES PASS_REGULAR_EXPRESSION
+  "^1\n========= ERROR SUMMARY: 1 report was not printed; --print-limit N prints N \\(0: all\\)\nleak: done\n1\n2\n$")
+
+# `cmake --install`: the standard layout, from which `exec` finds the CUDA libraries beside the
+# executable and the OpenCL vendor file names the installed platform. (Not in the sanitizer build,
+# whose executables find the ASan runtime through a build-tree run path.)
+if(NOT PTXRAY_SANITIZE)
+add_test(NAME programs.install_layout COMMAND bash -c
+  "rm -rf install-root && cmake --install ${CMAKE_BINARY_DIR} --prefix $PWD/install-root >/dev/null && \
+   cd install-root && ls bin lib/ptxray-cuda lib/ptxray-opencl && cat lib/ptxray-opencl/ptxray.icd && \
+   env -u PTXRAY_CUDA_LIB_DIR -u PTXRAY_OPENCL_LIB_DIR bin/ptxray exec -- ${PROGRAMS_DIR}/bin/vector_add")
+set_tests_properties(programs.install_layout PROPERTIES PASS_REGULAR_EXPRESSION
+  "^bin:\nptxray\n\nlib/ptxray-cuda:\nlibcuda\\.so\nlibcuda\\.so\\.1\nlibcudart\\.so\nlibcudart\\.so\\.13\nlibcudart\\.so\\.13\\.0\\.0\n\nlib/ptxray-opencl:\nlibptxray-opencl\\.so\nptxray\\.icd\n/[^\n]*/install-root/lib/ptxray-opencl/libptxray-opencl\\.so\nvector_add: PASS")
+endif()
+
 # One list of tool names: the command lines and PTXRAY_TOOL say the same.
 add_test(NAME programs.tool_names_are_one_list COMMAND bash -c
   "${PTXRAY_BIN} exec --tool helgrind -- ${HAZARDS} 2>&1; ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/tests/vm/specs/affine.json --tool helgrind 2>&1; \

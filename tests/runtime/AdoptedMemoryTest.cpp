@@ -52,6 +52,30 @@ TEST(AdoptedMemory, AllocationsStayBelowAdoptedRangesAndSorted) {
   EXPECT_LT(*first + 4096, ceiling);
   EXPECT_EQ(memory.find(*first + 10)->label, "first");
   EXPECT_EQ(memory.find(ceiling + 10)->label, "low adopted range");
-  // Too big to fit below the adopted range: refused, not overlapping.
-  EXPECT_FALSE(memory.allocate(0x20000, AllocationKind::Device, "too big"));
+  // Too big to fit below the adopted range: placed in the high range, not overlapping.
+  auto big = memory.allocate(0x20000, AllocationKind::Device, "too big for the low range");
+  ASSERT_TRUE(big);
+  EXPECT_EQ(*big, kHighGlobalBase);
+  EXPECT_EQ(memory.find(*big + 0x1FFFF)->label, "too big for the low range");
+  // A small one still fits below the adopted range.
+  auto small = memory.allocate(256, AllocationKind::Device, "small");
+  ASSERT_TRUE(small);
+  EXPECT_LT(*small, ceiling);
+  EXPECT_EQ(memory.find(ceiling + 10)->label, "low adopted range");
+}
+
+TEST(AdoptedMemory, TheHighRangeHoldsMoreThanTheLowWindowAndStopsAtItsEnd) {
+  DeviceMemory memory;
+  // Every byte below the windows taken by an adopted range (only recorded: nothing is mapped there),
+  // so each allocation goes to the high range, one empty granule apart.
+  ASSERT_TRUE(memory.adopt(at(memory.allocationFrontier()), kGlobalLimit - memory.allocationFrontier(),
+                           AllocationKind::Managed, "the whole low range"));
+  auto a = memory.allocate(1000, AllocationKind::Device, "a");
+  auto b = memory.allocate(10, AllocationKind::Device, "b");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(*a, kHighGlobalBase);
+  EXPECT_EQ(*b, kHighGlobalBase + 1024 + kAllocationAlign);
+  EXPECT_EQ(memory.find(*a + 999)->label, "a");
+  EXPECT_EQ(memory.find(*a + 1000 + 200)->label, "a") << "past the end still names the allocation it overran";
+  EXPECT_FALSE(memory.allocate(kHighGlobalSize, AllocationKind::Device, "larger than the rest of the range"));
 }

@@ -187,6 +187,107 @@ BASE:
     EXPECT_EQ(v[i], f[i]) << i;
 }
 
+// A recursion whose frames hold a 128-byte local array: ptxas cannot size its stack, so the launch
+// gets cudaLimitStackSize (1024 bytes by default) per thread, as an H200 does
+// (validation/conventions/results/stack.txt); a kernel calling the same frames without recursion
+// gets what they need.
+constexpr const char *kDeepFrames = R"(
+.func (.param .b32 ret) down(.param .b32 n)
+{
+  .local .align 4 .b8 buf[128];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.b32 %r1, [n];
+  mov.u64 %rd1, buf;
+  st.local.u32 [%rd1+124], %r1;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra BASE;
+  sub.s32 %r2, %r1, 1;
+  {
+  .param .b32 a;
+  .param .b32 b;
+  st.param.b32 [a], %r2;
+  call (b), down, (a);
+  ld.param.b32 %r3, [b];
+  }
+  ld.local.u32 %r4, [%rd1+124];
+  add.s32 %r5, %r3, %r4;
+  st.param.b32 [ret], %r5;
+  ret;
+BASE:
+  st.param.b32 [ret], %r1;
+  ret;
+}
+.func (.param .b32 ret) leaf(.param .b32 n)
+{
+  .local .align 4 .b8 buf[4096];
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [n];
+  st.local.u32 [buf+4092], %r1;
+  ld.local.u32 %r2, [buf+4092];
+  st.param.b32 [ret], %r2;
+  ret;
+}
+.visible .entry deep(.param .u64 out, .param .u32 depth)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [depth];
+  {
+  .param .b32 a;
+  .param .b32 b;
+  st.param.b32 [a], %r1;
+  call (b), down, (a);
+  ld.param.b32 %r2, [b];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+.visible .entry wide(.param .u64 out, .param .u32 v)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [v];
+  {
+  .param .b32 a;
+  .param .b32 b;
+  st.param.b32 [a], %r1;
+  call (b), leaf, (a);
+  ld.param.b32 %r2, [b];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+
+TEST(VmCore, RecursionGetsTheStackLimitAndNoMore) {
+  VmHarness h;
+  auto &m = h.load(std::string(kHeader) + kDeepFrames);
+  uint64_t out = h.zeros<uint32_t>(1);
+  auto shallow = h.launch(m, "deep", {1, 1, 1}, {32, 1, 1}, out, 3u);
+  ASSERT_TRUE(shallow.ok()) << describe(shallow);
+  EXPECT_EQ(h.download<uint32_t>(out, 1)[0], 3u + 2 + 1);
+  // Eight frames of more than 128 bytes are past 1024.
+  auto deep = h.launch(m, "deep", {1, 1, 1}, {32, 1, 1}, out, 8u);
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.faults[0].kind, vm::FaultKind::StackOverflow) << describe(deep);
+  EXPECT_NE(deep.faults[0].detail.find("its stack is the stack-size limit, 1024 bytes"), std::string::npos)
+      << deep.faults[0].detail;
+  // cudaDeviceSetLimit(cudaLimitStackSize, 4096) in the runtime's terms.
+  h.options.stackLimitBytes = 4096;
+  auto raised = h.launch(m, "deep", {1, 1, 1}, {32, 1, 1}, out, 20u);
+  ASSERT_TRUE(raised.ok()) << describe(raised);
+  EXPECT_EQ(h.download<uint32_t>(out, 1)[0], 20u * 21 / 2);
+  // No recursion: a 4 KiB frame runs under a 1 KiB limit, as the driver sizes its stack from ptxas's.
+  h.options.stackLimitBytes = 1024;
+  auto wide = h.launch(m, "wide", {1, 1, 1}, {32, 1, 1}, out, 77u);
+  ASSERT_TRUE(wide.ok()) << describe(wide);
+  EXPECT_EQ(h.download<uint32_t>(out, 1)[0], 77u);
+}
+
 TEST(VmCore, OutOfBoundsStoreIsReportedWithThreadAndAllocation) {
   VmHarness h;
   auto &m = h.load(std::string(kHeader) + R"(

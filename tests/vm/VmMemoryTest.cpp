@@ -58,6 +58,59 @@ TEST(VmMemory, GenericPointersReachSharedAndLocal) {
   }
 }
 
+TEST(VmMemory, AllocationsInTheHighRangeAreGlobalMemory) {
+  // With the range below the windows full (an adopted range records it without mapping anything),
+  // device allocations go to the high range at 2^56: loads, stores, atomics, cvta and isspacep treat
+  // it as global memory, and its bounds are checked.
+  VmHarness h;
+  vm::DeviceMemory &memory = h.device.memory();
+  const uint64_t frontier = memory.allocationFrontier();
+  ASSERT_TRUE(memory.adopt(reinterpret_cast<std::byte *>(static_cast<uintptr_t>(frontier)), vm::kGlobalLimit - frontier,
+                           vm::AllocationKind::Managed, "the low range"));
+  auto &m = h.load(R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 sum)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd6, [sum];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd1, %rd3;
+  isspacep.global %p1, %rd4;
+  isspacep.local %p2, %rd4;
+  selp.u32 %r2, 1, 0, %p1;
+  selp.u32 %r3, 2, 0, %p2;
+  or.b32 %r2, %r2, %r3;
+  add.s32 %r4, %r1, 1000;
+  st.v2.u32 [%rd4], {%r4, %r2};
+  atom.global.add.u32 %r5, [%rd6], %r1;
+  ret;
+}
+)");
+  uint64_t out = h.zeros<uint32_t>(64);
+  uint64_t sum = h.zeros<uint32_t>(1);
+  ASSERT_GE(out, vm::kHighGlobalBase);
+  ASSERT_GE(sum, vm::kHighGlobalBase);
+  auto r = h.launch(m, "k", {1, 1, 1}, {32, 1, 1}, out, sum);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  auto v = h.download<uint32_t>(out, 64);
+  for (uint32_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(v[2 * i], 1000 + i) << i;
+    EXPECT_EQ(v[2 * i + 1], 1u) << "isspacep.global and not .local, lane " << i;
+  }
+  EXPECT_EQ(h.download<uint32_t>(sum, 1)[0], 31u * 32 / 2);
+  // One word past the end of `sum` (a 4-byte allocation) is out of bounds, named by the allocation.
+  auto past = h.launch(m, "k", {1, 1, 1}, {1, 1, 1}, out, sum + 4);
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.faults[0].kind, vm::FaultKind::OutOfBounds) << describe(past);
+}
+
 TEST(VmMemory, ModuleVariablesConstantsAndInitializers) {
   VmHarness h;
   auto &m = h.load(R"(

@@ -95,7 +95,7 @@ void execIsSpace(ExecContext &ctx, const MicroOp &op) {
   const uint64_t *s = ctx.in(op.s[0]);
   uint32_t result = 0;
   const uint64_t base = static_cast<uint64_t>(op.imm);
-  const uint64_t size = op.target; // window size (global: everything below the windows)
+  const uint64_t size = op.target; // window size (global: below the windows, and the high range)
   uint64_t constBase = ctx.launch->constBank ? ctx.launch->constBank->base : 0;
   uint64_t constSize = ctx.launch->constBank ? ctx.launch->constBank->size : 0;
   forLanes(ctx.exec, [&](int lane) {
@@ -103,7 +103,7 @@ void execIsSpace(ExecContext &ctx, const MicroOp &op) {
     bool in = false;
     switch (op.flags) {
     case 0: // global
-      in = a < kLocalWindow && !(a - constBase < constSize);
+      in = (a < kLocalWindow || a - kHighGlobalBase < kHighGlobalSize) && !(a - constBase < constSize);
       break;
     case 1: // const
       in = a - constBase < constSize;
