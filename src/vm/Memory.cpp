@@ -43,7 +43,9 @@ bool mapped(uint64_t size) {
 
 std::byte *allocateHost(uint64_t size) {
   if (mapped(size)) {
-    void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    // No swap reserved up front: a program may allocate most of a GPU's memory and touch a part of
+    // it (the memory budget, not the kernel's overcommit heuristic, decides what it may have).
+    void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
       return nullptr;
 #ifdef MADV_HUGEPAGE
