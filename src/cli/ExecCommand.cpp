@@ -8,6 +8,7 @@
 #include "cli/Commands.h"
 #include "cli/LaunchOptions.h"
 #include "session/Environment.h"
+#include "session/KernelFilter.h"
 #include "support/InputFile.h"
 #include "support/Process.h"
 #include "system/SystemConfig.h"
@@ -236,6 +237,7 @@ CommandRunner addExecCommand(CLI::App &app) {
     std::vector<std::string> argv;
     std::string leakCheck;
     std::optional<int> errorExitCode;
+    std::string demangle;
   };
   auto o = std::make_shared<ExecOptions>();
   session::ProgramOptions &p = o->program;
@@ -294,6 +296,23 @@ CommandRunner addExecCommand(CLI::App &app) {
       ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<int32_t>::max()}));
   cmd->add_option("--log-file", p.logFile,
                   "FILE: the tools' reports and summaries go to FILE instead of stderr (%p: the program's process id)");
+  cmd->add_option(
+         "-k,--kernel-name", p.kernelNames,
+         "The launches the tools report on and --report and --metrics-json keep: NAME (the function's name, as "
+         "ncu -k) or regex:EXPR (ncu), kne=MANGLED, kns=SUBSTRING or regex=EXPR (compute-sanitizer, on the "
+         "mangled name); repeatable, any may match (default: every launch)")
+      ->allow_extra_args(false);
+  cmd->add_option("--kernel-name-exclude", p.kernelNamesExclude,
+                  "Launches of kernels matching this (the same forms) are left out; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("-s,--launch-skip", p.launchSkip, "Leave out the first N launches that match the filters")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<int64_t>::max()}));
+  cmd->add_option("-c,--launch-count", p.launchCount, "Keep at most N matching launches after those skipped (0: all)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<int64_t>::max()}));
+  cmd->add_option("--demangle", o->demangle,
+                  "How reports name kernels: full (void scale<float>(float*, int, float), the default), simple "
+                  "(scale) or no (the mangled name), as compute-sanitizer's --demangle")
+      ->check(CLI::IsMember({"full", "simple", "no"}));
   cmd->add_option("program", o->argv, "-- PROGRAM ARGS...: the program and its arguments")->required();
   cmd->footer(fmt::format(R"(Examples:
   ptxray exec -- ./vector_add
@@ -314,6 +333,11 @@ OCL_ICD_FILENAMES name <build>/lib/ptxray-opencl/libptxray-opencl.so), whose dev
       return -1;
     try {
       o->program.tools.tools = session::parseTools(o->tools, "--tool");
+      // Filters that do not parse are refused here, where the option is named.
+      (void)session::KernelFilter(o->program.kernelNames, o->program.kernelNamesExclude, o->program.launchSkip,
+                                  o->program.launchCount);
+      if (!o->demangle.empty())
+        o->program.names = *ptx::parseNameStyle(o->demangle);
       if (o->leakCheck == "full")
         for (session::Tool t : {session::Tool::Memcheck, session::Tool::Leakcheck})
           if (!o->program.tools.has(t))

@@ -711,7 +711,7 @@ cl_int Platform::launch(cl_command_queue queue, cl_kernel kernel, const vm::Laun
   vm::LaunchOptions options;
   options.threads = config_.threads;
   options.maxInstructions = config_.maxInstructions;
-  tools_->configure(options);
+  tools_->configure(options, kernel->function->name);
   const auto start = std::chrono::steady_clock::now();
   vm::LaunchResult result = gpu_->launch(module, kernel->function->name, config, arguments, options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -721,7 +721,7 @@ cl_int Platform::launch(cl_command_queue queue, cl_kernel kernel, const vm::Laun
                              result.error);
     return result.refusal == vm::Refusal::InvalidConfiguration ? CL_INVALID_WORK_GROUP_SIZE : CL_OUT_OF_RESOURCES;
   }
-  session::printDeviceOutput(result, {std::cout, tools_->toolStream()});
+  session::printDeviceOutput(result, {std::cout, tools_->toolStream(), tools_->names()});
   const std::optional<double> modeled = tools_->afterLaunch(result, kernel->function->name, {0, queue->stream});
   seconds = modeled.value_or(wall);
   if (!result.ok()) {

@@ -746,7 +746,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
   vm::LaunchOptions options;
   options.threads = config_.threads;
   options.maxInstructions = config_.maxInstructions;
-  tools_->configure(options);
+  tools_->configure(options, f->name);
   configureLaunch(options, hostFunction);
   if (m->program().readsClock)
     tools_->setLaunchClock(options, streamRef(stream)); // %clock64 and %globaltimer on the modeled clock
@@ -761,7 +761,7 @@ cuda::Error Runtime::launch(const void *hostFunction, cuda::Dim3 grid, cuda::Dim
       log(fmt::format("launch of {} refused: {}", f->name, result.error));
     return refusalError(result.refusal);
   }
-  session::printDeviceOutput(result, {std::cout, tools_->toolStream()});
+  session::printDeviceOutput(result, {std::cout, tools_->toolStream(), tools_->names()});
   std::optional<double> modeled = tools_->afterLaunch(result, f->name, streamRef(stream), lazyLoadSeconds(*m, *kernel));
   deviceMs_ += 1000.0 * modeled.value_or(seconds);
   if (!result.ok())

@@ -168,6 +168,21 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
       warnings.push_back(fmt::format("{}: \"{}\" is not a count (0: no limit); 100", env::kPrintLimit, n));
   }
   o.logFile = variable(env::kLogFile);
+  o.kernelNames = fileList(variable(env::kKernelName));
+  o.kernelNamesExclude = fileList(variable(env::kKernelNameExclude));
+  for (auto [name, field] : {std::pair{env::kLaunchSkip, &o.launchSkip}, std::pair{env::kLaunchCount, &o.launchCount}})
+    if (std::string n = variable(name); !n.empty()) {
+      if (auto v = number(n, 0, std::numeric_limits<int64_t>::max()))
+        *field = static_cast<uint64_t>(*v);
+      else
+        warnings.push_back(fmt::format("{}: \"{}\" is not a count; 0", name, n));
+    }
+  if (std::string d = variable(env::kDemangle); !d.empty()) {
+    if (auto style = ptx::parseNameStyle(d))
+      o.names = *style;
+    else
+      warnings.push_back(fmt::format("{}: unknown value \"{}\" (full, simple, no); full", env::kDemangle, d));
+  }
   if (std::string fd = variable(env::kErrorCountFd); !fd.empty())
     o.errorCountFd = static_cast<int>(number(fd, 0, std::numeric_limits<int32_t>::max()).value_or(-1));
   o.connections = hyperQConnectionsFromEnvironment();
@@ -208,6 +223,17 @@ void ProgramOptions::toEnvironment() const {
   set(env::kMaxConnections, connections ? std::to_string(*connections) : "");
   set(env::kPrintLimit, printLimit != 100 ? std::to_string(printLimit) : "");
   set(env::kLogFile, absolute(logFile));
+  auto list = [](const std::vector<std::string> &items) {
+    std::string out;
+    for (const std::string &f : items)
+      out += fmt::format("{}{}", out.empty() ? "" : ",", fileListItem(f));
+    return out;
+  };
+  set(env::kKernelName, list(kernelNames));
+  set(env::kKernelNameExclude, list(kernelNamesExclude));
+  set(env::kLaunchSkip, launchSkip ? std::to_string(launchSkip) : "");
+  set(env::kLaunchCount, launchCount ? std::to_string(launchCount) : "");
+  set(env::kDemangle, names == ptx::NameStyle::Simple ? "simple" : names == ptx::NameStyle::Mangled ? "no" : "");
   set(env::kErrorCountFd, errorCountFd >= 0 ? std::to_string(errorCountFd) : "");
 }
 

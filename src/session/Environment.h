@@ -5,6 +5,7 @@
 // checks on both sides.
 #pragma once
 
+#include "ptx/Demangle.h"
 #include "session/ModelSettings.h"
 #include "session/Tools.h"
 
@@ -41,6 +42,13 @@ inline constexpr const char *kMaxMemory = "PTXRAY_MAX_MEMORY";
 /// compute-sanitizer's options, as `exec` passes them (docs/sanitizers.md).
 inline constexpr const char *kPrintLimit = "PTXRAY_PRINT_LIMIT"; ///< reports printed at most (0: all)
 inline constexpr const char *kLogFile = "PTXRAY_LOG_FILE";       ///< FILE: the tools' output (%p: the pid)
+inline constexpr const char *kDemangle = "PTXRAY_DEMANGLE";      ///< full | simple | no: kernel names in reports
+/// The launches the tools report on and the outputs keep (session/KernelFilter.h): filters
+/// separated by commas ("\," in one), the skip and the count of matching launches.
+inline constexpr const char *kKernelName = "PTXRAY_KERNEL_NAME";
+inline constexpr const char *kKernelNameExclude = "PTXRAY_KERNEL_NAME_EXCLUDE";
+inline constexpr const char *kLaunchSkip = "PTXRAY_LAUNCH_SKIP";
+inline constexpr const char *kLaunchCount = "PTXRAY_LAUNCH_COUNT";
 /// The descriptor `exec` reads the tools' error count from at the program's end (--error-exitcode).
 inline constexpr const char *kErrorCountFd = "PTXRAY_ERROR_COUNT_FD";
 inline constexpr const char *kCudaLibDir = "PTXRAY_CUDA_LIB_DIR";     ///< where `exec` finds the CUDA libraries
@@ -82,6 +90,13 @@ struct ProgramOptions {
   /// compute-sanitizer's --log-file: the tools' text output goes there instead of the error stream;
   /// "%p" becomes the program's process id.
   std::string logFile;
+  /// compute-sanitizer's --demangle: how the tools' reports name kernels.
+  ptx::NameStyle names = ptx::NameStyle::Full;
+  /// compute-sanitizer's --kernel-name/--kernel-name-exclude and ncu's -k, --launch-skip,
+  /// --launch-count: the launches the tools report on and --report and --metrics-json keep (the
+  /// timeline and the program's clock have every launch).
+  std::vector<std::string> kernelNames, kernelNamesExclude;
+  uint64_t launchSkip = 0, launchCount = 0;
   /// Where the program writes how many errors its tools found, when `exec --error-exitcode` waits
   /// for it (a descriptor `exec` made); -1: nowhere.
   int errorCountFd = -1;

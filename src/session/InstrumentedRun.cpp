@@ -35,8 +35,16 @@ void printDeviceOutput(const vm::LaunchResult &result, Console console, bool qui
     console.out.flush();
   }
   console.err << result.assertOutput;
-  for (const vm::Fault &f : result.faults)
-    console.err << f.describe();
+  for (const vm::Fault &f : result.faults) {
+    if (console.names == ptx::NameStyle::Mangled) {
+      console.err << f.describe();
+      continue;
+    }
+    vm::Fault shown = f;
+    shown.kernel = ptx::displayName(f.kernel, console.names);
+    shown.function = f.function == f.kernel ? shown.kernel : ptx::displayName(f.function, console.names);
+    console.err << shown.describe();
+  }
 }
 
 void printLaunchOutcome(const LaunchReport &r, Console console, bool quietPrintf,

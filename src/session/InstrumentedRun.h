@@ -10,6 +10,8 @@
 #include "session/RunSpec.h"
 #include "session/Tools.h"
 
+#include "ptx/Demangle.h"
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -23,6 +25,7 @@ namespace ptxray::session {
 struct Console {
   std::ostream &out;
   std::ostream &err;
+  ptx::NameStyle names = ptx::NameStyle::Full; ///< how reports name kernels (compute-sanitizer's --demangle)
 };
 
 struct RunRequest {

@@ -51,10 +51,15 @@ std::unique_ptr<std::ofstream> openLogFile(const std::string &pattern, std::ostr
 ProgramTools::ProgramTools(const ProgramOptions &options, const arch::ArchTarget &target, std::ostream &err)
     : options_(options), logFile_(openLogFile(options.logFile, err)), err_(logFile_ ? *logFile_ : err),
       instruments_(target, selectionFor(options, target)),
-      log_(instruments_, err_, !options.sanitizerJson.empty(), options.printLimit) {
+      log_(instruments_, err_, !options.sanitizerJson.empty(), options.printLimit, options.names) {
   advice_.model = instruments_.selection().modelOptions;
   std::error_code ec;
   advice_.sourceDirs = {std::filesystem::current_path(ec).string()};
+  try {
+    filter_ = KernelFilter(options.kernelNames, options.kernelNamesExclude, options.launchSkip, options.launchCount);
+  } catch (const std::invalid_argument &e) {
+    err << fmt::format("ptxray: warning: {}; every launch is checked\n", e.what());
+  }
   if (!options.timeline.empty() || options.modelClock)
     recorder_.emplace(target.board() ? target.board()->smCount : 0);
   if (options.modelClock && target.board()) {
@@ -169,6 +174,18 @@ void ProgramTools::setLaunchClock(vm::LaunchOptions &options, StreamRef stream) 
   options.clock.startCycles = static_cast<uint64_t>(start * options.clock.smClockHz);
 }
 
+void ProgramTools::configure(vm::LaunchOptions &options, std::string_view kernel) {
+  selected_ = !filter_.active() || filter_.selectNext(kernel);
+  instruments_.configure(options);
+  // memcheck reports every fault and runs on only in the launches it checks; the others stop at the
+  // first fault, as without it. Of one launch, as many reports as --print-limit prints (0: all, within
+  // reason).
+  options.continueOnError = options.continueOnError && selected_;
+  options.maxFaults = options_.printLimit ? options_.printLimit : 1'000'000;
+  if (!selected_)
+    summariesBefore_ = instruments_.summaries();
+}
+
 void ProgramTools::beforeLaunch(bool modelWanted) {
   if (!device_ || !instruments_.model())
     return;
@@ -181,7 +198,19 @@ void ProgramTools::beforeLaunch(bool modelWanted) {
 std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, const std::string &kernel,
                                                 StreamRef stream, double loadSeconds) {
   const std::vector<ToolReport> reports = instruments_.launchReports(result);
-  log_.afterLaunch(reports, launches_++, kernel);
+  const size_t launch = launches_++;
+  if (!selected_) {
+    // Filtered out (--kernel-name, --launch-skip...): the tools watched it (so that initcheck knows
+    // what it wrote) but its reports and counts are not the program's, and no output keeps it.
+    log_.exclude(summariesBefore_, instruments_.summaries());
+    const model::LaunchProfile *profile = modelRunning_ ? instruments_.lastProfile(result) : nullptr;
+    if (!profile)
+      return std::nullopt;
+    if (recorder_)
+      recorder_->launch(*profile, stream, loadSeconds);
+    return profile->time.seconds;
+  }
+  log_.afterLaunch(reports, launch, kernel);
   if (!options_.report.empty())
     for (const ToolReport &r : reports)
       if (std::none_of(reports_.begin(), reports_.end(), [&](const ToolReport &kept) {
@@ -192,6 +221,8 @@ std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, 
   const model::LaunchProfile *profile = modelRunning_ ? instruments_.lastProfile(result) : nullptr;
   if (!profile)
     return std::nullopt;
+  if (filter_.active())
+    keptProfiles_.push_back(instruments_.model()->launches().size() - 1);
   if (!options_.report.empty() && result.ok() && analyses_.wants(profile->kernel, profile->time.seconds))
     analyses_.keep(analyzeLaunch(instruments_.target(), *profile, {}, advice_));
   if (recorder_)
@@ -244,8 +275,16 @@ bool ProgramTools::finish() {
                             recorder_->session().ops.size() == 1 ? "" : "s", path);
     }
   }
-  if (model::PerformanceModel *model = instruments_.model(); model && !options_.metricsJson.empty())
-    ok &= writeMetrics(options_.metricsJson, model->launches(), err_);
+  if (model::PerformanceModel *model = instruments_.model(); model && !options_.metricsJson.empty()) {
+    if (!filter_.active()) {
+      ok &= writeMetrics(options_.metricsJson, model->launches(), err_);
+    } else {
+      std::vector<model::LaunchProfile> kept;
+      for (size_t i : keptProfiles_)
+        kept.push_back(model->launches()[i]);
+      ok &= writeMetrics(options_.metricsJson, kept, err_);
+    }
+  }
   return ok;
 }
 

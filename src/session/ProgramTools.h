@@ -7,6 +7,7 @@
 
 #include "session/Analyses.h"
 #include "session/Environment.h"
+#include "session/KernelFilter.h"
 #include "session/SanitizerLog.h"
 #include "session/SessionRecorder.h"
 #include "session/Tools.h"
@@ -18,6 +19,8 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ptxray::session {
 
@@ -36,12 +39,9 @@ public:
   /// Before a launch, with ProgramOptions::modelOnRequest: whether the performance model times it
   /// (it always does when an output needs the model). The plain VM runs the others at full speed.
   void beforeLaunch(bool modelWanted);
-  /// Launch options the tools need.
-  void configure(vm::LaunchOptions &options) const {
-    instruments_.configure(options);
-    // memcheck's reports of one launch, as many as --print-limit prints ("0": all, within reason).
-    options.maxFaults = options_.printLimit ? options_.printLimit : 1'000'000;
-  }
+  /// Launch options the tools need, for the launch of `kernel` (its PTX name) about to run; decides
+  /// whether the kernel filters select it (ProgramOptions::kernelNames...).
+  void configure(vm::LaunchOptions &options, std::string_view kernel);
 
   /// After a launch of `kernel` (its module alive) on `stream`: prints its reports, advises on it for
   /// the report, records it in the session. Returns the modeled kernel time in seconds when the
@@ -77,6 +77,8 @@ public:
 
   /// Where the tools' text goes: the error stream, or the --log-file (PTXRAY_LOG_FILE).
   std::ostream &toolStream() { return err_; }
+  /// How the tools' reports name kernels (--demangle).
+  ptx::NameStyle names() const { return options_.names; }
 
 private:
   const ProgramOptions options_;
@@ -105,6 +107,12 @@ private:
   double checkpointSeconds_ = 0;
   std::vector<std::pair<unsigned, unsigned>> streamOrder_; ///< of the operations before the checkpoint
   std::set<std::pair<unsigned, unsigned>> streamsSeen_;
+  /// The kernel filters, whether they selected the launch under way, the tools' counts before it (an
+  /// unselected launch's are taken out of the summaries), and the model's profiles of the selected.
+  KernelFilter filter_;
+  bool selected_ = true;
+  std::vector<ToolSummary> summariesBefore_;
+  std::vector<size_t> keptProfiles_;
 };
 
 /// What a library serving a program (ptxray's CUDA libraries, its OpenCL platform) starts from: the

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ptxray::session {
 
 using nlohmann::json;
 
-SanitizerLog::SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson, uint64_t printLimit)
-    : instruments_(instruments), err_(err), keepJson_(keepJson), printLimit_(printLimit) {}
+SanitizerLog::SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson, uint64_t printLimit,
+                           ptx::NameStyle names)
+    : instruments_(instruments), err_(err), keepJson_(keepJson), printLimit_(printLimit), names_(names) {}
 
 void SanitizerLog::print(const ToolReport &report) {
   if (printLimit_ && printed_ >= printLimit_) {
@@ -15,7 +18,24 @@ void SanitizerLog::print(const ToolReport &report) {
     return;
   }
   ++printed_;
-  err_ << report.hazard.describe();
+  if (names_ == ptx::NameStyle::Mangled) {
+    err_ << report.hazard.describe();
+    return;
+  }
+  // The tools name the kernel by its PTX name on their "in kernel NAME[, function NAME]" line.
+  sanitizers::Hazard shown = report.hazard;
+  constexpr std::string_view kKernel = "in kernel ", kFunction = ", function ";
+  for (std::string &line : shown.details) {
+    if (!line.starts_with(kKernel))
+      continue;
+    const std::string_view rest = std::string_view(line).substr(kKernel.size());
+    const size_t comma = rest.find(kFunction);
+    std::string text = std::string(kKernel) + ptx::displayName(rest.substr(0, comma), names_);
+    if (comma != std::string_view::npos)
+      text += std::string(kFunction) + ptx::displayName(rest.substr(comma + kFunction.size()), names_);
+    line = std::move(text);
+  }
+  err_ << shown.describe();
 }
 
 json siteJson(const sanitizers::SiteText &site) {
@@ -62,6 +82,21 @@ void SanitizerLog::afterLaunch(std::span<const ToolReport> reports, size_t launc
   }
 }
 
+void SanitizerLog::exclude(std::span<const ToolSummary> before, std::span<const ToolSummary> after) {
+  for (const ToolSummary &a : after) {
+    if (a.tool == Tool::Leakcheck)
+      continue; // leaks belong to the program, not to a launch
+    auto b = std::find_if(before.begin(), before.end(), [&](const ToolSummary &s) { return s.tool == a.tool; });
+    auto e = std::find_if(excluded_.begin(), excluded_.end(), [&](const ToolSummary &s) { return s.tool == a.tool; });
+    if (e == excluded_.end()) {
+      excluded_.push_back({a.tool});
+      e = std::prev(excluded_.end());
+    }
+    e->errors += a.errors - (b != before.end() ? b->errors : 0);
+    e->warnings += a.warnings - (b != before.end() ? b->warnings : 0);
+  }
+}
+
 bool SanitizerLog::finish() {
   // Leaks are known at the end only: a later launch may free what an earlier one allocated.
   for (const ToolReport &r : instruments_.leakReports()) {
@@ -69,7 +104,12 @@ bool SanitizerLog::finish() {
     keep(r, std::nullopt, nullptr);
   }
   bool errors = false;
-  for (const ToolSummary &s : instruments_.summaries()) {
+  for (ToolSummary s : instruments_.summaries()) {
+    for (const ToolSummary &x : excluded_)
+      if (x.tool == s.tool) {
+        s.errors -= std::min(s.errors, x.errors);
+        s.warnings -= std::min(s.warnings, x.warnings);
+      }
     const ToolInfo &info = toolInfo(s.tool);
     const std::string name(info.summaryName);
     errors |= s.errors > 0;

@@ -4,6 +4,7 @@
 // same reports as one JSON document (schema ptxray-sanitizers, docs/sanitizers.md).
 #pragma once
 
+#include "ptx/Demangle.h"
 #include "session/Tools.h"
 
 #include <nlohmann/json.hpp>
@@ -19,7 +20,9 @@ class SanitizerLog {
 public:
   /// Prints on `err`, at most `printLimit` reports (0: all; compute-sanitizer's --print-limit);
   /// keeps the reports for document() when `keepJson`.
-  SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson, uint64_t printLimit = 0);
+  /// `names`: how the printed reports name kernels (the JSON keeps the PTX names).
+  SanitizerLog(Instruments &instruments, std::ostream &err, bool keepJson, uint64_t printLimit = 0,
+               ptx::NameStyle names = ptx::NameStyle::Full);
 
   /// A launch's reports (Instruments::launchReports): racecheck, synccheck and initcheck's on the
   /// error stream (memcheck's faults are printed with the launch's failure, as without memcheck);
@@ -28,6 +31,9 @@ public:
   /// At the end of the run: the leak reports and every tool's summary line. True when a tool
   /// reported an error (the run's exit status is then 1).
   bool finish();
+  /// A launch the kernel filters left out: its tools' counts (the summaries after it less those
+  /// before) are not the run's.
+  void exclude(std::span<const ToolSummary> before, std::span<const ToolSummary> after);
   /// The errors every tool found (after finish()): what compute-sanitizer's ERROR SUMMARY counts.
   uint64_t errorCount() const { return errors_; }
 
@@ -39,8 +45,10 @@ private:
   std::ostream &err_;
   bool keepJson_;
   uint64_t printLimit_ = 0;
+  ptx::NameStyle names_ = ptx::NameStyle::Full;
   uint64_t printed_ = 0, notPrinted_ = 0;
   uint64_t errors_ = 0;
+  std::vector<ToolSummary> excluded_; ///< per tool: counts of launches left out
   /// Prints `report` unless the print limit has been reached (then counts it).
   void print(const ToolReport &report);
   nlohmann::json reports_ = nlohmann::json::array();

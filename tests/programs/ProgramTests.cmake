@@ -194,6 +194,31 @@ add_test(NAME programs.exec_print_limit_and_log_file COMMAND bash -c
 set_tests_properties(programs.exec_print_limit_and_log_file PROPERTIES PASS_REGULAR_EXPRESSION
   "^1\n========= ERROR SUMMARY: 1 report was not printed; --print-limit N prints N \\(0: all\\)\nleak: done\n1\n2\n$")
 
+# Reports name kernels as compute-sanitizer's --demangle says: full by default, simple, or mangled.
+add_test(NAME programs.exec_demangle COMMAND bash -c
+  "for style in '' '--demangle simple' '--demangle no'; do \
+     ${PTXRAY_BIN} exec --tool racecheck $style -- ${HAZARDS} 2>&1 | grep 'in kernel'; done")
+set_tests_properties(programs.exec_demangle PROPERTIES PASS_REGULAR_EXPRESSION
+  "^=========     in kernel sharedRace\\(int\\*\\)\n=========     in kernel sharedRace\n=========     in kernel _Z10sharedRacePi\n$")
+
+# Kernel and launch filters with compute-sanitizer's and ncu's spellings: the tools report on the
+# launches selected (counting only matching launches for --launch-skip/--launch-count) and the
+# summaries count those alone; --metrics-json keeps the selected launches.
+add_test(NAME programs.exec_kernel_filters COMMAND bash -c
+  "for f in '' '-k sharedRace' '--kernel-name-exclude kns=shared' '--kernel-name regex:Race --launch-skip 1' \
+            '-c 1' '--kernel-name kne=_Z10globalRacePiS_' '-k heapLeak'; do \
+     echo \"[$f]\"; ${PTXRAY_BIN} exec --tool racecheck --racecheck-global $f -- ${HAZARDS} 2>&1 | grep -E 'in kernel|SUMMARY'; done; \
+   ${PTXRAY_BIN} exec -k regex:Race -c 1 --metrics-json filtered-metrics.json -- ${HAZARDS} >/dev/null && \
+   python3 -c \"import json; print([l['kernel'] for l in json.load(open('filtered-metrics.json'))['launches']])\"")
+set_tests_properties(programs.exec_kernel_filters PROPERTIES PASS_REGULAR_EXPRESSION
+  "^\\[\\]\n[^\n]*in kernel sharedRace\\(int\\*\\)\n[^\n]*in kernel globalRace\\(int\\*, int\\*\\)\n[^\n]*RACECHECK SUMMARY: 2 hazards displayed \\(2 errors, 0 warnings\\)\n\\[-k sharedRace\\]\n[^\n]*in kernel sharedRace\\(int\\*\\)\n[^\n]*SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\n\\[--kernel-name-exclude kns=shared\\]\n[^\n]*in kernel globalRace[^\n]*\n[^\n]*SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\n\\[--kernel-name regex:Race --launch-skip 1\\]\n[^\n]*in kernel globalRace[^\n]*\n[^\n]*SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\n\\[-c 1\\]\n[^\n]*in kernel sharedRace[^\n]*\n[^\n]*SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\n\\[--kernel-name kne=_Z10globalRacePiS_\\]\n[^\n]*in kernel globalRace[^\n]*\n[^\n]*SUMMARY: 1 hazard displayed \\(1 error, 0 warnings\\)\n\\[-k heapLeak\\]\n[^\n]*SUMMARY: 0 hazards displayed \\(0 errors, 0 warnings\\)\n\\['_Z10sharedRacePi'\\]\n$")
+add_test(NAME programs.exec_kernel_filter_errors COMMAND bash -c
+  "${PTXRAY_BIN} exec --kernel-name foo=bar -- ${HAZARDS} 2>&1; echo exit=$?; \
+   ${PTXRAY_BIN} exec -k 'regex:(' -- ${HAZARDS} 2>&1 | head -n 1; \
+   PTXRAY_LAUNCH_COUNT=x ${PTXRAY_BIN} exec -- ${HAZARDS} 2>&1")
+set_tests_properties(programs.exec_kernel_filter_errors PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: --kernel-name: unknown key \"foo\" \\(kne or kernel_name, kns or kernel_substring, regex\\)\nexit=2\nptxray: error: --kernel-name: \"\\(\" is not a regular expression: [^\n]*\nptxray: warning: PTXRAY_LAUNCH_COUNT: \"x\" is not a count; 0\nhazards: done\n$")
+
 # `cmake --install`: the standard layout, from which `exec` finds the CUDA libraries beside the
 # executable and the OpenCL vendor file names the installed platform. (Not in the sanitizer build,
 # whose executables find the ASan runtime through a build-tree run path.)

@@ -46,5 +46,22 @@ TEST(DemangleTest, ViewsAreNotAssumedNulTerminated) {
   EXPECT_EQ(demangle(buffer.substr(0, 7)), "foo(int)");
 }
 
+// compute-sanitizer's --demangle full, simple and no (validation/conventions/results/oob.demangle-*.txt:
+// "void scale<float>(T1 *, int, T1)", "scale", "_Z5scaleIfEvPT_iS0_").
+TEST(DemangleTest, NameStylesShowTheWholeNameTheNameAloneOrTheMangledOne) {
+  using ptx::displayName, ptx::NameStyle, ptx::parseNameStyle;
+  EXPECT_EQ(displayName("_Z5scaleIfEvPT_iS0_", NameStyle::Full), "void scale<float>(float*, int, float)");
+  EXPECT_EQ(displayName("_Z5scaleIfEvPT_iS0_", NameStyle::Simple), "scale");
+  EXPECT_EQ(displayName("_Z5scaleIfEvPT_iS0_", NameStyle::Mangled), "_Z5scaleIfEvPT_iS0_");
+  EXPECT_EQ(displayName("_Z10sharedRacePi", NameStyle::Simple), "sharedRace");
+  EXPECT_EQ(displayName("_ZN2ns6kernelIiEEvPT_", NameStyle::Simple), "ns::kernel");
+  // Not mangled (OpenCL, extern "C"): the same in every style.
+  for (NameStyle style : {NameStyle::Full, NameStyle::Simple, NameStyle::Mangled})
+    EXPECT_EQ(displayName("vecAdd", style), "vecAdd");
+  EXPECT_EQ(parseNameStyle("simple"), NameStyle::Simple);
+  EXPECT_EQ(parseNameStyle("no"), NameStyle::Mangled);
+  EXPECT_EQ(parseNameStyle("yes"), std::nullopt);
+}
+
 } // namespace
 } // namespace ptxray
