@@ -31,6 +31,10 @@ CommandRunner addTimelineCommand(CLI::App &app);
 /// `ptxray exec`: `program` (the executable and its arguments) run on ptxray's API libraries with
 /// `options`; replaces this process, so it returns only on failure (an exit status). Throws
 /// std::invalid_argument for options that do not go together.
+/// Whether a command-line word after --metrics names metrics (gpu__time_duration.sum,dram__bytes.sum)
+/// rather than an input (an existing file, a .json/.ptx/.cu name, a path).
+bool looksLikeMetricList(const std::string &word);
+
 /// `errorExitCode` (--error-exitcode): run the program as a child and wait for it, returning this
 /// status when its tools found an error; without it the program replaces ptxray.
 int execProgram(const session::ProgramOptions &options, const std::vector<std::string> &program,

@@ -1,8 +1,13 @@
 #include "cli/Input.h"
 
+#include "cli/Commands.h"
+
 #include "support/InputFile.h"
 #include "toolchain/Compilers.h"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <iostream>
 
 namespace ptxray::cli {
@@ -30,6 +35,21 @@ std::optional<InputFile> readModuleInput(const std::string &path, const std::str
     std::cerr << what << (what.ends_with('\n') ? "" : "\n");
     return std::nullopt;
   }
+}
+
+bool looksLikeMetricList(const std::string &word) {
+  if (word.empty() || word.starts_with("-") || word.find('/') != std::string::npos)
+    return false;
+  for (const char *extension : {".json", ".ptx", ".cu", ".cl"})
+    if (word.ends_with(extension))
+      return false;
+  std::error_code ec;
+  if (std::filesystem::exists(word, ec))
+    return false;
+  // Metric names: letters, digits, '_' and '.'; several joined by commas.
+  return std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ',';
+  });
 }
 
 } // namespace ptxray::cli

@@ -27,6 +27,8 @@ struct RunCommandOptions {
   bool verbose = false;
   // The performance model.
   bool metrics = false;
+  std::vector<std::string> metricNames; ///< --metrics NAME,... (ncu's names); empty: the text report
+  bool csv = false;                     ///< --csv: the metrics in ncu's CSV layout
   std::string metricsJson;
   session::ModelSettings model; ///< --clock, --dlcm, --bank-mode
   uint64_t sample = 0;
@@ -102,6 +104,8 @@ int runCommand(const RunCommandOptions &o) {
       !specOutputsWritable(*spec, o.input, o.launch))
     return 1;
   const bool memcheck = request.tools.has(session::Tool::Memcheck);
+  std::vector<std::string> unknownMetrics;
+  size_t csvLaunches = 0;
   session::RunResult result;
   try {
     result = session::runInstrumented(*spec, request, {std::cout, std::cerr}, [&](const session::LaunchEvent &e) {
@@ -109,8 +113,30 @@ int runCommand(const RunCommandOptions &o) {
                                   memcheck ? std::optional(request.launch.maxFaults) : std::nullopt);
       if (o.verbose)
         printVerbose(e.report);
-      if (o.metrics && e.profile)
-        std::cout << report::metricsText(*e.profile);
+      if (o.metrics && e.profile) {
+        if (!o.csv && o.metricNames.empty()) {
+          std::cout << report::metricsText(*e.profile);
+        } else {
+          std::vector<std::string> missing;
+          const model::MetricList m = report::selectMetrics(*e.profile, o.metricNames, &missing);
+          for (const std::string &name : missing)
+            if (std::find(unknownMetrics.begin(), unknownMetrics.end(), name) == unknownMetrics.end()) {
+              unknownMetrics.push_back(name);
+              std::cerr << fmt::format("ptxray: warning: --metrics: the model has no metric \"{}\" (docs/metrics.md "
+                                       "lists them)\n",
+                                       name);
+            }
+          if (!o.csv) {
+            std::cout << report::metricsTable(*e.profile, m);
+          } else {
+            if (csvLaunches == 0)
+              std::cout << report::metricsCsvHeader();
+            std::cout << report::metricsCsvRows(*e.profile, csvLaunches++, m,
+                                                o.metricNames.empty() ? "ptxray metrics"
+                                                                      : "Command line profiler metrics");
+          }
+        }
+      }
     });
   } catch (const session::SpecError &e) {
     std::cerr << specErrorText(e, o.input, o.launch) << "\n";
@@ -153,7 +179,15 @@ CommandRunner addRunCommand(CLI::App &app) {
   cmd->add_flag("-v,--verbose", o->verbose, "A summary line per launch on stderr (threads, instructions, time)");
   cmd->add_flag("--metrics", o->metrics,
                 "The performance model: per launch, what the GPU of --arch would do (memory transactions, bank "
-                "conflicts, divergence, occupancy, a time estimate) and the hottest source lines");
+                "conflicts, divergence, occupancy, a time estimate) and the hottest source lines; --metrics "
+                "NAME,NAME... (Nsight Compute's names, docs/metrics.md) prints those alone");
+  cmd->add_option("--metrics-list", o->metricNames)
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->group(""); // --metrics NAME,NAME... or --metrics=NAME,... (main.cpp turns it into this)
+  cmd->add_flag("--csv", o->csv,
+                "With --metrics: every launch's metrics (those named, else all) in Nsight Compute's CSV layout "
+                "(ncu --csv: ID, kernel, block, grid, device, CC, section, metric name, unit, value)");
   cmd->add_option("--metrics-json", o->metricsJson, "FILE: every launch's metrics, per line and per instruction");
   cmd->add_option("--dlcm", o->model.dlcm, "Global loads cached in L1 (ca) or L2 only (cg), as -Xptxas -dlcm")
       ->check(CLI::IsMember({"ca", "cg"}));
@@ -181,6 +215,8 @@ CommandRunner addRunCommand(CLI::App &app) {
     if (!cmd->parsed())
       return -1;
     try {
+      // --csv and a list of metric names are ways of printing --metrics.
+      o->metrics = o->metrics || o->csv || !o->metricNames.empty();
       return runCommand(*o);
     } catch (const std::invalid_argument &e) {
       std::cerr << "ptxray: error: " << e.what() << "\n";

@@ -123,11 +123,23 @@ int main(int argc, char **argv) {
   // nvcc's spelling, -arch sm_35 or -arch=sm_35, is --arch here too (not -a -r -c -h). Only ptxray's
   // own arguments: what follows "--" belongs to the program `exec` runs.
   std::vector<std::string> arguments(argv + 1, argv + argc);
-  for (std::string &a : arguments) {
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    std::string &a = arguments[i];
     if (a == "--")
       break;
     if (a == "-arch" || a.starts_with("-arch="))
       a.insert(0, "-");
+    // ncu's --metrics NAME,NAME... beside ptxray's --metrics switch: a list (--metrics=LIST, or
+    // --metrics followed by metric names rather than a file) travels in --metrics-list.
+    if (a.starts_with("--metrics=")) {
+      const std::string list = a.substr(10);
+      a = "--metrics";
+      arguments.insert(arguments.begin() + static_cast<std::ptrdiff_t>(i) + 1, "--metrics-list=" + list);
+      ++i;
+    } else if (a == "--metrics" && i + 1 < arguments.size() && ptxray::cli::looksLikeMetricList(arguments[i + 1])) {
+      arguments[i + 1].insert(0, "--metrics-list=");
+      ++i;
+    }
   }
   std::reverse(arguments.begin(), arguments.end()); // CLI11 takes them last first
   // Not CLI11_PARSE: it returns CLI11's own exit codes (105, 106, 109...).

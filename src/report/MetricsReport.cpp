@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <map>
 
 namespace ptxray::report {
@@ -28,7 +30,121 @@ std::string dims(vm::Dim3 d) {
   return fmt::format("({},{},{})", d.x, d.y, d.z);
 }
 
+/// ncu's number format: thousands separated, two decimals when not whole.
+std::string ncuNumber(double v) {
+  if (!std::isfinite(v))
+    return fmt::format("{}", v);
+  const bool whole = std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 9e15;
+  std::string digits = whole ? fmt::format("{:.0f}", std::fabs(v)) : fmt::format("{:.2f}", std::fabs(v));
+  const size_t point = digits.find('.');
+  const size_t integral = point == std::string::npos ? digits.size() : point;
+  std::string out;
+  if (v < 0)
+    out.push_back('-');
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && i < integral && (integral - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string csvField(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out.push_back('"');
+  for (char c : text) {
+    if (c == '"')
+      out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+/// "9.0" from the display name's "sm_90" (ncu's CC column).
+std::string computeCapabilityOf(const std::string &arch) {
+  const size_t at = arch.find("sm_");
+  if (at == std::string::npos || at + 4 >= arch.size() + 1)
+    return "";
+  size_t end = at + 3;
+  while (end < arch.size() && std::isdigit(static_cast<unsigned char>(arch[end])))
+    ++end;
+  const std::string digits = arch.substr(at + 3, end - at - 3);
+  return digits.size() >= 2 ? fmt::format("{}.{}", digits.substr(0, digits.size() - 1), digits.back()) : "";
+}
+
+std::string dimsNcu(vm::Dim3 d) {
+  return fmt::format("({}, {}, {})", d.x, d.y, d.z);
+}
+
 } // namespace
+
+std::string metricUnit(std::string_view n) {
+  auto has = [&](std::string_view part) { return n.find(part) != std::string_view::npos; };
+  if (n == "gpu__time_duration.sum" || n.ends_with("_ns"))
+    return "ns";
+  if (n.ends_with("_gb_s"))
+    return "GB/s";
+  if (has("efficiency") || n.ends_with(".pct") || n.ends_with("pct_of_peak_sustained_active") || has("occupancy"))
+    return "%";
+  if (has("bytes") || n.ends_with("_footprint"))
+    return "byte";
+  if (has("sectors") || n.ends_with("_transactions") || has("transactions"))
+    return "sector";
+  if (has("requests"))
+    return "request";
+  if (has("wavefronts") || has("bank_conflicts"))
+    return "";
+  if (has("inst_executed") || n.starts_with("ptxray__inst") || n == "inst_executed")
+    return "inst";
+  return "";
+}
+
+model::MetricList selectMetrics(const model::LaunchProfile &launch, const std::vector<std::string> &names,
+                                std::vector<std::string> *missing) {
+  model::MetricList all = model::launchMetrics(launch);
+  if (names.empty())
+    return all;
+  model::MetricList out;
+  for (const std::string &name : names) {
+    auto it = std::find_if(all.begin(), all.end(), [&](const auto &m) { return m.first == name; });
+    if (it != all.end())
+      out.push_back(*it);
+    else if (missing)
+      missing->push_back(name);
+  }
+  return out;
+}
+
+std::string metricsCsvHeader() {
+  return "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\","
+         "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+}
+
+std::string metricsCsvRows(const model::LaunchProfile &L, size_t id, const model::MetricList &metrics,
+                           const std::string &section) {
+  std::string out;
+  for (const auto &[name, value] : metrics)
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csvField(std::to_string(id)), csvField(L.demangled),
+                       csvField(dimsNcu(L.block)), csvField(dimsNcu(L.grid)), csvField("0"),
+                       csvField(computeCapabilityOf(L.arch)), csvField(section), csvField(name),
+                       csvField(metricUnit(name)), csvField(ncuNumber(value)));
+  return out;
+}
+
+std::string metricsTable(const model::LaunchProfile &L, const model::MetricList &metrics) {
+  size_t nameWidth = std::string_view("Metric Name").size(), unitWidth = std::string_view("Metric Unit").size();
+  for (const auto &[name, value] : metrics) {
+    nameWidth = std::max(nameWidth, name.size());
+    unitWidth = std::max(unitWidth, metricUnit(name).size());
+  }
+  std::string out = fmt::format("== {} {}x{} on {}\n", L.demangled, dims(L.grid), dims(L.block), L.arch);
+  out += fmt::format("  {:<{}} {:<{}} {:>14}\n", "Metric Name", nameWidth, "Metric Unit", unitWidth, "Metric Value");
+  for (const auto &[name, value] : metrics)
+    out += fmt::format("  {:<{}} {:<{}} {:>14}\n", name, nameWidth, metricUnit(name), unitWidth, ncuNumber(value));
+  return out;
+}
 
 std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
   model::MetricList m = model::launchMetrics(L);
@@ -95,7 +211,7 @@ std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
       const model::InstructionCounters &c = l.inputs.all;
       std::string where = l.file.empty() ? std::string("(no line information)") : fmt::format("{}:{}", l.file, l.line);
       if (where.size() > 40)
-        where = "..." + where.substr(where.size() - 37);
+        where = fmt::format("...{}", std::string_view(where).substr(where.size() - 37));
       out += fmt::format("    {:<40} {:>12} {:>10} {:>10} {:>10} {:>8}\n", where, c.warpExecuted,
                          c.globalRequests + c.localRequests, c.globalTransactions + c.localTransactions,
                          c.sharedWavefronts, c.divergentBranches);

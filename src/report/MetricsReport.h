@@ -2,11 +2,13 @@
 // source lines, and the JSON document of `ptxray run --metrics-json`.
 #pragma once
 
+#include "model/Metrics.h"
 #include "model/PerformanceModel.h"
 
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxray::report {
@@ -14,6 +16,24 @@ namespace ptxray::report {
 /// The launch's key metrics, the time estimate with its dominant bound, and the `hottestLines`
 /// source lines (by issue cost) with their memory behaviour.
 std::string metricsText(const model::LaunchProfile &launch, size_t hottestLines = 10);
+
+/// A metric's unit as Nsight Compute names it ("ns", "byte", "sector", "%", "GB/s", "inst"...; ""
+/// for counts without one), from its name (docs/metrics.md).
+std::string metricUnit(std::string_view name);
+
+/// The metrics `names` of a launch (every metric when empty), in the order asked; names the model
+/// does not have go to `missing`.
+model::MetricList selectMetrics(const model::LaunchProfile &launch, const std::vector<std::string> &names,
+                                std::vector<std::string> *missing = nullptr);
+
+/// Nsight Compute's CSV layout (`ncu --csv --metrics ...`): the header, then one row per metric of a
+/// launch ("ID","Kernel Name","Block Size","Grid Size","Device","CC","Section Name","Metric Name",
+/// "Metric Unit","Metric Value"), values written as ncu writes them (thousands separated).
+std::string metricsCsvHeader();
+std::string metricsCsvRows(const model::LaunchProfile &launch, size_t id, const model::MetricList &metrics,
+                           const std::string &section);
+/// The same metrics as ncu's text page: a table of name, unit and value under the launch's line.
+std::string metricsTable(const model::LaunchProfile &launch, const model::MetricList &metrics);
 
 /// {"launches": [{"kernel", "grid", "block", "arch", "metrics": {NAME: number}, "time": {...},
 ///   "lines": [{"file", "line", "metrics": {...}}],
