@@ -7,6 +7,7 @@
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
 #include "cli/LaunchOptions.h"
+#include "fatbin/Fatbin.h"
 #include "session/Environment.h"
 #include "session/KernelFilter.h"
 #include "support/InputFile.h"
@@ -87,6 +88,35 @@ void prependPath(const char *variable, const std::string &entry) {
   const char *old = std::getenv(variable);
   const std::string value = old && *old ? entry + ":" + old : entry;
   setenv(variable, value.c_str(), 1);
+}
+
+/// A note when `file` is an ELF program that can reach no GPU code: it links no CUDA or OpenCL
+/// library and embeds no fatbinary (NVIDIA's static runtime loads libcuda.so.1 itself, but its
+/// programs carry a .nv_fatbin section). Such a program runs, but ptxray sees none of it unless it
+/// loads a library at run time (an interpreter). Scripts and anything not ELF get no note (a script
+/// may well start a CUDA program).
+void noteWithoutGpuCode(const std::string &file, const std::string &shown) {
+  // A large program is read for nothing: one that big uses the GPU, or the note matters little.
+  std::error_code ec;
+  if (const uintmax_t size = fs::file_size(file, ec); ec || size > (uintmax_t{256} << 20))
+    return;
+  try {
+    const std::string contents =
+        support::readInputFile(file, support::InputContents::Binary, support::kMaxBinaryInputBytes);
+    const std::span<const std::byte> image(reinterpret_cast<const std::byte *>(contents.data()), contents.size());
+    if (!fatbin::elfSection(image, ".nv_fatbin").empty())
+      return;
+    const std::vector<std::byte> names = fatbin::elfSection(image, ".dynstr");
+    const std::string_view text(reinterpret_cast<const char *>(names.data()), names.size());
+    for (std::string_view library : {"libcuda.so", "libcudart.so", "libOpenCL.so", "libnvrtc.so"})
+      if (text.find(library) != std::string_view::npos)
+        return;
+    std::cerr << fmt::format("ptxray: note: {} links no CUDA or OpenCL library and embeds no device code; unless "
+                             "it loads one at run time (dlopen), ptxray sees none of its work\n",
+                             shown);
+  } catch (const std::exception &) {
+    // Not an ELF program we can read (a script, another format): no note.
+  }
 }
 
 } // namespace
@@ -218,6 +248,7 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
   for (const std::string &a : program)
     argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
+  noteWithoutGpuCode(resolved, program.front());
   if (errorExitCode)
     return runAndWait(resolved, argv, options, *errorExitCode);
   options.toEnvironment();

@@ -161,6 +161,12 @@ int runOccupancy(const OccupancyOptions &o) {
 
   nlohmann::json all = nlohmann::json::array();
   std::string text;
+  // Without --regs or a kernel, registers are not known: say that the result assumes none, since
+  // registers often decide the occupancy.
+  if (o.regs < 0 && o.kernel.empty())
+    std::cerr << "ptxray: note: no --regs: 0 registers per thread assumed, so registers limit nothing here; give "
+                 "--regs N (ptxas -v or cuobjdump --dump-resource-usage says N), or --kernel FILE to take them "
+                 "from the kernel\n";
   for (const arch::ArchTarget &target : targets) {
     const arch::ComputeCapability &cc = *target.computeCapability;
     arch::OccupancyInput in;

@@ -619,12 +619,7 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   result.faults = std::move(L.faults);
   result.faultCount = L.faultCount;
   // Workers report in whatever order they ran; a fixed order makes reports reproducible.
-  std::stable_sort(result.faults.begin(), result.faults.end(), [](const Fault &a, const Fault &b) {
-    auto key = [](const Fault &f) {
-      return std::tuple(f.block.z, f.block.y, f.block.x, f.thread.z, f.thread.y, f.thread.x);
-    };
-    return key(a) < key(b);
-  });
+  std::sort(result.faults.begin(), result.faults.end(), faultOrder);
   if (L.assertFailed) {
     result.status = LaunchStatus::AssertFailed;
     result.error = "device-side assert triggered";

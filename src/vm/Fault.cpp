@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <tuple>
+
 namespace ptxray::vm {
 
 const char *faultName(FaultKind kind) {
@@ -119,6 +122,13 @@ std::string Fault::describe() const {
   return out;
 }
 
+bool faultOrder(const Fault &a, const Fault &b) {
+  auto key = [](const Fault &f) {
+    return std::tuple(f.block.z, f.block.y, f.block.x, f.thread.z, f.thread.y, f.thread.x, f.instruction, f.address);
+  };
+  return key(a) < key(b);
+}
+
 void LaunchState::report(Fault fault) {
   std::lock_guard lock(mutex);
   // Without memcheck the launch stops at its first error, as on the GPU; later lanes of the same
@@ -126,8 +136,16 @@ void LaunchState::report(Fault fault) {
   if (!options.continueOnError && !faults.empty())
     return;
   ++faultCount;
-  if (faults.size() < options.maxFaults)
+  // The faults kept are the first maxFaults in faultOrder, whichever order the workers found them
+  // in, so that a run reports the same faults every time: a max-heap whose top is the last kept.
+  if (faults.size() < options.maxFaults) {
     faults.push_back(std::move(fault));
+    std::push_heap(faults.begin(), faults.end(), faultOrder);
+  } else if (!faults.empty() && faultOrder(fault, faults.front())) {
+    std::pop_heap(faults.begin(), faults.end(), faultOrder);
+    faults.back() = std::move(fault);
+    std::push_heap(faults.begin(), faults.end(), faultOrder);
+  }
   if (!options.continueOnError)
     abort = true;
 }

@@ -75,4 +75,8 @@ struct Fault {
   std::string describe() const;
 };
 
+/// The order reports of a launch are kept and shown in: by block, then thread (z, y, x), then PTX
+/// instruction and address, whichever worker found them first.
+bool faultOrder(const Fault &a, const Fault &b);
+
 } // namespace ptxray::vm

@@ -219,6 +219,17 @@ add_test(NAME programs.exec_kernel_filter_errors COMMAND bash -c
 set_tests_properties(programs.exec_kernel_filter_errors PROPERTIES PASS_REGULAR_EXPRESSION
   "^ptxray: error: --kernel-name: unknown key \"foo\" \\(kne or kernel_name, kns or kernel_substring, regex\\)\nexit=2\nptxray: error: --kernel-name: \"\\(\" is not a regular expression: [^\n]*\nptxray: warning: PTXRAY_LAUNCH_COUNT: \"x\" is not a count; 0\nhazards: done\n$")
 
+# A program that can reach no GPU code gets a note (it still runs, with its own status); CUDA
+# programs, the shared or the static runtime, and scripts get none.
+add_test(NAME programs.exec_note_without_gpu_code COMMAND bash -c
+  "${PTXRAY_BIN} exec -- /bin/false 2>&1; echo exit=$?; \
+   ${PTXRAY_BIN} exec -- ${PROGRAMS_DIR}/bin/vector_add 2>&1 | grep -c note; \
+   ${PTXRAY_BIN} exec -- ${PROGRAMS_DIR}/bin/static/vector_add 2>&1 | grep -c note; \
+   printf '#!/bin/sh\\necho script\\n' > gpu-free-script.sh && chmod +x gpu-free-script.sh && \
+   ${PTXRAY_BIN} exec -- ./gpu-free-script.sh 2>&1")
+set_tests_properties(programs.exec_note_without_gpu_code PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: note: /bin/false links no CUDA or OpenCL library and embeds no device code; unless it loads one at run time \\(dlopen\\), ptxray sees none of its work\nexit=1\n0\n0\nscript\n$")
+
 # `cmake --install`: the standard layout, from which `exec` finds the CUDA libraries beside the
 # executable and the OpenCL vendor file names the installed platform. (Not in the sanitizer build,
 # whose executables find the ASan runtime through a build-tree run path.)
