@@ -1,6 +1,7 @@
-// Two device allocations never freed (1024 and 4096 bytes) and one freed, as validation/conventions/leak.cu:
-// compute-sanitizer --leak-check full on an H200 reports the two (validation/conventions/results/leak.full.txt).
-// With "reset" as the first argument, cudaDeviceReset before exit. The program exits 0.
+// Two device allocations never freed (1024 and 4096 bytes) and one freed: what compute-sanitizer's
+// --leak-check full reports for cudaMalloc leaks (validation/conventions/run.sh measures it on a GPU;
+// results/leak.full*.txt), with and without cudaDeviceReset ("reset" as the first argument) before
+// exit. The program itself exits 0.
 #include <cstdio>
 #include <cstring>
 
