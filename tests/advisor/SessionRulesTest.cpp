@@ -3,6 +3,8 @@
 #include "advisor/SessionRules.h"
 #include "arch/GpuDatabase.h"
 
+#include "support/SystemConfigFor.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,10 +15,6 @@ namespace {
 using system::OpKind;
 using system::Session;
 using system::SessionOp;
-
-system::SystemConfig configFor(const std::string &arch) {
-  return system::SystemConfig::forTarget(*arch::findArch(arch).target);
-}
 
 SessionOp op(OpKind kind, unsigned stream, uint64_t bytes = 0, double kernelSeconds = 0, double share = 1,
              system::HostMemory memory = system::HostMemory::Pinned) {

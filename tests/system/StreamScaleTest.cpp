@@ -5,6 +5,8 @@
 #include "arch/GpuDatabase.h"
 #include "system/Timeline.h"
 
+#include "support/SystemConfigFor.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,12 +17,6 @@ namespace {
 using system::OpKind;
 using system::Session;
 using system::SessionOp;
-
-system::SystemConfig configFor(const std::string &arch) {
-  arch::ArchLookup lookup = arch::findArch(arch);
-  EXPECT_TRUE(lookup) << lookup.error;
-  return system::SystemConfig::forTarget(*lookup.target);
-}
 
 /// A kernel that takes a thousandth of the GPU: thousands of them could run side by side, so only
 /// stream order holds one back.

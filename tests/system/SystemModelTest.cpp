@@ -6,6 +6,8 @@
 #include "arch/HostSystem.h"
 #include "system/Timeline.h"
 
+#include "support/SystemConfigFor.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,12 +19,6 @@ namespace {
 using system::OpKind;
 using system::Session;
 using system::SessionOp;
-
-system::SystemConfig configFor(const std::string &arch, system::SystemOptions options = {}) {
-  arch::ArchLookup lookup = arch::findArch(arch);
-  EXPECT_TRUE(lookup) << lookup.error;
-  return system::SystemConfig::forTarget(*lookup.target, options);
-}
 
 SessionOp copy(OpKind kind, uint64_t bytes, unsigned stream, system::HostMemory memory = system::HostMemory::Pinned) {
   SessionOp op;
