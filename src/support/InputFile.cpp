@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -94,15 +95,23 @@ std::string readInputFile(const std::filesystem::path &path, InputContents conte
   if (S_ISREG(st.st_mode)) {
     if (static_cast<uint64_t>(st.st_size) > maxBytes)
       tooLarge(name, maxBytes, kind);
-    bytes.reserve(static_cast<size_t>(st.st_size));
+    bytes.reserve(std::max<size_t>(static_cast<size_t>(st.st_size) + 1, 4096)); // + 1: the read that sees the end
   }
   // Read in chunks whatever the kind of file (a regular file can grow while it is read; a pipe or a
   // device has no size). At the limit, one byte more is read aside: were it read into the string, the
-  // string would double its memory for it.
+  // string would double its memory for it. A regular file is asked for what its size says is left
+  // (and a little more, to see the end or that it grew), not a whole chunk: the string is zero-filled
+  // to what is asked, and a megabyte for each small file read was most of a test process's start.
   constexpr size_t kChunk = size_t{1} << 20;
+  constexpr size_t kSmallestRead = 4096;
+  const bool sized = S_ISREG(st.st_mode);
   while (true) {
     const size_t at = bytes.size();
-    const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, maxBytes - at));
+    size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, maxBytes - at));
+    if (sized) {
+      const uint64_t left = static_cast<uint64_t>(st.st_size) > at ? static_cast<uint64_t>(st.st_size) - at : 0;
+      want = static_cast<size_t>(std::min<uint64_t>(want, std::max<uint64_t>(left + 1, kSmallestRead)));
+    }
     if (want == 0) {
       char beyond;
       ssize_t got = ::read(file.fd, &beyond, 1);
