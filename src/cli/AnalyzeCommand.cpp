@@ -44,6 +44,7 @@ struct AnalyzeOptions {
   std::string keepPtx;
   bool check = false; ///< the sanitizers too: their hazards become correctness findings
   LaunchCommandLine launch;
+  KernelFilterOptions filter;
 };
 
 advisor::AdvisorOptions advisorOptions(const AnalyzeOptions &o) {
@@ -93,6 +94,7 @@ Analyzed analyzeLaunches(const session::RunSpec &spec, const AnalyzeOptions &o, 
   request.launch.maxInstructions = o.maxInstructions;
   request.launch.sampleCtas = o.sample;
   request.keepPtxDirectory = o.keepPtx;
+  request.filter = o.filter.filter();
   request.advice = session::AdviceSettings{ao, request.tools.modelOptions, {spec.module.parent_path().string()}};
   // A session (operations beyond launches): the transfers and streams too ([BPG] 3.1 comes first).
   request.session = session::RunRequest::Session::WhenSpecHasOne;
@@ -203,6 +205,12 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
     }
     targets.push_back(*lookup.target);
   }
+  try {
+    (void)o.filter.filter();
+  } catch (const std::invalid_argument &e) {
+    std::cerr << "ptxray: error: " << e.what() << "\n";
+    return 2;
+  }
   const bool specMode = o.input.ends_with(".json");
   if (!specMode && o.launch.grid.empty()) {
     std::cerr << "ptxray: error: compare runs a launch: give a spec file, or --grid/--block and the arguments\n";
@@ -286,6 +294,9 @@ void addCommonOptions(CLI::App &cmd, AnalyzeOptions &o) {
       ->check(CLI::Range(uint64_t{0}, session::env::kMaxInstructionBudget));
   cmd.add_flag("--check", o.check,
                "Also run racecheck, synccheck, initcheck and leakcheck: their hazards become correctness findings");
+  addKernelFilterOptions(cmd, o.filter,
+                         "The launches of a spec analyzed (the others run and print as usual; a session's timeline "
+                         "has them all)");
   cmd.add_option("--keep-ptx", o.keepPtx, "DIR: a .cu module's PTX is written there as NAME.cu.ptx")
       ->check(CLI::ExistingDirectory);
   addLaunchOptions(cmd, o.launch);

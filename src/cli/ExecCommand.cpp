@@ -221,6 +221,7 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
                                                               {"--report", options.report}};
   for (const std::string &t : options.timeline)
     outputs.emplace_back("--timeline", t);
+  outputs.emplace_back("--trace", options.trace);
   if (!outputsWritable(outputs))
     return 1;
   (void)session::modelOptions(options.model, *lookup.target);
@@ -313,6 +314,9 @@ CommandRunner addExecCommand(CLI::App &app) {
                   "FILE: the session's copies, launches and synchronizations on the modeled system at exit "
                   "(FILE.json, FILE.html, else text; - for stderr); repeatable")
       ->allow_extra_args(false);
+  cmd->add_option("--trace", p.trace,
+                  "FILE: the timeline at exit in the Trace Event Format, for ui.perfetto.dev and chrome://tracing "
+                  "(as nsys users view a run: a row per stream, the host's waits)");
   cmd->add_option("--leak-check", o->leakCheck,
                   "full: memcheck, and report the device memory the program never freed (cudaMalloc, cuMemAlloc, "
                   "clCreateBuffer) and device-heap blocks, as compute-sanitizer's --leak-check full (default: no)")
@@ -350,7 +354,7 @@ CommandRunner addExecCommand(CLI::App &app) {
   ptxray exec --arch k40 --tool memcheck,racecheck -- ./app input.dat
 The same settings as environment variables, with LD_LIBRARY_PATH=<build>/lib/ptxray-cuda:
   {}, {}, {}, {}, {}, {}, {}, {},
-  {}, {}, {}, {}=api, {}=strict, {}, {}=FILE[,FILE...].
+  {}, {}, {}, {}=api, {}=strict, {}, {}=FILE[,FILE...], {}.
 A CUDA program must embed PTX (nvcc -arch=sm_XX does); ptxray's libcuda.so.1 and libcudart.so.13
 replace NVIDIA's for it. An OpenCL program sees one platform, ptxray's (OCL_ICD_VENDORS and
 OCL_ICD_FILENAMES name <build>/lib/ptxray-opencl/libptxray-opencl.so), whose device is the GPU of --arch.)",
@@ -358,7 +362,7 @@ OCL_ICD_FILENAMES name <build>/lib/ptxray-opencl/libptxray-opencl.so), whose dev
                           session::env::kRacecheckGlobal, session::env::kSanitizerJson, session::env::kMetricsJson,
                           session::env::kReport, session::env::kClock, session::env::kDlcm, session::env::kBankMode,
                           session::env::kLog, session::env::kPtx, session::env::kMaxInstructions,
-                          session::env::kTimeline));
+                          session::env::kTimeline, session::env::kTrace));
   return [cmd, o]() -> int {
     if (!cmd->parsed())
       return -1;

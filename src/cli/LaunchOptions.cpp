@@ -230,6 +230,21 @@ std::optional<session::RunSpec> loadSpec(const std::string &input, const LaunchC
   return std::nullopt;
 }
 
+void addKernelFilterOptions(CLI::App &cmd, KernelFilterOptions &o, const std::string &keeps) {
+  cmd.add_option("-k,--kernel-name", o.names,
+                 keeps + ": NAME (the function's name, as ncu -k) or regex:EXPR (ncu), kne=MANGLED, kns=SUBSTRING "
+                         "or regex=EXPR (compute-sanitizer, on the mangled name); repeatable, any may match "
+                         "(default: every launch)")
+      ->allow_extra_args(false);
+  cmd.add_option("--kernel-name-exclude", o.excludes,
+                 "Launches of kernels matching this (the same forms) are left out; repeatable")
+      ->allow_extra_args(false);
+  cmd.add_option("-s,--launch-skip", o.launchSkip, "Leave out the first N launches that match the filters")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<int64_t>::max()}));
+  cmd.add_option("-c,--launch-count", o.launchCount, "Keep at most N matching launches after those skipped (0: all)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<int64_t>::max()}));
+}
+
 bool outputsWritable(const std::vector<std::pair<std::string, std::string>> &outputs) {
   bool ok = true;
   for (const auto &[option, file] : outputs)

@@ -2,6 +2,7 @@
 // shared by `ptxray run` and `ptxray analyze`, and turned into the run spec it stands for.
 #pragma once
 
+#include "session/KernelFilter.h"
 #include "session/RunSpec.h"
 
 #include <CLI/CLI.hpp>
@@ -31,6 +32,17 @@ struct LaunchCommandLine {
 
 /// Registers the launch options on a subcommand.
 void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o);
+
+/// The launch filters of `run` and `analyze` on a spec of several launches, as `exec` has them:
+/// -k/--kernel-name, --kernel-name-exclude, -s/--launch-skip, -c/--launch-count.
+struct KernelFilterOptions {
+  std::vector<std::string> names, excludes;
+  uint64_t launchSkip = 0, launchCount = 0;
+  /// Throws std::invalid_argument naming the option whose value does not parse.
+  session::KernelFilter filter() const { return session::KernelFilter(names, excludes, launchSkip, launchCount); }
+};
+/// Registers them; `keeps` says what a filter keeps ("the launches the tools report on, ...").
+void addKernelFilterOptions(CLI::App &cmd, KernelFilterOptions &o, const std::string &keeps);
 
 /// The run spec for one launch of `module`. Throws std::invalid_argument for malformed options.
 nlohmann::json commandLineSpec(const std::string &module, const LaunchCommandLine &o);

@@ -37,6 +37,9 @@ struct RunCommandOptions {
   bool racecheckGlobal = false;
   std::string sanitizerJson; ///< FILE: every tool's reports and summaries as one JSON document
   LaunchCommandLine launch;  ///< one launch from the command line
+  KernelFilterOptions filter;
+  int errorExitCode = 0;   ///< --error-exitcode: the status when a tool found an error (0: 1, as always)
+  uint64_t printLimit = 0; ///< --print-limit: reports printed (0: all)
 };
 
 const std::string kFooter = R"(
@@ -59,7 +62,9 @@ blocks (malloc in a kernel) not freed by the end of the run. See docs/sanitizers
 
 Device printf goes to stdout, faults, errors and sanitizer reports to stderr. Exit status: 0 when
 every launch succeeded and no sanitizer found an error, 1 when a launch was refused or failed (or the
-module did not load) or a sanitizer found an error, 2 for a malformed spec or command line.)";
+module did not load) or a sanitizer found an error (N with --error-exitcode N), 2 for a malformed spec or
+command line. -k/--kernel-name, --kernel-name-exclude, --launch-skip and --launch-count choose the
+launches of a spec the tools report on and the model's outputs keep, as in ptxray exec.)";
 
 void printVerbose(const session::LaunchReport &r) {
   std::cerr << fmt::format(
@@ -96,6 +101,15 @@ int runCommand(const RunCommandOptions &o) {
   if (request.tools.model)
     request.launch.sampleCtas = o.sample;
   request.keepPtxDirectory = o.keepPtx;
+  request.printLimit = o.printLimit;
+  if (o.printLimit)
+    request.launch.maxFaults = o.printLimit;
+  try {
+    request.filter = o.filter.filter();
+  } catch (const std::invalid_argument &e) {
+    std::cerr << "ptxray: error: " << e.what() << "\n";
+    return 2;
+  }
 
   std::optional<session::RunSpec> spec = loadSpec(o.input, o.launch);
   if (!spec)
@@ -150,7 +164,9 @@ int runCommand(const RunCommandOptions &o) {
     return 1;
   }
   int status = result.status();
-  if (!o.metricsJson.empty() && !session::writeMetrics(o.metricsJson, result.profiles, std::cerr))
+  if (result.toolErrors && o.errorExitCode)
+    status = o.errorExitCode; // compute-sanitizer's --error-exitcode; a failed launch alone stays 1
+  if (!o.metricsJson.empty() && !session::writeMetrics(o.metricsJson, result.selectedProfiles, std::cerr))
     status = 1;
   if (!o.sanitizerJson.empty() &&
       !session::writeOutput(o.sanitizerJson, session::jsonText(result.sanitizerDocument), std::cerr))
@@ -206,6 +222,15 @@ CommandRunner addRunCommand(CLI::App &app) {
       ->allow_extra_args(false);
   cmd->add_flag("--racecheck-global", o->racecheckGlobal,
                 "racecheck also checks global memory for races between threads of the same block");
+  cmd->add_option("--error-exitcode", o->errorExitCode,
+                  "N: the exit status when a tool found an error (default 1), as compute-sanitizer's")
+      ->check(CLI::Range(1, 255));
+  cmd->add_option("--print-limit", o->printLimit,
+                  "N: the tools print at most N reports (memcheck: per launch) and count the rest (default: all)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<int32_t>::max()}));
+  addKernelFilterOptions(*cmd, o->filter,
+                         "The launches of a spec the tools report on, --metrics shows and --metrics-json keeps (the "
+                         "others run and print as usual)");
   cmd->add_option("--sanitizer-json", o->sanitizerJson,
                   "FILE: every report of every tool (memcheck included) and the summaries, as one JSON document "
                   "(schema ptxray-sanitizers, version 1; see docs/sanitizers.md)");

@@ -23,6 +23,7 @@ struct TimelineOptions {
   std::optional<int> boards;
   std::string json;
   std::string html;
+  std::string trace;
   int width = 72;
   bool quiet = false;
   unsigned threads = 0;
@@ -51,6 +52,7 @@ int timelineCommand(const TimelineOptions &o) {
       program.timeline.push_back(o.json);
     if (!o.html.empty())
       program.timeline.push_back(o.html);
+    program.trace = o.trace;
     std::vector<std::string> argv{o.input};
     argv.insert(argv.end(), o.program.begin(), o.program.end());
     return execProgram(program, argv);
@@ -58,7 +60,8 @@ int timelineCommand(const TimelineOptions &o) {
   std::optional<session::RunSpec> spec = loadSpec(o.input, {});
   if (!spec)
     return 2;
-  if (!outputsWritable({{"--json", o.json}, {"--html", o.html}}) || !specOutputsWritable(*spec, o.input, {}))
+  if (!outputsWritable({{"--json", o.json}, {"--html", o.html}, {"--trace", o.trace}}) ||
+      !specOutputsWritable(*spec, o.input, {}))
     return 1;
   session::RunRequest request;
   request.target = *lookup.target;
@@ -94,6 +97,9 @@ int timelineCommand(const TimelineOptions &o) {
     if (!file.empty() &&
         !session::writeOutput(file, session::renderTimeline(session::outputFormat(file), *result.session), std::cerr))
       status = 1;
+  if (!o.trace.empty() &&
+      !session::writeOutput(o.trace, session::renderTimeline(session::OutputFormat::Trace, *result.session), std::cerr))
+    status = 1;
   return status;
 }
 
@@ -118,6 +124,9 @@ CommandRunner addTimelineCommand(CLI::App &app) {
       ->check(CLI::Range(1, system::kMaxBoards));
   cmd->add_option("--json", o->json, "FILE: the timeline as JSON (schema ptxray-timeline)");
   cmd->add_option("--html", o->html, "FILE: one self-contained HTML page with the timeline as SVG");
+  cmd->add_option("--trace", o->trace,
+                  "FILE: the timeline in the Trace Event Format, for ui.perfetto.dev and chrome://tracing (a row "
+                  "per stream, the host's waits, kernels running at once)");
   cmd->add_option("--width", o->width, "Columns of the chart (default 72)")->check(CLI::Range(10, 1000));
   cmd->add_flag("-q,--quiet", o->quiet, "Summary and chart only");
   cmd->add_option("--clock", o->clock, session::kClockHelp);
@@ -134,6 +143,7 @@ Device memory is computed for real; times are modeled.
 
   ptxray timeline examples/guide/overlap.json --arch k20x
   ptxray timeline --arch k40 -- ./app args     (a CUDA program on ptxray's runtime: its calls' session)
+  ptxray timeline examples/guide/overlap.json --trace overlap.trace.json   (open in ui.perfetto.dev)
 
 Exit status: 0 when every launch succeeded, 1 when one failed, 2 for a malformed command line or spec.)");
   return [cmd, o]() -> int {

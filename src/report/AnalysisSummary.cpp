@@ -1,6 +1,7 @@
 #include "report/AnalysisSummary.h"
 
 #include "model/Metrics.h"
+#include "report/MetricsReport.h"
 
 #include <fmt/format.h>
 
@@ -76,10 +77,11 @@ std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
     // asked for and what crosses DRAM: their gaps are the redundant and the wasted traffic.
     rows.push_back({"bandwidth", fmt::format("{:.1f} GB/s effective of {:.1f} GB/s theoretical ({} B read and "
                                              "written once); {} B requested ({:.1f} GB/s), {} B estimated to "
-                                             "cross DRAM ({:.1f} GB/s)",
+                                             "cross DRAM ({:.1f} GB/s){}",
                                              t.effectiveBandwidthGBps, t.bandwidthBytesPerSecond / 1e9,
                                              L->uniqueBytesRead + L->uniqueBytesWritten, L->timeInputs.bytesRequested,
-                                             t.requestedBandwidthGBps, t.dramBytes, t.dramBandwidthGBps)});
+                                             t.requestedBandwidthGBps, t.dramBytes, t.dramBandwidthGBps,
+                                             bandwidthAboveTheoreticalNote(*L))});
     // Load and store efficiencies separately, from the launch's per-instruction counts.
     uint64_t lr = 0, lm = 0, sr = 0, sm = 0;
     for (const model::InstructionProfile &p : L->instructions) {
@@ -93,9 +95,10 @@ std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
     }
     const model::InstructionCounters &c = L->total;
     rows.push_back(
-        {"memory", fmt::format("global load efficiency {}, store efficiency {}; shared efficiency {}",
+        {"memory", fmt::format("global load efficiency {}, store efficiency {}; shared efficiency {}{}",
                                lm ? pct(ratio(lr, lm)) : "-", sm ? pct(ratio(sr, sm)) : "-",
-                               c.sharedRequests ? pct(ratio(c.sharedIdealWavefronts, c.sharedWavefronts)) : "-")});
+                               c.sharedRequests ? pct(ratio(c.sharedIdealWavefronts, c.sharedWavefronts)) : "-",
+                               efficiencyAboveFullNote(std::max(lm ? ratio(lr, lm) : 0.0, sm ? ratio(sr, sm) : 0.0)))});
     rows.push_back(
         {"execution", fmt::format("{} warp instructions; warp execution efficiency {}, branch efficiency {}",
                                   c.warpExecuted, pct(ratio(c.threadsActive, c.warpExecuted * 32)),

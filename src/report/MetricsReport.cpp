@@ -146,6 +146,24 @@ std::string metricsTable(const model::LaunchProfile &L, const model::MetricList 
   return out;
 }
 
+std::string efficiencyAboveFullNote(double efficiency) {
+  if (!(efficiency > 1.0005)) // printed as 100.0% up to there
+    return {};
+  return " (above 100%: lanes asked for the same bytes more than once, and a sector carries them once)";
+}
+
+std::string bandwidthAboveTheoreticalNote(const model::LaunchProfile &L) {
+  const model::TimeEstimate &t = L.time;
+  if (t.bandwidthBytesPerSecond <= 0 || !(t.effectiveBandwidthGBps * 1e9 > t.bandwidthBytesPerSecond * 1.0005))
+    return {};
+  const uint64_t distinct = L.uniqueBytesRead + L.uniqueBytesWritten;
+  if (t.dramBytes >= distinct)
+    return fmt::format(" (above the {:.1f} GB/s of DRAM)", t.bandwidthBytesPerSecond / 1e9);
+  return fmt::format(" (above the {:.1f} GB/s of DRAM: only {} of these {} B are estimated to cross DRAM, the rest "
+                     "hit in L2)",
+                     t.bandwidthBytesPerSecond / 1e9, t.dramBytes, distinct);
+}
+
 std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
   model::MetricList m = model::launchMetrics(L);
   auto v = [&](std::string_view n) { return find(m, n); };
@@ -157,10 +175,14 @@ std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
                      "branch efficiency {:.1f}%\n",
                      v("inst_executed"), v("thread_inst_executed"), v("warp_execution_efficiency"),
                      v("branch_efficiency"));
-  out += fmt::format("  global loads: {:.0f} requests, {:.0f} transactions ({:.2f} per request), efficiency {:.1f}%\n",
-                     v("gld_requests"), v("gld_transactions"), v("gld_transactions_per_request"), v("gld_efficiency"));
-  out += fmt::format("  global stores: {:.0f} requests, {:.0f} transactions ({:.2f} per request), efficiency {:.1f}%\n",
-                     v("gst_requests"), v("gst_transactions"), v("gst_transactions_per_request"), v("gst_efficiency"));
+  out +=
+      fmt::format("  global loads: {:.0f} requests, {:.0f} transactions ({:.2f} per request), efficiency {:.1f}%{}\n",
+                  v("gld_requests"), v("gld_transactions"), v("gld_transactions_per_request"), v("gld_efficiency"),
+                  efficiencyAboveFullNote(v("gld_efficiency") / 100));
+  out +=
+      fmt::format("  global stores: {:.0f} requests, {:.0f} transactions ({:.2f} per request), efficiency {:.1f}%{}\n",
+                  v("gst_requests"), v("gst_transactions"), v("gst_transactions_per_request"), v("gst_efficiency"),
+                  efficiencyAboveFullNote(v("gst_efficiency") / 100));
   if (v("shared_load_transactions") + v("shared_store_transactions") > 0)
     out += fmt::format("  shared memory: {:.0f} load and {:.0f} store wavefronts, {:.0f} + {:.0f} from bank conflicts, "
                        "efficiency {:.1f}%\n",
@@ -193,10 +215,10 @@ std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
                      L.occupancy.occupancy * 100, L.occupancy.activeBlocksPerSm, L.registersPerThread,
                      L.staticSharedBytes + L.dynamicSharedBytes, v("achieved_occupancy") * 100);
   out += fmt::format("  time estimate: {:.2f} us, {} bound; effective bandwidth {:.1f} GB/s ({} B read, {} B "
-                     "written, once each), requested {:.1f} GB/s, DRAM {:.1f} GB/s\n    {}\n",
+                     "written, once each){}, requested {:.1f} GB/s, DRAM {:.1f} GB/s\n    {}\n",
                      L.time.seconds * 1e6, model::boundName(L.time.dominant), L.time.effectiveBandwidthGBps,
-                     L.uniqueBytesRead, L.uniqueBytesWritten, L.time.requestedBandwidthGBps, L.time.dramBandwidthGBps,
-                     L.time.explanation);
+                     L.uniqueBytesRead, L.uniqueBytesWritten, bandwidthAboveTheoreticalNote(L),
+                     L.time.requestedBandwidthGBps, L.time.dramBandwidthGBps, L.time.explanation);
 
   std::vector<model::LineProfile> lines = model::lineProfiles(L);
   std::sort(lines.begin(), lines.end(), [](const model::LineProfile &a, const model::LineProfile &b) {

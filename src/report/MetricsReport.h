@@ -17,6 +17,15 @@ namespace ptxray::report {
 /// source lines (by issue cost) with their memory behaviour.
 std::string metricsText(const model::LaunchProfile &launch, size_t hottestLines = 10);
 
+/// Why a global load or store efficiency (bytes requested / bytes moved) is above 100%, for the
+/// reports to say next to it: the warp's lanes asked for the same bytes more than once (a broadcast,
+/// or a stencil's neighbours), which one sector carries once. Empty at 100% or below.
+std::string efficiencyAboveFullNote(double efficiency);
+/// Why the guide's effective bandwidth ([BPG] 2.2.2: distinct bytes read and written / time) is above
+/// the theoretical DRAM bandwidth: the time model has fewer bytes crossing DRAM than the kernel's
+/// distinct bytes (the rest hit in L2), so the ratio is not a DRAM figure. Empty when it is not above.
+std::string bandwidthAboveTheoreticalNote(const model::LaunchProfile &launch);
+
 /// A metric's unit as Nsight Compute names it ("ns", "byte", "sector", "%", "GB/s", "inst"...; ""
 /// for counts without one), from its name (docs/metrics.md).
 std::string metricUnit(std::string_view name);

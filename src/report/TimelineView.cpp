@@ -389,4 +389,120 @@ nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Findi
   return j;
 }
 
+nlohmann::json timelineTrace(const Timeline &tl) {
+  using nlohmann::json;
+  const bool opencl = tl.session.api == system::HostApi::OpenCL;
+  constexpr int kHostPid = 1;
+  constexpr int kHostTid = 1;
+  auto devicePid = [](unsigned device) { return 2 + static_cast<int>(device); };
+  json events = json::array();
+  auto metadata = [&](const char *what, int pid, int tid, json args) {
+    json m = {{"ph", "M"}, {"name", what}, {"pid", pid}, {"args", std::move(args)}};
+    if (tid >= 0)
+      m["tid"] = tid;
+    events.push_back(std::move(m));
+  };
+  metadata("process_name", kHostPid, -1, {{"name", "Host"}});
+  metadata("process_sort_index", kHostPid, -1, {{"sort_index", 0}});
+  metadata("thread_name", kHostPid, kHostTid, {{"name", "host thread"}});
+  std::set<unsigned> devices;
+  std::set<std::pair<unsigned, unsigned>> streams;
+  for (const system::SessionOp &op : tl.session.ops) {
+    devices.insert(op.device);
+    if (op.kind != OpKind::StreamSynchronize && op.kind != OpKind::Synchronize)
+      streams.insert({op.device, op.stream});
+  }
+  for (unsigned d : devices) {
+    metadata("process_name", devicePid(d), -1,
+             {{"name", fmt::format("GPU {}: {} (modeled by ptxray)", d, tl.config.gpu)}});
+    metadata("process_sort_index", devicePid(d), -1, {{"sort_index", 1 + static_cast<int>(d)}});
+  }
+  for (const auto &[d, stream] : streams) {
+    std::string name = opencl        ? fmt::format("command queue {}", stream)
+                       : stream == 0 ? std::string("default stream")
+                                     : fmt::format("stream {}", stream);
+    metadata("thread_name", devicePid(d), static_cast<int>(stream), {{"name", std::move(name)}});
+    metadata("thread_sort_index", devicePid(d), static_cast<int>(stream), {{"sort_index", stream}});
+  }
+
+  auto category = [](OpKind kind) {
+    switch (kind) {
+    case OpKind::Kernel: return "kernel";
+    case OpKind::Memset: return "memset";
+    case OpKind::EventRecord:
+    case OpKind::StreamWaitEvent: return "event";
+    case OpKind::StreamSynchronize:
+    case OpKind::Synchronize: return "synchronize";
+    default: return "memcpy";
+    }
+  };
+  std::map<unsigned, std::vector<std::pair<double, int>>> running; // per device: (time, +1 start / -1 end)
+  for (const system::TimelineEntry &e : tl.entries) {
+    const system::SessionOp &op = tl.session.ops[e.op];
+    json args = {{"index", e.op}, {"op", system::opKindName(op.kind)}, {"issue_us", e.issue * 1e6}};
+    if (!op.where.empty())
+      args["where"] = op.where;
+    if (e.engine != Engine::None)
+      args["engine"] = system::engineName(e.engine);
+    if (op.bytes)
+      args["bytes"] = op.bytes;
+    if (op.isCopy())
+      args["host_memory"] = op.hostMemory == system::HostMemory::Pinned ? "pinned" : "pageable";
+    if (op.kind == OpKind::CopyPeer) {
+      args["from_device"] = op.fromDevice;
+      args["to_device"] = op.toDevice;
+    }
+    if (op.usesCopyEngine())
+      args["gbps"] = bandwidth(op, e) / 1e9;
+    if (op.kind == OpKind::Kernel) {
+      args["kernel_us"] = op.kernelSeconds * 1e6;
+      args["gpu_share"] = op.gpuShare;
+      args["queue"] = e.queue;
+    }
+    const bool hostWait = e.engine == Engine::Host;
+    json ev = {{"name", op.label.empty() ? std::string(system::opKindName(op.kind)) : op.label},
+               {"cat", category(op.kind)},
+               {"ts", e.start * 1e6},
+               {"pid", hostWait ? kHostPid : devicePid(op.device)},
+               {"tid", hostWait ? kHostTid : static_cast<int>(op.stream)},
+               {"args", std::move(args)}};
+    if (e.engine == Engine::None) {
+      ev["ph"] = "i";
+      ev["s"] = "t";
+    } else {
+      ev["ph"] = "X";
+      ev["dur"] = std::max(0.0, e.end - e.start) * 1e6;
+    }
+    events.push_back(std::move(ev));
+    if (op.kind == OpKind::Kernel) {
+      running[op.device].push_back({e.start, +1});
+      running[op.device].push_back({e.end, -1});
+    }
+  }
+  // Kernels running at once on each device: a counter track (ends before starts at one instant).
+  for (auto &[device, edges] : running) {
+    std::sort(edges.begin(), edges.end());
+    int now = 0;
+    for (size_t i = 0; i < edges.size(); ++i) {
+      now += edges[i].second;
+      if (i + 1 < edges.size() && edges[i + 1].first == edges[i].first)
+        continue;
+      events.push_back({{"ph", "C"},
+                        {"name", "kernels running"},
+                        {"pid", devicePid(device)},
+                        {"ts", edges[i].first * 1e6},
+                        {"args", {{"kernels", now}}}});
+    }
+  }
+  json trace;
+  trace["traceEvents"] = std::move(events);
+  trace["displayTimeUnit"] = "ns";
+  trace["otherData"] = {{"generator", "ptxray"},
+                        {"gpu", tl.config.gpu},
+                        {"total_us", tl.totalSeconds * 1e6},
+                        {"one_stream_us", tl.serialSeconds * 1e6},
+                        {"overlap", tl.overlapFraction}};
+  return trace;
+}
+
 } // namespace ptxray::report

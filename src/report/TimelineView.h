@@ -32,4 +32,13 @@ std::string timelineHtml(const system::Timeline &timeline, const std::vector<adv
 /// Times in microseconds, bandwidths in GB/s (10^9 bytes per second).
 nlohmann::json timelineJson(const system::Timeline &timeline, const std::vector<advisor::Finding> &findings = {});
 
+/// The timeline in the Trace Event Format (JSON object form) that Perfetto (ui.perfetto.dev) and
+/// chrome://tracing open, as Nsight Systems users look at a run: a process for the host, whose
+/// thread shows the synchronizations it waited in, and one per device, with a thread per stream
+/// (OpenCL: per command queue) holding its copies, memsets and kernels as complete events, events
+/// and waits as instants, and a counter of the kernels running at once. Times in microseconds;
+/// each operation's arguments carry its index, where it came from, engine, issue time, bytes and
+/// bandwidth.
+nlohmann::json timelineTrace(const system::Timeline &timeline);
+
 } // namespace ptxray::report

@@ -110,6 +110,7 @@ ProgramOptions ProgramOptions::fromEnvironment(std::vector<std::string> &warning
   o.metricsJson = variable(env::kMetricsJson);
   o.report = variable(env::kReport);
   o.timeline = fileList(variable(env::kTimeline));
+  o.trace = variable(env::kTrace);
   o.model.clock = variable(env::kClock);
   if (const std::string &clock = o.model.clock;
       !clock.empty() && clock != "default" && clock != "base" && clock != "boost" && !number(clock, 1, 10000)) {
@@ -212,6 +213,7 @@ void ProgramOptions::toEnvironment() const {
   for (const std::string &f : timeline)
     files += fmt::format("{}{}", files.empty() ? "" : ",", fileListItem(absolute(f)));
   set(env::kTimeline, files);
+  set(env::kTrace, absolute(trace));
   set(env::kClock, model.clock);
   set(env::kDlcm, model.dlcm);
   set(env::kBankMode, model.bankMode ? std::to_string(model.bankMode) : "");

@@ -27,6 +27,8 @@ inline constexpr const char *kMetricsJson = "PTXRAY_METRICS_JSON";         ///< 
 inline constexpr const char *kReport = "PTXRAY_REPORT"; ///< FILE: the advisor's report (.html, .json, text)
 inline constexpr const char *kTimeline =
     "PTXRAY_TIMELINE"; ///< FILE[,FILE...] (\, for a comma in a name): the session's timeline
+inline constexpr const char *kTrace =
+    "PTXRAY_TRACE"; ///< FILE: the timeline in the Trace Event Format (Perfetto, chrome://tracing)
 inline constexpr const char *kClock = "PTXRAY_CLOCK";        ///< the model's SM clock (ModelSettings::clock)
 inline constexpr const char *kDlcm = "PTXRAY_DLCM";          ///< ca | cg
 inline constexpr const char *kBankMode = "PTXRAY_BANK_MODE"; ///< 4 | 8
@@ -68,6 +70,7 @@ struct ProgramOptions {
   std::string metricsJson;
   std::string report;
   std::vector<std::string> timeline; ///< FILEs; "-": text on the error stream
+  std::string trace;                 ///< FILE: the timeline for Perfetto and chrome://tracing
   bool logApi = false;
   /// PTXRAY_LOG=procs: also trace every cuGetProcAddress lookup (NVIDIA's static runtime makes
   /// hundreds at start-up, hidden from the API trace otherwise).
@@ -106,7 +109,9 @@ struct ProgramOptions {
   bool modelOnRequest = false;
 
   /// Whether an output needs the performance model.
-  bool needsModel() const { return modelClock || !metricsJson.empty() || !report.empty() || !timeline.empty(); }
+  bool needsModel() const {
+    return modelClock || !metricsJson.empty() || !report.empty() || !timeline.empty() || !trace.empty();
+  }
 
   /// Reads the variables. Values that do not parse are left at their defaults, each with a line in
   /// `warnings` ("PTXRAY_BOARDS: \"x\" is not 1 to 16; 1 board").

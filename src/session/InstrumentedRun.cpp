@@ -81,7 +81,7 @@ RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Consol
   if (wantSession)
     (void)system::SystemConfig::forTarget(request.target, systemOptions(spec, request.system));
   Instruments instruments(request.target, tools);
-  SanitizerLog log(instruments, console.err, true);
+  SanitizerLog log(instruments, console.err, true, request.printLimit);
 
   RunResult result;
   RunOptions options;
@@ -91,12 +91,32 @@ RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Consol
   options.listener = instruments.listener();
   options.keepPtxDirectory = request.keepPtxDirectory;
   options.writeOutputs = request.writeOutputs;
+  KernelFilter filter = request.filter;
+  std::vector<size_t> selectedProfiles; // indices: the model's vector of profiles grows (and moves)
+  // The tools' counts after the previous launch: those before this one (nothing between launches
+  // reports), for taking a left-out launch's counts out of the summaries.
+  std::vector<ToolSummary> summariesBefore = instruments.summaries();
   options.onLaunch = [&](const LaunchReport &r) {
     const std::vector<ToolReport> reports = instruments.launchReports(r.result);
+    LaunchEvent event{r};
+    event.selected = filter.selectNext(r.kernel);
+    if (!event.selected) {
+      // The tools watched it (initcheck knows what it wrote), but its reports and counts are not the
+      // run's, and no output keeps it.
+      std::vector<ToolSummary> after = instruments.summaries();
+      log.exclude(summariesBefore, after);
+      summariesBefore = std::move(after);
+      if (onLaunch)
+        onLaunch(event);
+      return;
+    }
+    if (filter.active())
+      summariesBefore = instruments.summaries();
     if (request.reportTools)
       log.afterLaunch(reports, r.index, r.kernel);
-    LaunchEvent event{r};
     event.profile = instruments.lastProfile(r.result);
+    if (event.profile)
+      selectedProfiles.push_back(static_cast<size_t>(event.profile - instruments.model()->launches().data()));
     if (request.advice && r.result.ok() && event.profile) {
       // The module is alive during the callback: advise now, keep a copy of the profile.
       result.analyses.push_back(
@@ -124,9 +144,13 @@ RunResult runInstrumented(const RunSpec &spec, const RunRequest &request, Consol
     attachReports(result.analyses, instruments.leakReports(), request.advice->advisor);
   }
   if (model::PerformanceModel *model = instruments.model()) {
+    for (size_t i : selectedProfiles)
+      result.selectedProfiles.push_back(model->launches()[i]);
     result.profiles = model->launches();
     for (model::LaunchProfile &p : result.profiles)
       p.module = nullptr; // the run's module is gone
+    for (model::LaunchProfile &p : result.selectedProfiles)
+      p.module = nullptr;
   }
   if (wantSession) {
     const int smCount = request.target.board() ? request.target.board()->smCount : 1;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "session/Analyses.h"
+#include "session/KernelFilter.h"
 #include "session/Outputs.h"
 #include "session/RunSpec.h"
 #include "session/Tools.h"
@@ -44,6 +45,13 @@ struct RunRequest {
   enum class Session : uint8_t { Never, WhenSpecHasOne, Always } session = Session::Never;
   /// The modeled host; what is unset comes from the spec's "host", then the GPU's entry.
   system::SystemOptions system;
+  /// The launches the tools report on, advice covers and the model's outputs keep (-k, -s, -c, as
+  /// ncu and compute-sanitizer select them). The others still run, print and fail as they do; the
+  /// session (a timeline) has them all.
+  KernelFilter filter;
+  /// The tools print at most this many reports and count the rest (0: all; compute-sanitizer's
+  /// --print-limit). Memcheck's per-launch limit is LaunchOptions::maxFaults.
+  uint64_t printLimit = 0;
 };
 
 /// One launch as it ends, for the front end to show.
@@ -51,6 +59,9 @@ struct LaunchEvent {
   const LaunchReport &report;
   const model::LaunchProfile *profile = nullptr; ///< the model's, when it ran the launch
   const report::Analysis *analysis = nullptr;    ///< RunRequest::advice, for a launch that completed
+  /// Whether RunRequest::filter selected it (else `profile` and `analysis` are null: show only what
+  /// the kernel printed and whether it failed).
+  bool selected = true;
 };
 
 struct RunResult {
@@ -58,8 +69,11 @@ struct RunResult {
   std::vector<report::Analysis> analyses;
   std::optional<SimulatedSession> session;
   std::vector<model::LaunchProfile> profiles; ///< the model's, of every launch it ran
-  bool toolErrors = false;                    ///< a sanitizer reported an error
-  nlohmann::json sanitizerDocument;           ///< schema ptxray-sanitizers (RunRequest::reportTools)
+  /// The profiles of the launches RunRequest::filter selected (all of `profiles` without a filter):
+  /// what --metrics-json writes.
+  std::vector<model::LaunchProfile> selectedProfiles;
+  bool toolErrors = false;          ///< a sanitizer reported an error
+  nlohmann::json sanitizerDocument; ///< schema ptxray-sanitizers (RunRequest::reportTools)
   /// 0: every launch succeeded and no tool found an error; 1 otherwise.
   int status() const { return outcome.ok() && !toolErrors ? 0 : 1; }
 };

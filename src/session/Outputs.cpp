@@ -49,6 +49,7 @@ SimulatedSession simulateSession(const arch::ArchTarget &target, const system::S
 std::string renderAnalyses(OutputFormat format, const std::vector<report::Analysis> &analyses,
                            const report::TextStyle &style, const SimulatedSession *session) {
   switch (format) {
+  case OutputFormat::Trace: // no trace of analyses: their JSON
   case OutputFormat::Json: {
     nlohmann::json document = report::analysisJson(analyses);
     if (session)
@@ -79,6 +80,9 @@ std::string renderTimeline(OutputFormat format, const SimulatedSession &session,
                            const report::TimelineTextOptions &text) {
   switch (format) {
   case OutputFormat::Json: return jsonText(report::timelineJson(session.timeline, session.findings));
+  case OutputFormat::Trace: // compact: traces of long sessions are large
+    return report::timelineTrace(session.timeline).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "\n";
   case OutputFormat::Html: return report::timelineHtml(session.timeline, session.findings);
   case OutputFormat::Text: break;
   }

@@ -24,8 +24,9 @@
 
 namespace ptxray::session {
 
-enum class OutputFormat : uint8_t { Text, Json, Html };
-/// By the file's extension: .json, .html or .htm, else text.
+/// Trace: the Trace Event Format of Perfetto and chrome://tracing (timelines only; elsewhere JSON).
+enum class OutputFormat : uint8_t { Text, Json, Html, Trace };
+/// By the file's extension: .json, .html or .htm, else text (never Trace: asked for by name).
 OutputFormat outputFormat(std::string_view path);
 
 /// Writes `contents` to `path` (replacing it), or to `err` for "-". False, after an error line on

@@ -60,7 +60,7 @@ ProgramTools::ProgramTools(const ProgramOptions &options, const arch::ArchTarget
   } catch (const std::invalid_argument &e) {
     err << fmt::format("ptxray: warning: {}; every launch is checked\n", e.what());
   }
-  if (!options.timeline.empty() || options.modelClock)
+  if (!options.timeline.empty() || !options.trace.empty() || options.modelClock)
     recorder_.emplace(target.board() ? target.board()->smCount : 0);
   if (options.modelClock && target.board()) {
     system::SystemOptions system;
@@ -273,6 +273,14 @@ bool ProgramTools::finish() {
       else if (path != "-")
         err_ << fmt::format("ptxray: the timeline of {} operation{} is in {}\n", recorder_->session().ops.size(),
                             recorder_->session().ops.size() == 1 ? "" : "s", path);
+    }
+    if (simulated && !options_.trace.empty()) {
+      if (!writeOutput(options_.trace, renderTimeline(OutputFormat::Trace, *simulated), err_))
+        ok = false;
+      else if (options_.trace != "-")
+        err_ << fmt::format("ptxray: the trace of {} operation{} is in {} (open it in ui.perfetto.dev)\n",
+                            recorder_->session().ops.size(), recorder_->session().ops.size() == 1 ? "" : "s",
+                            options_.trace);
     }
   }
   if (model::PerformanceModel *model = instruments_.model(); model && !options_.metricsJson.empty()) {

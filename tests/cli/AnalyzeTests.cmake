@@ -93,3 +93,27 @@ add_test(NAME cli.analyze_session COMMAND ${PTXRAY_BIN} analyze ${CMAKE_CURRENT_
   --arch k20x --quiet --color never)
 set_tests_properties(cli.analyze_session PROPERTIES PASS_REGULAR_EXPRESSION
   "== session on Tesla K20X.*\\[high\\] pageable-transfers: 3 copies from pageable host memory \\(saves about.*no-copy-compute-overlap.*== hypotenuse")
+
+# Launch filters on a spec of several launches (issue #30: ncu's -k, -s, -c and compute-sanitizer's
+# --kernel-name on `run` and `analyze` as on `exec`): only the selected launches are analyzed or
+# measured; the others still run (block_sum reads what saxpy wrote).
+set(AAT_SPEC ${PROJECT_SOURCE_DIR}/examples/guide/aat.json)
+add_test(NAME cli.analyze_kernel_filter COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${AAT_SPEC} --arch k20x --quiet --color never -k regex:shared | grep '^== '; \
+   ${PTXRAY_BIN} analyze ${AAT_SPEC} --arch k20x --quiet --color never --launch-skip 1 --launch-count 1 | grep '^== '; \
+   ${PTXRAY_BIN} analyze ${AAT_SPEC} --arch k20x --quiet --color never -k 'regex:(' 2>&1; echo exit=$?")
+set_tests_properties(cli.analyze_kernel_filter PROPERTIES PASS_REGULAR_EXPRESSION
+  "^== sharedMultiplyAAT on Tesla K20X \\(sm_35\\)\n== sharedMultiplyAAT on Tesla K20X \\(sm_35\\)\nptxray: error: [^\n]*-k[^\n]*\nexit=2\n$")
+add_test(NAME cli.run_kernel_filter COMMAND bash -c
+  "${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json --metrics --kernel-name-exclude kns=saxpy | grep '^== '; \
+   ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json -k saxpy --metrics-json filtered.json && \
+   python3 -c \"import json; print([L['kernel'] for L in json.load(open('filtered.json'))['launches']])\"")
+set_tests_properties(cli.run_kernel_filter PROPERTIES PASS_REGULAR_EXPRESSION
+  "^== block_sum[^\n]*\n\\['[^']*saxpy[^']*'\\]\n$")
+
+# A broadcast load (every thread reads x[0]): nvprof's global load efficiency is 400%, and the report
+# says why it can be above 100% (issue #30).
+add_test(NAME cli.run_efficiency_above_full_explained COMMAND ${PTXRAY_BIN} run ${CMAKE_CURRENT_SOURCE_DIR}/cli/specs/broadcast.ptx
+  --grid 64 --block 256 --buffer x=4 --buffer y=65536 --arg buf:x --arg buf:y --arch h100 --metrics)
+set_tests_properties(cli.run_efficiency_above_full_explained PROPERTIES PASS_REGULAR_EXPRESSION
+  "global loads: 512 requests, 512 transactions \\(1\\.00 per request\\), efficiency 400\\.0% \\(above 100%: lanes asked for the same bytes more than once")

@@ -79,3 +79,18 @@ add_test(NAME cli.sanitizer_json_needs_a_tool COMMAND bash -c
   "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --sanitizer-json unused.json 2>&1; echo exit=$?")
 set_tests_properties(cli.sanitizer_json_needs_a_tool PROPERTIES PASS_REGULAR_EXPRESSION
   "^ptxray: error: --sanitizer-json needs a tool \\(--tool NAME or --memcheck\\)\nexit=2")
+
+# compute-sanitizer's --error-exitcode and --print-limit on `run` as on `exec`: a race is exit 7 with
+# --error-exitcode 7 (1 without), a clean run 0; two of memcheck's reports printed, the rest counted.
+add_test(NAME cli.run_error_exitcode_print_limit COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --tool racecheck --error-exitcode 7 >/dev/null 2>&1; echo race=$?; \
+   ${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw_clean.json --tool racecheck --error-exitcode 7 >/dev/null 2>&1; echo clean=$?; \
+   ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.ptx --kernel saxpy --grid 1 --block 64 --buffer x=64 \
+     --buffer y=64 --arg s32:64 --arg f32:1 --arg buf:x --arg buf:y --memcheck --print-limit 2 2>&1 | grep '^========= [A-Z]'")
+set_tests_properties(cli.run_error_exitcode_print_limit PROPERTIES PASS_REGULAR_EXPRESSION
+  "^race=7\nclean=0\n========= Invalid address [^\n]*\n========= Invalid address [^\n]*\n========= ERROR SUMMARY: 144 errors \\(the first 2 are reported\\)\n")
+# A launch the filters leave out still runs, but its hazards are neither printed nor counted.
+add_test(NAME cli.run_filtered_launch_not_counted COMMAND bash -c
+  "${PTXRAY_BIN} run ${SANITIZER_SPECS}/race_raw.json --tool racecheck --kernel-name kns=no_such_kernel 2>&1; echo exit=$?")
+set_tests_properties(cli.run_filtered_launch_not_counted PROPERTIES PASS_REGULAR_EXPRESSION
+  "RACECHECK SUMMARY: 0 hazards displayed \\(0 errors, 0 warnings\\)\nexit=0\n$")

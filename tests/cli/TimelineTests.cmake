@@ -15,6 +15,12 @@ add_test(NAME cli.timeline_json COMMAND bash -c
   "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k40 --quiet --threads 2 --json timeline.json >/dev/null && cat timeline.json")
 set_tests_properties(cli.timeline_json PROPERTIES PASS_REGULAR_EXPRESSION
   "\"operations\": \\[.*\"engine\": \"copy H2D\".*\"schema\": \"ptxray-timeline\".*\"pcie\": \\{.*\"generation\": 3")
+# The trace for Perfetto and chrome://tracing (tests/cli/check_trace.py checks the format on its own):
+# the spec's 9 operations, a row per stream and the host's.
+add_test(NAME cli.timeline_trace COMMAND bash -c
+  "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k20x --quiet --threads 2 --trace overlap.trace.json >/dev/null && \
+   python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_trace.py overlap.trace.json --ops 9 --rows 'stream 1,stream 2,host thread'")
+set_tests_properties(cli.timeline_trace PROPERTIES PASS_REGULAR_EXPRESSION "trace ok: ")
 # Errors: a malformed session is a spec error (exit 2), located.
 add_test(NAME cli.timeline_bad_spec COMMAND bash -c
   "printf '{\"module\": \"x.ptx\", \"operations\": [{\"op\": \"memcopy\"}]}' > bad-session.json && \

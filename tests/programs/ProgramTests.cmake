@@ -104,6 +104,12 @@ add_test(NAME programs.reduction_streams_timeline COMMAND bash -c
    grep -c '\"op\": \"stream_wait_event\"' rs-timeline.json")
 set_tests_properties(programs.reduction_streams_timeline PROPERTIES PASS_REGULAR_EXPRESSION
   "session on Tesla K20X.*copy H2D +\\|1+5+ +\\|.*memcpy_h2d +[0-9]+ +copy H2D.*launch +[0-9]+ +compute.*block_reduce<<<64, 256>>>.*stream_wait_event.*stream_synchronize.*timeline of 16 operations.*\n1\n")
+# The same session as a trace for Perfetto (`exec --trace`), well formed (tests/cli/check_trace.py).
+add_test(NAME programs.reduction_streams_trace COMMAND bash -c
+  "${PTXRAY_BIN} exec --arch k20x --threads 2 --trace rs.trace.json -- ${PROGRAMS_DIR}/bin/reduction_streams >/dev/null && \
+   python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_trace.py rs.trace.json --ops 16 --rows 'host thread'")
+set_tests_properties(programs.reduction_streams_trace PROPERTIES PASS_REGULAR_EXPRESSION
+  "trace of 16 operations is in .*rs\\.trace\\.json.*trace ok: ")
 
 # Driver-API calls and symbol copies are in a program's session too: cuMemcpyHtoD, cuMemsetD32 (no
 # host wait: a device memset does not hold the host),
