@@ -307,6 +307,29 @@ std::string timelineHtml(const Timeline &tl, const std::vector<advisor::Finding>
   return page.render();
 }
 
+namespace {
+
+/// What the JSON document and the trace both say of an operation besides its times: bytes, host
+/// memory, the devices of a peer copy, the copy's bandwidth, a kernel's own time and GPU share.
+void addOperationDetails(nlohmann::json &o, const system::SessionOp &op, const system::TimelineEntry &e) {
+  if (op.bytes)
+    o["bytes"] = op.bytes;
+  if (op.isCopy())
+    o["host_memory"] = op.hostMemory == system::HostMemory::Pinned ? "pinned" : "pageable";
+  if (op.kind == OpKind::CopyPeer) {
+    o["from_device"] = op.fromDevice;
+    o["to_device"] = op.toDevice;
+  }
+  if (op.usesCopyEngine())
+    o["gbps"] = bandwidth(op, e) / 1e9;
+  if (op.kind == OpKind::Kernel) {
+    o["kernel_us"] = op.kernelSeconds * 1e6;
+    o["gpu_share"] = op.gpuShare;
+  }
+}
+
+} // namespace
+
 nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Finding> &findings) {
   using nlohmann::json;
   const system::SystemConfig &c = tl.config;
@@ -358,20 +381,7 @@ nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Findi
               {"issue_us", e.issue * 1e6},
               {"start_us", e.start * 1e6},
               {"end_us", e.end * 1e6}};
-    if (op.bytes)
-      o["bytes"] = op.bytes;
-    if (op.isCopy())
-      o["host_memory"] = op.hostMemory == system::HostMemory::Pinned ? "pinned" : "pageable";
-    if (op.kind == OpKind::CopyPeer) {
-      o["from_device"] = op.fromDevice;
-      o["to_device"] = op.toDevice;
-    }
-    if (op.usesCopyEngine())
-      o["gbps"] = bandwidth(op, e) / 1e9;
-    if (op.kind == OpKind::Kernel) {
-      o["kernel_us"] = op.kernelSeconds * 1e6;
-      o["gpu_share"] = op.gpuShare;
-    }
+    addOperationDetails(o, op, e);
     ops.push_back(std::move(o));
   }
   j["operations"] = std::move(ops);
@@ -444,21 +454,9 @@ nlohmann::json timelineTrace(const Timeline &tl) {
       args["where"] = op.where;
     if (e.engine != Engine::None)
       args["engine"] = system::engineName(e.engine);
-    if (op.bytes)
-      args["bytes"] = op.bytes;
-    if (op.isCopy())
-      args["host_memory"] = op.hostMemory == system::HostMemory::Pinned ? "pinned" : "pageable";
-    if (op.kind == OpKind::CopyPeer) {
-      args["from_device"] = op.fromDevice;
-      args["to_device"] = op.toDevice;
-    }
-    if (op.usesCopyEngine())
-      args["gbps"] = bandwidth(op, e) / 1e9;
-    if (op.kind == OpKind::Kernel) {
-      args["kernel_us"] = op.kernelSeconds * 1e6;
-      args["gpu_share"] = op.gpuShare;
+    addOperationDetails(args, op, e);
+    if (op.kind == OpKind::Kernel)
       args["queue"] = e.queue;
-    }
     const bool hostWait = e.engine == Engine::Host;
     json ev = {{"name", op.label.empty() ? std::string(system::opKindName(op.kind)) : op.label},
                {"cat", category(op.kind)},
