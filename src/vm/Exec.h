@@ -151,7 +151,24 @@ struct LaunchState {
   /// The most instructions a warp had issued when it read a clock register (LaunchResult::clockCycles).
   std::atomic<uint64_t> clockReadInstructions{0};
 
-  std::atomic<bool> abort{false};
+  /// A launch stops at its first error, as on a GPU, and which error is "first" must not depend on
+  /// how the host's threads raced: an error in the block of linear index b stops the blocks from b
+  /// on, while those before b run to their end or to an error of their own, and the error of the
+  /// lowest block is the one kept (report). So a faulting launch reports the same thread on every
+  /// run and every machine. What ends the whole launch (the instruction budget, a hang, host memory)
+  /// stops every block (stopAll).
+  std::atomic<uint64_t> stopFrom{kNoStop};
+  static constexpr uint64_t kNoStop = ~uint64_t{0};
+  /// The block of linear index `linearCta` is to stop.
+  bool stopped(uint64_t linearCta) const { return stopFrom.load(std::memory_order_relaxed) <= linearCta; }
+  bool anyStopped() const { return stopFrom.load(std::memory_order_relaxed) != kNoStop; }
+  void stopAll() { stopFrom.store(0, std::memory_order_relaxed); }
+  /// Stops the blocks from `linearCta` on (those after it, if an earlier stop was higher).
+  void stopFromBlock(uint64_t linearCta) {
+    uint64_t current = stopFrom.load(std::memory_order_relaxed);
+    while (linearCta < current && !stopFrom.compare_exchange_weak(current, linearCta, std::memory_order_relaxed)) {
+    }
+  }
   std::atomic<uint64_t> instructions{0}; ///< thread-instructions retired (budget accounting)
   uint64_t budget = 0;
   /// Warp-instructions one warp may issue in the launch (budget / kWarpBudgetShare): the VM's time goes

@@ -131,10 +131,23 @@ bool faultOrder(const Fault &a, const Fault &b) {
 
 void LaunchState::report(Fault fault) {
   std::lock_guard lock(mutex);
-  // Without memcheck the launch stops at its first error, as on the GPU; later lanes of the same
-  // instruction (or other workers racing to the stop) add nothing.
-  if (!options.continueOnError && !faults.empty())
+  // A hang or the budget running out once an error has stopped blocks may be blocks waiting for
+  // a stopped one: a consequence of that error, not a second one.
+  if ((fault.kind == FaultKind::Livelock || fault.kind == FaultKind::InstructionLimit) && anyStopped() &&
+      !faults.empty())
     return;
+  // Without memcheck the launch stops at its first error, as on the GPU: one fault is kept, the
+  // least in faultOrder of those found before every block that could precede it had stopped
+  // (stopFrom), so the same one on every run; later lanes of the same instruction add nothing.
+  if (!options.continueOnError) {
+    if (faults.empty()) {
+      faultCount = 1;
+      faults.push_back(std::move(fault));
+    } else if (faultOrder(fault, faults.front())) {
+      faults.front() = std::move(fault);
+    }
+    return;
+  }
   ++faultCount;
   // The faults kept are the first maxFaults in faultOrder, whichever order the workers found them
   // in, so that a run reports the same faults every time: a max-heap whose top is the last kept.
@@ -146,8 +159,6 @@ void LaunchState::report(Fault fault) {
     faults.back() = std::move(fault);
     std::push_heap(faults.begin(), faults.end(), faultOrder);
   }
-  if (!options.continueOnError)
-    abort = true;
 }
 
 Dim3 ExecContext::threadIdOf(int lane) const {
@@ -187,11 +198,13 @@ void ExecContext::fault(FaultKind kind, int lane, std::string detail, uint64_t a
     }
   }
   launch->report(std::move(f));
-  if (!launch->options.continueOnError || kind == FaultKind::AssertFailed || kind == FaultKind::Trap ||
-      kind == FaultKind::BarrierDeadlock || kind == FaultKind::Livelock || kind == FaultKind::InstructionLimit ||
-      kind == FaultKind::StackOverflow || kind == FaultKind::IllegalInstruction || kind == FaultKind::InvalidCall ||
-      kind == FaultKind::Breakpoint || kind == FaultKind::MemoryBudget) {
-    launch->abort = true;
+  if (kind == FaultKind::Livelock || kind == FaultKind::InstructionLimit || kind == FaultKind::MemoryBudget) {
+    launch->stopAll(); // the launch's, not this block's
+    yield = true;
+  } else if (!launch->options.continueOnError || kind == FaultKind::AssertFailed || kind == FaultKind::Trap ||
+             kind == FaultKind::BarrierDeadlock || kind == FaultKind::StackOverflow ||
+             kind == FaultKind::IllegalInstruction || kind == FaultKind::InvalidCall || kind == FaultKind::Breakpoint) {
+    launch->stopFromBlock(cta->linearId);
     yield = true;
   }
 }

@@ -504,7 +504,7 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
                   fmt::format("the launch executed more than {} thread-instructions (--max-instructions); "
                               "is a loop not terminating?",
                               L.budget));
-        L.abort = true;
+        L.stopAll();
         break;
       }
       if (w.clock > L.warpBudget) {
@@ -514,10 +514,10 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
                   fmt::format("the warp issued more than {} instructions (1/8 of --max-instructions); "
                               "is a loop not terminating?",
                               L.warpBudget));
-        L.abort = true;
+        L.stopAll();
         break;
       }
-      if (L.abort.load(std::memory_order_relaxed))
+      if (L.stopped(ctx.cta->linearId))
         break;
     }
     if (exec == 0 && op.kind != OpKind::Control) {
@@ -547,14 +547,14 @@ template <bool kObserve> void runWarp(ExecContext &ctx) {
   }
   // Warps that yield often (nanosleep spin loops) may never fill a chunk: check at every exit too.
   uint64_t total = L.instructions.fetch_add(threadInstructions) + threadInstructions;
-  if (total > L.budget && !L.abort.load(std::memory_order_relaxed)) {
+  if (total > L.budget && !L.stopped(ctx.cta->linearId)) {
     ctx.pc = std::min<uint32_t>(pc, codeSize ? codeSize - 1 : 0);
     ctx.exec = active ? active : w.liveMask;
     ctx.fault(FaultKind::InstructionLimit, std::countr_zero(ctx.exec | 0x80000000u),
               fmt::format("the launch executed more than {} thread-instructions (--max-instructions); "
                           "is a loop not terminating?",
                           L.budget));
-    L.abort = true;
+    L.stopAll();
   }
 }
 
@@ -683,7 +683,7 @@ bool CtaRun::round(bool &polling) {
   bool ran = false;
   polling = true; // every warp that ran came back from a quantum yield unchanged
   for (Warp &w : cta_.warps) {
-    if (L.abort.load(std::memory_order_relaxed))
+    if (L.stopped(cta_.linearId))
       return false;
     if (w.state != Warp::State::Ready)
       continue;
@@ -715,7 +715,7 @@ bool CtaRun::round(bool &polling) {
       releaseBarriers(ctx);
     }
   }
-  if (ran || L.abort.load(std::memory_order_relaxed))
+  if (ran || L.stopped(cta_.linearId))
     return ran;
   bool anyLive = false;
   for (const Warp &w : cta_.warps)
@@ -741,7 +741,7 @@ bool CtaRun::round(bool &polling) {
                 "the barrier can never complete: the threads still expected have exited or wait elsewhere" + waits);
       break;
     }
-  L.abort = true;
+  L.stopFromBlock(cta_.linearId);
   return false;
 }
 
@@ -754,7 +754,7 @@ CtaStep CtaRun::run() {
     bool allDone = true;
     for (const Warp &w : cta_.warps)
       allDone &= w.state == Warp::State::Done;
-    if (allDone || L.abort.load(std::memory_order_relaxed))
+    if (allDone || L.stopped(cta_.linearId))
       return CtaStep::Done;
     if (polling)
       return CtaStep::Polling;
@@ -778,7 +778,7 @@ void CtaRun::reportHang(std::string_view why) {
                            sourcePlace(L, *w.frames.back().function, w.barrierPc));
     }
   if (!first) {
-    L.abort = true;
+    L.stopAll();
     return;
   }
   ctx.warp = first;
@@ -786,7 +786,7 @@ void CtaRun::reportHang(std::string_view why) {
   ctx.pc = first->simt.back().pc;
   ctx.exec = first->simt.back().mask & first->liveMask;
   ctx.fault(FaultKind::Livelock, std::countr_zero(ctx.exec | 0x80000000u), fmt::format("{}{}", why, where));
-  L.abort = true;
+  L.stopAll();
 }
 
 } // namespace ptxray::vm

@@ -41,7 +41,7 @@ void reportHostMemory(LaunchState &L, std::string detail) {
   f.kernel = f.function = L.kernel->name;
   f.detail = std::move(detail);
   L.report(std::move(f));
-  L.abort = true;
+  L.stopAll();
 }
 
 } // namespace
@@ -68,7 +68,8 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
     if (drained || (mustFit && L.resident.load(std::memory_order_relaxed) >= L.residentLimit))
       return false;
     std::optional<uint64_t> id = queue.next();
-    if (!id) {
+    // The queue hands out blocks in increasing order: once one is stopped, so are all after it.
+    if (!id || L.stopped(*id)) {
       drained = true;
       return false;
     }
@@ -94,7 +95,20 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
   // A worker thread must not throw (the pool would terminate the process): host memory the launch
   // cannot have (the memory budget, or the machine's) ends the launch with a fault instead.
   try {
-    while (!L.abort.load(std::memory_order_relaxed)) {
+    for (;;) {
+      if (L.anyStopped()) {
+        // Blocks an error stopped end here (LaunchState::stopFrom); the ones before it go on.
+        for (auto it = resident.begin(); it != resident.end();) {
+          if (!L.stopped((*it)->linearId())) {
+            ++it;
+            continue;
+          }
+          slots.push_back((*it)->slot());
+          spare.push_back((*it)->finish());
+          it = resident.erase(it);
+          L.resident.fetch_sub(1, std::memory_order_relaxed);
+        }
+      }
       if (resident.empty() && !start(false))
         break;
       CtaRun &cta = *resident.front();
@@ -148,7 +162,7 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
                                     support::memorySizeText(support::memoryBudget())));
   }
   quiet.store(LaunchState::kWorkerGone, std::memory_order_release);
-  // Any CTA still resident (the launch aborted) ends here: its listeners' onCtaEnd.
+  // Any CTA still resident (host memory ran out) ends here: its listeners' onCtaEnd.
 }
 
 } // namespace ptxray::vm

@@ -226,6 +226,49 @@ TEST(VmMemory, UseAfterFreeMisalignedAndNullAreReported) {
   EXPECT_NE(r.faults[0].detail.find("null"), std::string::npos) << r.faults[0].detail;
 }
 
+// Block 0 works a while before it writes through a null pointer; every other block does so at once.
+// However the workers race, the launch reports block 0's fault (the lowest block's, as its error
+// stops only the blocks after it), and the same one on every run.
+TEST(VmMemory, TheFaultReportedIsTheLowestBlocksOnEveryRun) {
+  VmHarness h;
+  h.options.threads = 8;
+  auto &m = h.load(R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u32 spins)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p<3>;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r5, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra FAULT;
+  ld.param.u32 %r2, [spins];
+  mov.u32 %r3, 0;
+LOOP:
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p2, %r3, %r2;
+  @%p2 bra LOOP;
+FAULT:
+  mov.u64 %rd1, 0;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.s64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %r5;
+  ret;
+}
+)");
+  for (int run = 0; run < 5; ++run) {
+    auto r = h.launch(m, "k", {64, 1, 1}, {64, 1, 1}, uint32_t{200000});
+    ASSERT_EQ(r.status, vm::LaunchStatus::Faulted);
+    ASSERT_EQ(r.faults.size(), 1u);
+    EXPECT_EQ(r.faults[0].kind, vm::FaultKind::OutOfBounds);
+    EXPECT_EQ(r.faults[0].block.x, 0u) << "run " << run;
+    EXPECT_EQ(r.faults[0].thread.x, 0u) << "run " << run;
+  }
+}
+
 TEST(VmMemory, ThirtyTwoBitModules) {
   VmHarness h;
   auto &m = h.load(R"(
