@@ -20,85 +20,129 @@ void InstructionCounters::scale(double f) {
 
 namespace {
 
-/// Distinct sectors a worker's accesses touched: open addressing over a power-of-two table, grown at
-/// half load. What the DRAM traffic would be with perfect reuse. Each sector also keeps which of its
-/// bytes were touched (one bit per byte of a 32-byte sector; per 1/32 of a larger one): the bytes the
-/// algorithm reads or writes, once each ([BPG] 2.2.2's effective bandwidth).
+/// Distinct sectors a worker's accesses touched: what the DRAM traffic would be with perfect reuse.
+/// Each sector also keeps which of its bytes were touched (one bit per byte of a 32-byte sector; per
+/// 1/32 of a larger one): the bytes the algorithm reads or writes, once each ([BPG] 2.2.2's effective
+/// bandwidth). Kept in pages of 256 consecutive sectors (a presence bit and the touched-byte bits
+/// each) found through a small hash directory: a kernel's accesses walk through memory, so most land
+/// in the page of the one before, and a footprint costs an eighth of its size (a hash set of sectors
+/// cost 24 bytes a 32-byte sector, and most of a large-footprint launch's time went into zero-filling
+/// and rehashing it).
 class SectorSet {
 public:
   /// True when `sector` is new.
   bool insert(uint64_t sector, uint32_t bytes = 0) {
-    if ((size_ + 1) * 2 > keys_.size())
-      grow();
-    return insertInto(keys_, bytes_, sector + 1, bytes); // 0 marks an empty slot
+    Page &p = pageFor(sector >> kPageBits);
+    const uint32_t i = static_cast<uint32_t>(sector & kPageMask);
+    p.bytes[i] |= bytes;
+    uint64_t &word = p.present[i >> 6];
+    const uint64_t bit = uint64_t{1} << (i & 63);
+    if (word & bit)
+      return false;
+    word |= bit;
+    ++size_;
+    return true;
   }
-  bool contains(uint64_t sector) const { return find(sector) != kAbsent; }
+  bool contains(uint64_t sector) const {
+    const Page *p = findPage(sector >> kPageBits);
+    const uint32_t i = static_cast<uint32_t>(sector & kPageMask);
+    return p && (p->present[i >> 6] >> (i & 63) & 1);
+  }
   /// The sector's touched-byte bits (0 when absent).
   uint32_t bytesOf(uint64_t sector) const {
-    const size_t i = find(sector);
-    return i == kAbsent ? 0 : bytes_[i];
+    const Page *p = findPage(sector >> kPageBits);
+    return p ? p->bytes[sector & kPageMask] : 0;
   }
   uint64_t size() const { return size_; }
+  /// Adds every sector of `other`, with its touched bytes.
+  void merge(const SectorSet &other) {
+    for (size_t k = 0; k < other.pages_.size(); ++k) {
+      const Page &from = *other.pages_[k];
+      Page &to = pageFor(other.pageKeys_[k]);
+      for (int w = 0; w < kPresenceWords; ++w) {
+        size_ += static_cast<uint64_t>(std::popcount(from.present[w] & ~to.present[w]));
+        to.present[w] |= from.present[w];
+      }
+      for (uint32_t i = 0; i < kPageSectors; ++i)
+        to.bytes[i] |= from.bytes[i];
+    }
+  }
   template <class F> void forEach(F &&f) const {
-    for (uint64_t s : keys_)
-      if (s)
-        f(s - 1);
+    forEachWithBytes([&](uint64_t s, uint32_t) { f(s); });
   }
   /// f(sector, touched-byte bits)
   template <class F> void forEachWithBytes(F &&f) const {
-    for (size_t i = 0; i < keys_.size(); ++i)
-      if (keys_[i])
-        f(keys_[i] - 1, bytes_[i]);
+    for (size_t k = 0; k < pages_.size(); ++k) {
+      const Page &p = *pages_[k];
+      const uint64_t base = pageKeys_[k] << kPageBits;
+      for (int w = 0; w < kPresenceWords; ++w)
+        for (uint64_t bits = p.present[w]; bits; bits &= bits - 1) {
+          const uint32_t i = static_cast<uint32_t>(w * 64 + std::countr_zero(bits));
+          f(base | i, p.bytes[i]);
+        }
+    }
   }
 
 private:
-  static constexpr size_t kAbsent = ~size_t{0};
-  /// Groups of 8 consecutive sectors take consecutive slots (a coalesced request's sectors share a
-  /// cache line of the table); the groups are spread by a multiplicative hash.
-  static size_t slotOf(uint64_t key, size_t mask) {
-    return ((((key >> 3) * 0x9E3779B97F4A7C15ull) >> 20) << 3 | (key & 7)) & mask;
-  }
-  size_t find(uint64_t sector) const {
-    if (keys_.empty())
-      return kAbsent;
-    const uint64_t key = sector + 1;
-    const size_t mask = keys_.size() - 1;
+  static constexpr unsigned kPageBits = 8;
+  static constexpr uint32_t kPageSectors = 1u << kPageBits;
+  static constexpr uint64_t kPageMask = kPageSectors - 1;
+  static constexpr int kPresenceWords = kPageSectors / 64;
+  struct Page {
+    uint64_t present[kPresenceWords] = {};
+    uint32_t bytes[kPageSectors] = {};
+  };
+  static size_t slotOf(uint64_t key, size_t mask) { return ((key + 1) * 0x9E3779B97F4A7C15ull >> 20) & mask; }
+  const Page *findPage(uint64_t key) const {
+    if (key == lastKey_ && lastPage_)
+      return lastPage_;
+    if (directory_.empty())
+      return nullptr;
+    const size_t mask = directory_.size() - 1;
     for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
-      if (keys_[i] == key)
-        return i;
-      if (!keys_[i])
-        return kAbsent;
-    }
-  }
-  bool insertInto(std::vector<uint64_t> &keys, std::vector<uint32_t> &bytes, uint64_t key, uint32_t touched) {
-    const size_t mask = keys.size() - 1;
-    for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
-      if (keys[i] == key) {
-        bytes[i] |= touched;
-        return false;
-      }
-      if (!keys[i]) {
-        keys[i] = key;
-        bytes[i] = touched;
-        ++size_;
-        return true;
+      const uint32_t slot = directory_[i];
+      if (slot == kEmpty)
+        return nullptr;
+      if (pageKeys_[slot] == key) {
+        lastKey_ = key;
+        lastPage_ = pages_[slot].get();
+        return lastPage_;
       }
     }
   }
-  void grow() {
-    std::vector<uint64_t> oldKeys;
-    std::vector<uint32_t> oldBytes;
-    oldKeys.swap(keys_);
-    oldBytes.swap(bytes_);
-    keys_.assign(std::max<size_t>(1024, oldKeys.size() * 2), 0);
-    bytes_.assign(keys_.size(), 0);
-    size_ = 0;
-    for (size_t i = 0; i < oldKeys.size(); ++i)
-      if (oldKeys[i])
-        insertInto(keys_, bytes_, oldKeys[i], oldBytes[i]);
+  Page &pageFor(uint64_t key) {
+    if (const Page *p = findPage(key))
+      return *const_cast<Page *>(p);
+    if ((pages_.size() + 1) * 2 > directory_.size())
+      growDirectory();
+    const size_t mask = directory_.size() - 1;
+    size_t i = slotOf(key, mask);
+    while (directory_[i] != kEmpty)
+      i = (i + 1) & mask;
+    directory_[i] = static_cast<uint32_t>(pages_.size());
+    pages_.push_back(std::make_unique<Page>());
+    pageKeys_.push_back(key);
+    lastKey_ = key;
+    lastPage_ = pages_.back().get();
+    return *pages_.back();
   }
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> bytes_;
+  void growDirectory() {
+    directory_.assign(std::max<size_t>(64, directory_.size() * 2), kEmpty);
+    const size_t mask = directory_.size() - 1;
+    for (uint32_t slot = 0; slot < pages_.size(); ++slot) {
+      size_t i = slotOf(pageKeys_[slot], mask);
+      while (directory_[i] != kEmpty)
+        i = (i + 1) & mask;
+      directory_[i] = slot;
+    }
+  }
+  static constexpr uint32_t kEmpty = ~uint32_t{0};
+  std::vector<uint32_t> directory_; ///< open addressing over page keys: an index into pages_, or kEmpty
+  std::vector<std::unique_ptr<Page>> pages_;
+  std::vector<uint64_t> pageKeys_; ///< the first sector of pages_[k], >> kPageBits
+  /// The page of the last lookup (worker-owned: no other thread looks up meanwhile).
+  mutable uint64_t lastKey_ = 0;
+  mutable const Page *lastPage_ = nullptr;
   uint64_t size_ = 0;
 };
 
@@ -1209,7 +1253,7 @@ void PerformanceModel::onLaunchEnd() {
     if (workers_.size() == 1)
       return (*workers_[0]).*set;
     for (const auto &w : workers_)
-      ((*w).*set).forEachWithBytes([&](uint64_t s, uint32_t bytes) { out.insert(s, bytes); });
+      out.merge((*w).*set);
     return out;
   };
   const SectorSet &loaded = merged(&Worker::loadSectors, mergedLoads);
