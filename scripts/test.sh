@@ -2,7 +2,7 @@
 # Builds everything and runs every test, in two builds: the README's quick start (the Release tree a
 # user makes, which must compile without a warning) gets the tests added and runs them; a clang build
 # with AddressSanitizer + UndefinedBehaviorSanitizer and -Werror (the other compiler, with the tests
-# too) runs them again; then the parser, VM, fatbinary, C-declaration, run-spec and CUDA-call fuzzers for a
+# and the fuzzers too) runs them again; then the parser, VM, fatbinary, C-declaration, run-spec and CUDA-call fuzzers for a
 # bounded time and the formatting check. Warnings are errors in every build made here (PTXRAY_WERROR,
 # or the quick start's build log checked for them). CI runs exactly this script; each stage's time is in the summary.
 set -euo pipefail
@@ -58,16 +58,18 @@ run_ctest build/release "tests"
 echo "== the other compiler: clang, -Werror, AddressSanitizer + UndefinedBehaviorSanitizer; build and test"
 # -O1 with line tables: what ASan recommends, several times faster to test than -O0, with file:line
 # in every report. Debug keeps assertions on.
+# The fuzzers are built here too, on the same libraries (with libFuzzer's edge counters: fuzz/CMakeLists.txt),
+# instead of in a third tree of their own.
 cmake -S . -B build/asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" \
-  -DPTXRAY_SANITIZE=ON -DPTXRAY_WERROR=ON
+  -DPTXRAY_SANITIZE=ON -DPTXRAY_FUZZ=ON -DPTXRAY_WERROR=ON
 cmake --build build/asan
 stage_done "sanitizer build (clang, -Werror): 1 passed, 0 failed"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_ctest build/asan "sanitizer tests"
 
 echo "== fuzz the parser (45 s), the VM (30 s), the fatbinary reader (15 s), generated PTX, C declarations, run specs and CUDA call sequences (10 s each)"
-./scripts/fuzz.sh 60
+FUZZ_BIN=build/asan/fuzz ./scripts/fuzz.sh --no-build 60
 stage_done "fuzz: 1 passed, 0 failed"
 
 echo "== formatting"
