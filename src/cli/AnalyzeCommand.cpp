@@ -43,6 +43,7 @@ struct AnalyzeOptions {
   uint64_t maxInstructions = 0;
   std::string keepPtx;
   bool check = false; ///< the sanitizers too: their hazards become correctness findings
+  bool csv = false;   ///< compare --csv: the side-by-side table as CSV instead of text
   LaunchCommandLine launch;
   KernelFilterOptions filter;
 };
@@ -252,7 +253,10 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
     std::vector<report::Analysis> side;
     for (Analyzed &r : runs)
       side.push_back(r.analyses[i]);
-    std::cout << (i ? "\n" : "") << report::compareText(side, style);
+    if (o.csv)
+      std::cout << (i ? "" : report::compareCsvHeader(side)) << report::compareCsvRows(side, i);
+    else
+      std::cout << (i ? "\n" : "") << report::compareText(side, style);
     comparisons.push_back(report::compareJson(side));
     analyses.insert(analyses.end(), side.begin(), side.end());
   }
@@ -351,6 +355,9 @@ CommandRunner addCompareCommand(CLI::App &app) {
       ->required()
       ->delimiter(',');
   addCommonOptions(*cmd, *o);
+  cmd->add_flag("--csv", o->csv,
+                "Print the side-by-side table as CSV (ID, Kernel Name, Quantity, a column per GPU; quoted as ncu "
+                "--csv quotes)");
   cmd->footer(std::string("\n") + kLaunchOptionsHelp);
   return [cmd, o, archs]() -> int {
     if (!cmd->parsed())

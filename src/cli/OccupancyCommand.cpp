@@ -33,6 +33,7 @@ struct OccupancyOptions {
   std::string cacheConfig = "prefer-none";
   int carveout = -1;
   bool json = false;
+  bool csv = false; ///< --csv: ncu's CSV layout
   std::string chart;
   std::string kernel;
   std::string entry;
@@ -161,6 +162,7 @@ int runOccupancy(const OccupancyOptions &o) {
 
   nlohmann::json all = nlohmann::json::array();
   std::string text;
+  std::string csv; // --csv rows, a block per GPU
   // Without --regs or a kernel, registers are not known: say that the result assumes none, since
   // registers often decide the occupancy.
   if (o.regs < 0 && o.kernel.empty())
@@ -256,6 +258,7 @@ int runOccupancy(const OccupancyOptions &o) {
     if (!resourceNote.empty())
       j["kernel_resources"] = resourceNote.substr(2, resourceNote.size() - 3);
     all.push_back(j);
+    csv += report::occupancyCsvRows(target.displayName(), cc, in, result);
     text += resourceNote + resultText(target, in, result, advice) + suggestion + (targets.size() > 1 ? "\n" : "");
 
     if (!o.chart.empty() && &target == &targets.front()) {
@@ -265,6 +268,10 @@ int runOccupancy(const OccupancyOptions &o) {
     }
   }
 
+  if (o.csv) {
+    std::cout << report::occupancyCsvHeader() << csv;
+    return 0;
+  }
   if (targets.size() > 1 && !o.json) {
     // The Kepler guide's Fermi -> Kepler comparison: one row per architecture.
     std::cout << fmt::format("{:<28} {:>7} {:>7} {:>10}  {}\n", "architecture", "blocks", "warps", "occupancy",
@@ -312,6 +319,10 @@ CommandRunner addOccupancyCommand(CLI::App &app) {
   cmd->add_option("--grid", o->grid, "Blocks in the grid (enables the grid-size advice)")
       ->check(CLI::Range(1LL, kMaxLongLong, "POSITIVE"));
   cmd->add_flag("--json", o->json, "Print the result as JSON");
+  cmd->add_flag("--csv", o->csv,
+                "Print the result in Nsight Compute's CSV layout (Device, CC, Block Size, Section Name, Metric Name, "
+                "Metric Unit, Metric Value; a block of rows per GPU of --compare)")
+      ->excludes("--json");
   cmd->add_option("--chart", o->chart, "Write the three charts: FILE.svg, or FILE.html with the results");
   cmd->add_option("--kernel", o->kernel, "Take registers and shared memory from a PTX kernel");
   cmd->add_option("--entry", o->entry, "Kernel of --kernel (default: the only or first one)");

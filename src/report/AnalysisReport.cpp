@@ -512,4 +512,29 @@ nlohmann::json compareJson(const std::vector<Analysis> &analyses) {
   return j;
 }
 
+std::string compareCsvHeader(const std::vector<Analysis> &analyses) {
+  // Appended field by field: GCC 12's -O3 warns of an oversized memcpy in chained std::string
+  // operator+ that is not there (GCC bug 105651).
+  std::string out = fmt::format("{},{},{}", csvField("ID"), csvField("Kernel Name"), csvField("Quantity"));
+  for (const Analysis &a : analyses)
+    out.append(",").append(csvField(a.target.displayName()));
+  out.push_back('\n');
+  return out;
+}
+
+std::string compareCsvRows(const std::vector<Analysis> &analyses, size_t id) {
+  std::string out;
+  if (analyses.empty())
+    return out;
+  const model::LaunchProfile *first = analyses.front().launch.get();
+  const std::string kernel = first ? first->demangled : "";
+  for (const CompareRow &r : compareRows(analyses)) {
+    out.append(fmt::format("{},{},{}", csvField(std::to_string(id)), csvField(kernel), csvField(r.label)));
+    for (const std::string &v : r.values)
+      out.append(",").append(csvField(v));
+    out.push_back('\n');
+  }
+  return out;
+}
+
 } // namespace ptxray::report

@@ -65,5 +65,10 @@ std::string analysisHtml(const std::vector<Analysis> &analyses);
 /// per GPU, then the findings that differ between them.
 std::string compareText(const std::vector<Analysis> &analyses, const TextStyle &style);
 nlohmann::json compareJson(const std::vector<Analysis> &analyses);
+/// The side-by-side table as CSV (`compare --csv`), quoted as ncu quotes: the header ("ID", "Kernel
+/// Name", "Quantity", then one column per GPU), then a launch's rows (its index `id`), the findings'
+/// rule ids last.
+std::string compareCsvHeader(const std::vector<Analysis> &analyses);
+std::string compareCsvRows(const std::vector<Analysis> &analyses, size_t id);
 
 } // namespace ptxray::report

@@ -30,7 +30,8 @@ std::string dims(vm::Dim3 d) {
   return fmt::format("({},{},{})", d.x, d.y, d.z);
 }
 
-/// ncu's number format: thousands separated, two decimals when not whole.
+} // namespace
+
 std::string ncuNumber(double v) {
   if (!std::isfinite(v))
     return fmt::format("{}", v);
@@ -61,6 +62,8 @@ std::string csvField(std::string_view text) {
   out.push_back('"');
   return out;
 }
+
+namespace {
 
 /// "9.0" from the display name's "sm_90" (ncu's CC column).
 std::string computeCapabilityOf(const std::string &arch) {

@@ -35,6 +35,11 @@ std::string metricUnit(std::string_view name);
 model::MetricList selectMetrics(const model::LaunchProfile &launch, const std::vector<std::string> &names,
                                 std::vector<std::string> *missing = nullptr);
 
+/// ncu's number format: thousands separated, two decimals when not whole.
+std::string ncuNumber(double value);
+/// A CSV field as ncu writes every one: quoted, inner quotes doubled.
+std::string csvField(std::string_view text);
+
 /// Nsight Compute's CSV layout (`ncu --csv --metrics ...`): the header, then one row per metric of a
 /// launch ("ID","Kernel Name","Block Size","Grid Size","Device","CC","Section Name","Metric Name",
 /// "Metric Unit","Metric Value"), values written as ncu writes them (thousands separated).

@@ -1,11 +1,14 @@
 #include "report/OccupancyReport.h"
 
 #include "report/HtmlPage.h"
+#include "report/MetricsReport.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 namespace ptxray::report {
 namespace {
@@ -150,6 +153,42 @@ std::string occupancyHtml(const ComputeCapability &cc, const OccupancyInput &inp
   for (const LineChart &chart : occupancyCharts(cc, input, archName))
     page.addChart(chart);
   return page.render();
+}
+
+std::string occupancyCsvHeader() {
+  return "\"Device\",\"CC\",\"Block Size\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric "
+         "Value\"\n";
+}
+
+std::string occupancyCsvRows(std::string_view device, const arch::ComputeCapability &cc, const arch::OccupancyInput &in,
+                             const arch::OccupancyResult &r) {
+  std::string out;
+  const std::string cap = cc.version();
+  auto row = [&](std::string_view section, std::string_view name, std::string_view unit, std::string value) {
+    out += fmt::format("{},{},{},{},{},{},{}\n", csvField(device), csvField(cap),
+                       csvField(std::to_string(in.threadsPerBlock)), csvField(section), csvField(name), csvField(unit),
+                       csvField(value));
+  };
+  auto number = [](double v) { return ncuNumber(v); };
+  row("Launch Statistics", "Block Size", "", number(in.threadsPerBlock));
+  row("Launch Statistics", "Registers Per Thread", "register/thread", number(in.registersPerThread));
+  row("Launch Statistics", "Static Shared Memory Per Block", "byte/block", number(double(in.staticSharedBytes)));
+  row("Launch Statistics", "Dynamic Shared Memory Per Block", "byte/block", number(double(in.dynamicSharedBytes)));
+  row("Launch Statistics", "Shared Memory Configuration Size", "byte", number(double(r.sharedBytesPerSm)));
+  // A limit the architecture does not have (barriers before CC 9.0's named-barrier limit, say) is
+  // left out, as ncu leaves out what a GPU cannot measure; a block that cannot launch has none.
+  auto limit = [&](std::string_view name, std::optional<int> v) {
+    if (v)
+      row("Occupancy", name, "block", number(*v));
+  };
+  limit("Block Limit SM", r.limits.blocks);
+  limit("Block Limit Registers", r.limits.registers);
+  limit("Block Limit Shared Mem", r.limits.sharedMemory);
+  limit("Block Limit Warps", r.limits.warps);
+  limit("Block Limit Barriers", r.limits.barriers);
+  row("Occupancy", "Theoretical Active Warps per SM", "warp", number(r.activeWarpsPerSm));
+  row("Occupancy", "Theoretical Occupancy", "%", number(r.occupancy * 100));
+  return out;
 }
 
 } // namespace ptxray::report

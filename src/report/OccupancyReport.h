@@ -25,4 +25,11 @@ std::string occupancyHtml(const arch::ComputeCapability &cc, const arch::Occupan
                           const arch::OccupancyResult &result, const std::vector<advisor::Finding> &advice,
                           std::string_view archName);
 
+/// The calculator's result in Nsight Compute's CSV layout (`ncu --csv`, its Launch Statistics and
+/// Occupancy sections' names): the header, then one row per metric for the GPU `device` (`occupancy
+/// --csv`; with --compare, one block of rows per GPU).
+std::string occupancyCsvHeader();
+std::string occupancyCsvRows(std::string_view device, const arch::ComputeCapability &cc,
+                             const arch::OccupancyInput &input, const arch::OccupancyResult &result);
+
 } // namespace ptxray::report

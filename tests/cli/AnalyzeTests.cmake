@@ -55,6 +55,16 @@ set_tests_properties(cli.analyze_html_renders PROPERTIES SKIP_RETURN_CODE 77 TIM
 add_test(NAME cli.compare_guide_aat COMMAND ${PTXRAY_BIN} compare ${GUIDE_AAT} --arch sm_13,sm_20,k20x,sm_90 --color never)
 set_tests_properties(cli.compare_guide_aat PROPERTIES PASS_REGULAR_EXPRESSION
   "sm_13 +sm_20 +Tesla K20X \\(sm_35\\) +sm_90.*occupancy.*Findings by GPU")
+# compare --csv, read back by Python's csv module. saxpy by hand: a Fermi caches loads in L1 (one
+# 128-byte line per warp request) and writes 32-byte segments (4 a warp): (1 + 1 + 4) / 3 = 2.00; an
+# H100 moves 32-byte sectors: 4.00. Its 768 KB L2 cannot hold the 12 MiB the kernel reads and writes,
+# so all of it is DRAM traffic; the H100's 50 MB L2 keeps the 4 MiB written. 1536 and 2048 threads per
+# SM are 6 and 8 blocks of 256.
+add_test(NAME cli.compare_csv COMMAND bash -c
+  "${PTXRAY_BIN} compare ${PROJECT_SOURCE_DIR}/examples/saxpy.json --arch sm_20,sm_90 --csv 2>/dev/null | \
+   python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/csv_rows.py --where ID=0 --columns 'Kernel Name,Quantity,sm_20,sm_90'")
+set_tests_properties(cli.compare_csv PROPERTIES PASS_REGULAR_EXPRESSION
+  "^Kernel Name\\|Quantity\\|sm_20\\|sm_90\nsaxpy\\(int, float, float const\\*, float\\*\\)\\|compute capability\\|2\\.0\\|9\\.0\n[^\n]*\\|board\\|GeForce GTX 480\\|H100 SXM5 80GB\n.*\\|blocks per SM\\|6\\|8\n.*\\|global trans/request\\|2\\.00\\|4\\.00\n.*\\|DRAM bytes\\|12582912\\|8388608\n.*\\|findings\\|-\\|-\nrows: 15\n$")
 add_test(NAME cli.compare_needs_launch COMMAND bash -c "${PTXRAY_BIN} compare ${EXAMPLE} --arch sm_20,sm_35 2>&1; echo exit=$?")
 set_tests_properties(cli.compare_needs_launch PROPERTIES PASS_REGULAR_EXPRESSION "exit=2([^0-9]|$)")
 

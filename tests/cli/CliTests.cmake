@@ -132,6 +132,26 @@ add_test(NAME cli.occupancy_huge_shared COMMAND bash -c
 set_tests_properties(cli.occupancy_huge_shared PROPERTIES PASS_REGULAR_EXPRESSION
   "\"active_blocks_per_sm\": 0.*\"launch_error\": \"the block asks for 9223372036854775807 bytes of static and 9223372036854775807 bytes of dynamic shared memory, more than the 233472 bytes.*exit=0")
 
+# occupancy --csv: ncu's layout, read back by Python's csv module (tests/cli/csv_rows.py). The limits
+# by hand: on a Fermi (CC 2.0) 40 registers x 32 lanes x 8 warps = 10240 of 32768 registers -> 3 blocks,
+# 48 warps / 8 = 6, 48 KiB / 4 KiB = 12, at most 8 blocks: 3 x 8 = 24 of 48 warps; on a K20X (CC 3.5)
+# 65536 / 10240 -> 6 blocks, 64 / 8 = 8, 12, 16: 48 of 64 warps.
+set(CSV_ROWS "python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/csv_rows.py")
+add_test(NAME cli.occupancy_csv COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --compare sm_20,k20x --threads 256 --regs 40 --smem 4096 --csv | \
+   ${CSV_ROWS} --where 'Section Name=Occupancy' --columns 'CC,Metric Name,Metric Unit,Metric Value'")
+set_tests_properties(cli.occupancy_csv PROPERTIES PASS_REGULAR_EXPRESSION
+  "^CC\\|Metric Name\\|Metric Unit\\|Metric Value\n2\\.0\\|Block Limit SM\\|block\\|8\n2\\.0\\|Block Limit Registers\\|block\\|3\n2\\.0\\|Block Limit Shared Mem\\|block\\|12\n2\\.0\\|Block Limit Warps\\|block\\|6\n2\\.0\\|Theoretical Active Warps per SM\\|warp\\|24\n2\\.0\\|Theoretical Occupancy\\|%\\|50\n3\\.5\\|Block Limit SM\\|block\\|16\n3\\.5\\|Block Limit Registers\\|block\\|6\n3\\.5\\|Block Limit Shared Mem\\|block\\|12\n3\\.5\\|Block Limit Warps\\|block\\|8\n3\\.5\\|Theoretical Active Warps per SM\\|warp\\|48\n3\\.5\\|Theoretical Occupancy\\|%\\|75\nrows: 12\n$")
+add_test(NAME cli.occupancy_csv_launch_statistics COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch k20x --threads 256 --regs 40 --smem 4096 --dynamic-smem 1000 --csv | \
+   ${CSV_ROWS} --where 'Section Name=Launch Statistics'")
+set_tests_properties(cli.occupancy_csv_launch_statistics PROPERTIES PASS_REGULAR_EXPRESSION
+  "^Device\\|CC\\|Block Size\\|Section Name\\|Metric Name\\|Metric Unit\\|Metric Value\nTesla K20X \\(sm_35\\)\\|3\\.5\\|256\\|Launch Statistics\\|Block Size\\|\\|256\n[^\n]*\\|Registers Per Thread\\|register/thread\\|40\n[^\n]*\\|Static Shared Memory Per Block\\|byte/block\\|4,096\n[^\n]*\\|Dynamic Shared Memory Per Block\\|byte/block\\|1,000\n[^\n]*\\|Shared Memory Configuration Size\\|byte\\|49,152\nrows: 5\n$")
+add_test(NAME cli.usage_occupancy_csv_and_json COMMAND bash -c
+  "${PTXRAY_BIN} occupancy --arch k20x --threads 256 --csv --json 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_occupancy_csv_and_json PROPERTIES PASS_REGULAR_EXPRESSION
+  "(--csv excludes --json|--json excludes --csv)\n.*${CLI_EXIT_2}")
+
 # --help and --version are not errors.
 add_test(NAME cli.usage_help COMMAND bash -c "${PTXRAY_BIN} --help 2>&1; echo exit=$?")
 set_tests_properties(cli.usage_help PROPERTIES PASS_REGULAR_EXPRESSION "Subcommands:.*occupancy.*exit=0")
