@@ -11,11 +11,14 @@ packages=(
   clang libclc-14                                # OpenCL C -> PTX: clang 14 and libclc's nvptx64 library
   opencl-headers ocl-icd-opencl-dev              # ptxray's OpenCL platform (ICD) and the OpenCL programs
   ocl-icd-libopencl1                             # the ICD loader OpenCL programs link
+  pybind11-dev python3-dev python3-numpy         # the Python module (src/python, docs/python.md)
+  python3-distributed                            # `ptxray sweep` on Dask (docs/sweep.md)
 )
 if [ "${1:-}" = --tests ]; then
   packages+=(
     libgtest-dev libgmock-dev libbenchmark-dev   # tests and benchmarks
     librapidcheck-dev                            # property tests
+    python3-pytest                               # the Python module's tests (tests/python)
     libclang-rt-14-dev                           # libFuzzer targets, the sanitizer build (clang 14)
     pocl-opencl-icd                              # PoCL, the reference the OpenCL tests compare with
     clang-format                                 # the code style in .clang-format

@@ -50,7 +50,7 @@ build_without_warnings "quick-start build" ./scripts/quickstart.sh
 stage_done "quickstart: 1 passed, 0 failed"
 
 echo "== the tests, added to the quick start's Release tree (its libraries are not rebuilt) and run"
-cmake -S . -B build/release -DPTXRAY_TESTS=ON -DPTXRAY_BENCH=ON
+cmake -S . -B build/release -DPTXRAY_TESTS=ON -DPTXRAY_BENCH=ON -DPTXRAY_PYTHON=ON
 build_without_warnings "tests' build" cmake --build build/release
 stage_done "test build (Release, gcc): 1 passed, 0 failed"
 run_ctest build/release "tests"

@@ -27,6 +27,10 @@ CommandRunner addGuideChartsCommand(CLI::App &app);
 CommandRunner addExecCommand(CLI::App &app);
 CommandRunner addFatbinCommand(CLI::App &app);
 CommandRunner addTimelineCommand(CLI::App &app);
+CommandRunner addSweepCommand(CLI::App &app);
+/// `ptxray sweep ARGS...`: the Python package's sweep (python3 -m ptxray.sweep ARGS...), replacing
+/// this process; returns only on failure (2).
+int runSweep(const std::vector<std::string> &arguments);
 
 /// `ptxray exec`: `program` (the executable and its arguments) run on ptxray's API libraries with
 /// `options`; replaces this process, so it returns only on failure (an exit status). Throws

@@ -38,8 +38,9 @@ struct RunCommandOptions {
   std::string sanitizerJson; ///< FILE: every tool's reports and summaries as one JSON document
   LaunchCommandLine launch;  ///< one launch from the command line
   KernelFilterOptions filter;
-  int errorExitCode = 0;   ///< --error-exitcode: the status when a tool found an error (0: 1, as always)
-  uint64_t printLimit = 0; ///< --print-limit: reports printed (0: all)
+  int errorExitCode = 0;              ///< --error-exitcode: the status when a tool found an error (0: 1, as always)
+  uint64_t printLimit = 0;            ///< --print-limit: reports printed (0: all)
+  session::LaunchOverrides overrides; ///< --block-size, --dynamic-shared
 };
 
 const std::string kFooter = R"(
@@ -114,6 +115,12 @@ int runCommand(const RunCommandOptions &o) {
   std::optional<session::RunSpec> spec = loadSpec(o.input, o.launch);
   if (!spec)
     return 2;
+  try {
+    session::applyLaunchOverrides(*spec, o.overrides);
+  } catch (const session::SpecError &e) {
+    std::cerr << specErrorText(e, o.input, o.launch) << "\n";
+    return 2;
+  }
   if (!outputsWritable({{"--metrics-json", o.metricsJson}, {"--sanitizer-json", o.sanitizerJson}}) ||
       !specOutputsWritable(*spec, o.input, o.launch))
     return 1;
@@ -234,6 +241,13 @@ CommandRunner addRunCommand(CLI::App &app) {
   cmd->add_option("--sanitizer-json", o->sanitizerJson,
                   "FILE: every report of every tool (memcheck included) and the summaries, as one JSON document "
                   "(schema ptxray-sanitizers, version 1; see docs/sanitizers.md)");
+  cmd->add_option("--block-size", o->overrides.blockSize,
+                  "N: every launch runs with N threads per block along x, its grid along x resized to cover the "
+                  "same threads (rounded up), as in a sweep")
+      ->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--dynamic-shared", o->overrides.dynamicSharedBytes,
+                  "BYTES: every launch's dynamic shared memory per block")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{std::numeric_limits<uint32_t>::max()}));
   addLaunchOptions(*cmd, o->launch);
   cmd->footer(kFooter);
   return [cmd, o]() -> int {

@@ -87,6 +87,9 @@ int inputFileError(const ptxray::support::InputFileError &e) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // `ptxray sweep ...`: every word after it is the Python sweep's own, --help included.
+  if (argc >= 2 && std::string_view(argv[1]) == "sweep")
+    return ptxray::cli::runSweep(std::vector<std::string>(argv + 2, argv + argc));
   CLI::App app{"ptxray: PTX front end, virtual GPU and performance advisor", "ptxray"};
   app.set_version_flag("--version", "ptxray 0.1.0");
   app.require_subcommand(1);
@@ -117,6 +120,7 @@ int main(int argc, char **argv) {
   commands.push_back(ptxray::cli::addAnalyzeCommand(app));
   commands.push_back(ptxray::cli::addCompareCommand(app));
   commands.push_back(ptxray::cli::addTimelineCommand(app));
+  commands.push_back(ptxray::cli::addSweepCommand(app));
   commands.push_back(ptxray::cli::addGuideChartsCommand(app));
   commands.push_back(ptxray::cli::addExecCommand(app));
   commands.push_back(ptxray::cli::addFatbinCommand(app));

@@ -774,4 +774,23 @@ RunSpec loadRunSpec(const std::filesystem::path &file) {
   return parseRunSpecText(text, file.string(), file.parent_path());
 }
 
+void applyLaunchOverrides(RunSpec &spec, const LaunchOverrides &overrides) {
+  for (SpecLaunch &l : spec.launches) {
+    if (overrides.blockSize) {
+      const uint64_t size = *overrides.blockSize;
+      if (size == 0)
+        throw SpecError(spec.name, l.path, "a block size of 0 threads");
+      const uint64_t threads = uint64_t{l.grid.x} * l.block.x;
+      const uint64_t grid = std::max<uint64_t>(1, (threads + size - 1) / size);
+      if (grid > std::numeric_limits<uint32_t>::max())
+        throw SpecError(spec.name, l.path,
+                        fmt::format("{} threads per block along x make a grid of {} blocks", size, grid));
+      l.block.x = static_cast<uint32_t>(size);
+      l.grid.x = static_cast<uint32_t>(grid);
+    }
+    if (overrides.dynamicSharedBytes)
+      l.dynamicSharedBytes = *overrides.dynamicSharedBytes;
+  }
+}
+
 } // namespace ptxray::session

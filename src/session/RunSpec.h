@@ -205,6 +205,22 @@ RunSpec parseRunSpecText(std::string_view text, const std::string &name, const s
 /// Reads a spec file; relative paths in it are relative to its folder.
 RunSpec loadRunSpec(const std::filesystem::path &file);
 
+/// Changes to every launch of a spec, for trying configurations without editing it (`ptxray run
+/// SPEC.json --block-size N --dynamic-shared BYTES`, the Python module's run_spec, sweeps).
+struct LaunchOverrides {
+  /// Threads per block along x (y and z kept); the grid along x is resized to cover at least the
+  /// threads it covered: ceil(grid.x * old block.x / new block.x), as a program that computes its
+  /// grid from the problem size would. An OpenCL NDRange's global size is rounded up to a multiple
+  /// of the new local size the same way (OpenCL 1.x requires one).
+  std::optional<uint32_t> blockSize;
+  std::optional<uint32_t> dynamicSharedBytes; ///< every launch's dynamic shared memory
+  bool any() const { return blockSize || dynamicSharedBytes; }
+};
+
+/// Applies `overrides` to every launch of `spec`. Throws SpecError (naming the launch) for a block
+/// size of 0 or a grid that would exceed 2^32 - 1 blocks along x.
+void applyLaunchOverrides(RunSpec &spec, const LaunchOverrides &overrides);
+
 /// Writes the bytes a buffer starts with into `dst` (its whole extent; nothing for Keep and None),
 /// generators and file loads in parallel slices on up to `threads` threads (0: one per hardware
 /// thread), with the same bytes whatever the count. Throws SpecError (naming `buffer.path`) when an
