@@ -5,6 +5,7 @@
 #include "arch/GpuDatabase.h"
 #include "cli/Commands.h"
 #include "cli/LaunchOptions.h"
+#include "report/TimelineStats.h"
 #include "session/InstrumentedRun.h"
 #include "session/ModelSettings.h"
 
@@ -30,6 +31,7 @@ struct TimelineOptions {
   uint64_t sample = 0;
   std::vector<std::string> program; ///< after the input: a CUDA program's arguments
   std::string clock;
+  std::string csv; ///< --csv REPORT: nsys stats' summary instead of the timeline
 };
 
 int timelineCommand(const TimelineOptions &o) {
@@ -38,8 +40,8 @@ int timelineCommand(const TimelineOptions &o) {
     throw std::invalid_argument(lookup.error);
   if (!o.input.ends_with(".json") || !o.program.empty()) {
     // A CUDA program: it runs on ptxray's runtime, which records its calls (PTXRAY_TIMELINE).
-    if (o.pcieGeneration || o.pcieLanes || o.sample || !o.clock.empty()) {
-      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --sample and --clock apply to spec files\n";
+    if (o.pcieGeneration || o.pcieLanes || o.sample || !o.clock.empty() || !o.csv.empty()) {
+      std::cerr << "ptxray: error: --pcie-gen, --pcie-lanes, --sample, --clock and --csv apply to spec files\n";
       return 2;
     }
     session::ProgramOptions program;
@@ -79,7 +81,7 @@ int timelineCommand(const TimelineOptions &o) {
   session::RunResult result;
   try {
     result = session::runInstrumented(*spec, request, console, [&](const session::LaunchEvent &e) {
-      printLaunchOutcome(e.report, console, o.quiet);
+      printLaunchOutcome(e.report, console, o.quiet || !o.csv.empty()); // CSV alone on stdout
     });
   } catch (const session::SpecError &e) {
     std::cerr << e.what() << "\n";
@@ -92,7 +94,10 @@ int timelineCommand(const TimelineOptions &o) {
   report::TimelineTextOptions text;
   text.width = o.width;
   text.operations = !o.quiet;
-  std::cout << session::renderTimeline(session::OutputFormat::Text, *result.session, text);
+  if (o.csv.empty())
+    std::cout << session::renderTimeline(session::OutputFormat::Text, *result.session, text);
+  else
+    std::cout << report::timelineStatsCsv(result.session->timeline, o.csv);
   for (const std::string &file : {o.html, o.json})
     if (!file.empty() &&
         !session::writeOutput(file, session::renderTimeline(session::outputFormat(file), *result.session), std::cerr))
@@ -127,6 +132,13 @@ CommandRunner addTimelineCommand(CLI::App &app) {
   cmd->add_option("--trace", o->trace,
                   "FILE: the timeline in the Trace Event Format, for ui.perfetto.dev and chrome://tracing (a row "
                   "per stream, the host's waits, kernels running at once)");
+  std::vector<std::string> reports(report::timelineStatsReports().begin(), report::timelineStatsReports().end());
+  cmd->add_option(
+         "--csv", o->csv,
+         "REPORT: instead of the timeline, Nsight Systems' summary of the session's GPU work in its CSV layout "
+         "(nsys stats --report REPORT --format csv): cuda_gpu_kern_sum (per kernel), cuda_gpu_mem_time_sum "
+         "(per kind of copy and memset), cuda_gpu_mem_size_sum (their sizes)")
+      ->check(CLI::IsMember(reports));
   cmd->add_option("--width", o->width, "Columns of the chart (default 72)")->check(CLI::Range(10, 1000));
   cmd->add_flag("-q,--quiet", o->quiet, "Summary and chart only");
   cmd->add_option("--clock", o->clock, session::kClockHelp);

@@ -31,6 +31,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -40,6 +41,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace py = pybind11;
@@ -134,14 +136,21 @@ py::tuple dimTuple(const vm::Dim3 &d) {
 /// 1 to 3 positive extents: an int or a tuple/list.
 vm::Dim3 toDim3(const py::handle &value, const char *what) {
   std::vector<int64_t> v;
-  if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value)) {
-    v.push_back(value.cast<int64_t>());
+  auto extent = [&](const py::handle &e) -> int64_t {
+    if (!PyIndex_Check(e.ptr()) || PyBool_Check(e.ptr()))
+      throw py::type_error(fmt::format("{}: extents must be integers, got {}", what, std::string(py::repr(e))));
+    int overflow = 0;
+    py::object number = py::reinterpret_steal<py::object>(PyNumber_Index(e.ptr()));
+    if (!number)
+      throw py::error_already_set();
+    const long long n = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+    return overflow ? (overflow > 0 ? std::numeric_limits<int64_t>::max() : -1) : n;
+  };
+  if (PyIndex_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+    v.push_back(extent(value));
   } else if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
-    for (py::handle e : value) {
-      if (!py::isinstance<py::int_>(e) || py::isinstance<py::bool_>(e))
-        throw py::type_error(fmt::format("{}: extents must be integers, got {}", what, std::string(py::repr(e))));
-      v.push_back(e.cast<int64_t>());
-    }
+    for (py::handle e : value)
+      v.push_back(extent(e));
   } else {
     throw py::type_error(fmt::format("{}: an int or a tuple of 1 to 3 ints, got {}", what,
                                      std::string(py::str(py::type::of(value).attr("__name__")))));
@@ -178,6 +187,9 @@ struct DeviceState {
   std::map<uintptr_t, View> views;
   /// One call on the VM at a time: Python threads may share a device (the GIL is released while it runs).
   std::mutex mutex;
+  /// The thread holding `mutex`: a call back into the device from Python code run while it converts
+  /// arguments (an __index__ method, a finalizer) is refused rather than waiting for itself.
+  std::atomic<std::thread::id> owner{};
   /// Views whose last reference went: freed by the next call that holds `mutex`. A view's destructor
   /// runs wherever Python drops it, with the GIL held, possibly in a thread whose launch holds
   /// `mutex` or waits for the GIL: it must not wait for `mutex` itself.
@@ -210,14 +222,27 @@ struct DeviceState {
   }
 };
 
-/// Takes the device for one call. The GIL is released while waiting: the thread holding the device
-/// may need the GIL back (at the end of a launch) before it lets go.
-std::unique_lock<std::mutex> lockDevice(DeviceState &state) {
-  std::unique_lock lock(state.mutex, std::defer_lock);
-  py::gil_scoped_release unlocked;
-  lock.lock();
-  return lock;
-}
+/// The device, held for one call (DeviceState::owner says by whom).
+class DeviceLock {
+public:
+  explicit DeviceLock(DeviceState &state) : state_(state), lock_(state.mutex, std::defer_lock) {
+    if (state.owner.load() == std::this_thread::get_id())
+      throw py::value_error("the device is busy with this thread's own call (Python code run while its arguments "
+                            "were converted called back into it)");
+    // The GIL is released while waiting: the thread holding the device may need the GIL back (at the
+    // end of a launch) before it lets go.
+    py::gil_scoped_release unlocked;
+    lock_.lock();
+    state.owner = std::this_thread::get_id();
+  }
+  ~DeviceLock() { state_.owner = std::thread::id{}; }
+  DeviceLock(const DeviceLock &) = delete;
+  DeviceLock &operator=(const DeviceLock &) = delete;
+
+private:
+  DeviceState &state_;
+  std::unique_lock<std::mutex> lock_;
+};
 
 /// Owned by a NumPy array's base capsule: frees the device memory when the last view goes.
 struct ViewOwner {
@@ -279,7 +304,11 @@ bool isSigned(ptx::Mod m) {
 class Kernel {
 public:
   Kernel(Module module, std::string name) : module_(std::move(module)), name_(std::move(name)) {
-    function_ = module_.loaded().findKernel(name_);
+    try {
+      function_ = module_.loaded().findKernel(name_);
+    } catch (const std::exception &e) { // a demangled name that several kernels share
+      throw py::key_error(e.what());
+    }
     if (!function_) {
       std::string known;
       for (const std::string &k : module_.kernels())
@@ -315,6 +344,8 @@ public:
 
   const std::string &name() const { return name_; }
   const std::vector<Param> &params() const { return params_; }
+  /// A pointer's size in this module (8, or 4 in a 32-bit one).
+  uint64_t localPointerBytes() const { return module_.loaded().ptx().pointerBits() / 8; }
   uint32_t registers() const { return module_.state()->device->kernelRegisters(module_.loaded(), *function_); }
   uint64_t staticSharedBytes() const { return function_->staticSharedBytes; }
 
@@ -413,6 +444,8 @@ std::vector<std::byte> floatBytes(const Param &p, size_t index, double x) {
   switch (p.scalar) {
   case ptx::Mod::f64: std::memcpy(bytes.data(), &x, 8); break;
   case ptx::Mod::f32: {
+    if (std::isfinite(x) && std::fabs(x) > static_cast<double>(std::numeric_limits<float>::max()))
+      throw py::value_error(fmt::format("argument {} ({}, .f32): {} is out of range for .f32", index, p.name, x));
     const float f = static_cast<float>(x);
     std::memcpy(bytes.data(), &f, 4);
     break;
@@ -451,100 +484,158 @@ LaunchOutcome Kernel::launch(const py::object &gridArg, const py::object &blockA
                                      params_.size() == 1 ? "" : "s", signature, args.size()));
   }
   py::module_ np = py::module_::import("numpy");
-  auto lock = lockDevice(*state);
-  state->freeReleased();
-  std::vector<std::vector<std::byte>> bytes;
-  std::vector<StagedArray> staged;
-  auto release = [&] {
-    for (const StagedArray &s : staged)
-      state->device->free(s.address);
-  };
-  try {
-    for (size_t i = 0; i < args.size(); ++i) {
-      const Param &p = params_[i];
-      py::handle a = args[i];
-      if (py::isinstance<py::array>(a)) {
-        py::array array = py::reinterpret_borrow<py::array>(a);
-        if (array.ndim() == 0 && !p.pointer) {
-          // A NumPy scalar array: its value.
-          py::object item = array.attr("item")();
-          if (isFloat(p.scalar))
-            bytes.push_back(floatBytes(p, i, item.cast<double>()));
-          else
-            bytes.push_back(integerBytes(p, i, item));
-          continue;
-        }
+  // Scalars and aggregates first, before the device is taken: converting them runs Python code
+  // (__index__, __float__) that must not find the device held. Arrays are placed after.
+  std::vector<std::vector<std::byte>> bytes(args.size());
+  std::vector<size_t> arrays, locals;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Param &p = params_[i];
+    py::object a = py::reinterpret_borrow<py::object>(args[i]);
+    if (py::hasattr(a, "_ptxray_local_bytes")) {
+      if (!p.pointer && p.size != localPointerBytes())
+        throw py::type_error(fmt::format("argument {} ({}, .{}): local memory for a parameter that is not a pointer", i,
+                                         p.name, p.type));
+      locals.push_back(i);
+      continue;
+    }
+    if (py::isinstance<py::array>(a)) {
+      py::array array = py::reinterpret_borrow<py::array>(a);
+      if (array.ndim() != 0 || p.pointer) {
         if (!p.pointer)
           throw py::type_error(
               fmt::format("argument {} ({}, .{}): an array for a parameter that is not a pointer", i, p.name, p.type));
+        if (array.dtype().attr("hasobject").cast<bool>())
+          throw py::type_error(fmt::format("argument {} ({}): an array of Python objects (dtype {}); a kernel takes "
+                                           "numbers",
+                                           i, p.name, std::string(py::str(array.dtype()))));
+        if (!array.dtype().attr("isnative").cast<bool>())
+          throw py::value_error(fmt::format("argument {} ({}): the array's byte order is not the machine's (dtype "
+                                            "{}); pass a.astype(a.dtype.newbyteorder('='))",
+                                            i, p.name, std::string(py::str(array.dtype()))));
         if (!(array.flags() & py::array::c_style))
           throw py::value_error(fmt::format("argument {} ({}): the array is not C-contiguous; pass "
                                             "numpy.ascontiguousarray(a) (a kernel sees one linear buffer)",
                                             i, p.name));
-        const uintptr_t host = reinterpret_cast<uintptr_t>(array.data());
-        const uint64_t n = static_cast<uint64_t>(array.nbytes());
-        uint64_t address = 0;
-        if (std::optional<uint64_t> view = state->deviceAddressOf(host, n)) {
-          address = *view; // device memory already: the kernel works on the same bytes
-        } else {
-          StagedArray s{array, 0, n};
-          s.address = state->device->allocate(std::max<uint64_t>(n, 1), fmt::format("argument {} ({})", i, p.name));
-          staged.push_back(s);
-          if (n)
-            state->device->copyToDevice(s.address, {static_cast<const std::byte *>(array.data()), n});
-          address = s.address;
-        }
-        std::vector<std::byte> b(p.size);
-        std::memcpy(b.data(), &address, std::min<size_t>(p.size, 8));
-        bytes.push_back(std::move(b));
+        arrays.push_back(i);
         continue;
       }
-      if (py::isinstance<py::bytes>(a) || py::isinstance<py::bytearray>(a) || py::isinstance<py::memoryview>(a)) {
-        py::buffer_info info = py::reinterpret_borrow<py::buffer>(a).request();
-        const uint64_t n = static_cast<uint64_t>(info.size * info.itemsize);
-        if (n != p.size)
-          throw py::value_error(fmt::format("argument {} ({}, .{}): {} bytes given, the parameter is {} bytes", i,
-                                            p.name, p.type, n, p.size));
-        std::vector<std::byte> b(n);
-        std::memcpy(b.data(), info.ptr, n);
-        bytes.push_back(std::move(b));
-        continue;
-      }
-      if (p.isArray)
-        throw py::type_error(fmt::format("argument {} ({}, .{}): a {}-byte aggregate; pass bytes or a NumPy "
-                                         "structured scalar's .tobytes()",
-                                         i, p.name, p.type, p.size));
-      const bool numpyScalar = py::isinstance(a, np.attr("generic"));
-      if (numpyScalar) {
-        // A NumPy scalar keeps its type: its kind and size must be the parameter's.
-        py::dtype dtype = a.attr("dtype");
-        const char kind = dtype.kind();
-        const bool floatKind = kind == 'f';
-        if (floatKind != isFloat(p.scalar) || static_cast<uint64_t>(dtype.itemsize()) != p.size)
-          throw py::type_error(fmt::format("argument {} ({}, .{}): a numpy.{} for a .{} parameter", i, p.name, p.type,
-                                           std::string(py::str(dtype)), p.type));
-      }
-      if (py::isinstance<py::bool_>(a) && !numpyScalar)
-        throw py::type_error(fmt::format("argument {} ({}, .{}): a bool; pass an int", i, p.name, p.type));
-      if (isFloat(p.scalar)) {
-        if (!PyFloat_Check(a.ptr()) && !PyLong_Check(a.ptr()) && !numpyScalar)
-          throw py::type_error(fmt::format("argument {} ({}, .{}): a number, got {}", i, p.name, p.type,
-                                           std::string(py::str(py::type::of(a).attr("__name__")))));
-        bytes.push_back(floatBytes(p, i, a.cast<double>()));
-      } else {
-        if (PyFloat_Check(a.ptr()) || (numpyScalar && py::dtype(a.attr("dtype")).kind() == 'f'))
-          throw py::type_error(
-              fmt::format("argument {} ({}, .{}): a float for an integer parameter", i, p.name, p.type));
-        if (!PyIndex_Check(a.ptr()))
-          throw py::type_error(fmt::format("argument {} ({}, .{}): {} where an integer{} belongs", i, p.name, p.type,
-                                           std::string(py::str(py::type::of(a).attr("__name__"))),
-                                           p.pointer ? " or an array" : ""));
-        bytes.push_back(integerBytes(p, i, a));
-      }
+      a = array[py::tuple()]; // a 0-d array is its scalar, with the scalar's rules
     }
-  } catch (...) {
-    release();
-    throw;
+    if (py::isinstance<py::bytes>(a) || py::isinstance<py::bytearray>(a) || py::isinstance<py::memoryview>(a)) {
+      Py_buffer view;
+      if (PyObject_GetBuffer(a.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
+        PyErr_Clear();
+        throw py::value_error(fmt::format("argument {} ({}): the buffer is not C-contiguous", i, p.name));
+      }
+      const uint64_t n = static_cast<uint64_t>(view.len);
+      std::vector<std::byte> b(n);
+      std::memcpy(b.data(), view.buf, n);
+      PyBuffer_Release(&view);
+      if (n != p.size)
+        throw py::value_error(fmt::format("argument {} ({}, .{}): {} bytes given, the parameter is {} bytes", i, p.name,
+                                          p.type, n, p.size));
+      bytes[i] = std::move(b);
+      continue;
+    }
+    if (p.isArray)
+      throw py::type_error(fmt::format("argument {} ({}, .{}): a {}-byte aggregate; pass bytes or a NumPy "
+                                       "structured scalar's .tobytes()",
+                                       i, p.name, p.type, p.size));
+    const bool numpyScalar = py::isinstance(a, np.attr("generic"));
+    char kind = 0;
+    if (numpyScalar) {
+      // A NumPy float keeps its type: its size must be the parameter's (no silent rounding of an
+      // np.float64 into a .f32); a NumPy integer is checked by its value.
+      py::dtype dtype = a.attr("dtype");
+      kind = dtype.kind();
+      const bool floatKind = kind == 'f';
+      const bool intKind = kind == 'i' || kind == 'u';
+      if ((!floatKind && !intKind) || floatKind != isFloat(p.scalar) ||
+          (floatKind && static_cast<uint64_t>(dtype.itemsize()) != p.size))
+        throw py::type_error(fmt::format("argument {} ({}, .{}): a numpy.{} for a .{} parameter", i, p.name, p.type,
+                                         std::string(py::str(dtype)), p.type));
+    }
+    if (PyBool_Check(a.ptr()))
+      throw py::type_error(fmt::format("argument {} ({}, .{}): a bool; pass an int", i, p.name, p.type));
+    if (isFloat(p.scalar)) {
+      if (!PyFloat_Check(a.ptr()) && !PyLong_Check(a.ptr()) && !numpyScalar)
+        throw py::type_error(fmt::format("argument {} ({}, .{}): a number, got {}", i, p.name, p.type,
+                                         std::string(py::str(py::type::of(a).attr("__name__")))));
+      const double x = PyFloat_AsDouble(a.ptr());
+      if (x == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::value_error(fmt::format("argument {} ({}, .{}): {} is out of range for .{}", i, p.name, p.type,
+                                          std::string(py::str(a)), p.type));
+      }
+      bytes[i] = floatBytes(p, i, x);
+    } else {
+      if (PyFloat_Check(a.ptr()) || kind == 'f')
+        throw py::type_error(fmt::format("argument {} ({}, .{}): a float for an integer parameter", i, p.name, p.type));
+      if (!PyIndex_Check(a.ptr()))
+        throw py::type_error(fmt::format("argument {} ({}, .{}): {} where an integer{} belongs", i, p.name, p.type,
+                                         std::string(py::str(py::type::of(a).attr("__name__"))),
+                                         p.pointer ? " or an array" : ""));
+      bytes[i] = integerBytes(p, i, a);
+    }
+  }
+
+  DeviceLock lock(*state);
+  state->freeReleased();
+  std::vector<StagedArray> staged;
+  // The temporary copies go whatever happens: an error below, or the launch's end.
+  struct Release {
+    DeviceState &state;
+    std::vector<StagedArray> &staged;
+    ~Release() {
+      for (const StagedArray &s : staged)
+        state.device->free(s.address);
+    }
+  } releaseStaged{*state, staged};
+  // OpenCL __local arguments (ptxray.Local): their bytes go after the block's static shared memory
+  // and the dynamic bytes asked for, each aligned to the largest power of two up to 128 dividing
+  // its size, and the argument is their address in the shared window, as a run spec's {"local"}.
+  uint64_t localEnd = function_->staticSharedBytes + shared;
+  for (size_t i : locals) {
+    const Param &p = params_[i];
+    const uint64_t n = args[i].attr("_ptxray_local_bytes").cast<uint64_t>();
+    const uint64_t align = std::max<uint64_t>(std::min<uint64_t>(n & (~n + 1), 128), 1);
+    const uint64_t at = (localEnd + align - 1) / align * align;
+    if (n > std::numeric_limits<uint32_t>::max() ||
+        at + n - function_->staticSharedBytes > std::numeric_limits<uint32_t>::max())
+      throw py::value_error(fmt::format("argument {} ({}): {} bytes of local memory per work-group", i, p.name, n));
+    localEnd = at + n;
+    bytes[i].resize(p.size);
+    std::memcpy(bytes[i].data(), &at, std::min<size_t>(p.size, 8));
+  }
+  if (!locals.empty())
+    config.dynamicSharedBytes = static_cast<uint32_t>(localEnd - function_->staticSharedBytes);
+  for (size_t i : arrays) {
+    const Param &p = params_[i];
+    py::array array = py::reinterpret_borrow<py::array>(args[i]);
+    const uintptr_t host = reinterpret_cast<uintptr_t>(array.data());
+    const uint64_t n = static_cast<uint64_t>(array.nbytes());
+    uint64_t address = 0;
+    if (std::optional<uint64_t> view = state->deviceAddressOf(host, n)) {
+      address = *view; // device memory already: the kernel works on the same bytes
+    } else {
+      StagedArray s{array, 0, n};
+      try {
+        s.address = state->device->allocate(std::max<uint64_t>(n, 1), fmt::format("argument {} ({})", i, p.name));
+      } catch (const std::exception &e) {
+        PyErr_SetString(PyExc_MemoryError, e.what()); // the modeled GPU's memory, or the host's budget
+        throw py::error_already_set();
+      }
+      staged.push_back(s);
+      if (n)
+        state->device->copyToDevice(s.address, {static_cast<const std::byte *>(array.data()), n});
+      address = s.address;
+    }
+    if (p.size < 8 && address > std::numeric_limits<uint32_t>::max())
+      throw py::value_error(fmt::format("argument {} ({}): device address 0x{:x} is beyond a 32-bit module's reach "
+                                        "(the device's memory below 4 GiB is full)",
+                                        i, p.name, address));
+    bytes[i].resize(p.size);
+    std::memcpy(bytes[i].data(), &address, std::min<size_t>(p.size, 8));
   }
 
   LaunchOutcome out;
@@ -553,27 +644,30 @@ LaunchOutcome Kernel::launch(const py::object &gridArg, const py::object &blockA
   out.grid = config.grid;
   out.block = config.block;
   out.index = state->launches++;
+  std::optional<std::string> noMemory;
   {
     py::gil_scoped_release unlocked;
     try {
       out.result = state->device->launch(module_.loaded(), name_, config, bytes, state->launchOptions);
     } catch (const support::MemoryBudgetExceeded &e) {
-      out.result.status = vm::LaunchStatus::Refused;
-      out.result.error = e.what();
+      noMemory = e.what(); // the host's memory budget (--max-memory, PTXRAY_MAX_MEMORY)
     }
+  }
+  if (noMemory) {
+    PyErr_SetString(PyExc_MemoryError, noMemory->c_str());
+    throw py::error_already_set();
   }
   session::Instruments &instruments = *state->instruments;
   out.reports = instruments.launchReports(out.result);
-  const size_t textBefore = state->toolText.str().size();
+  state->toolText.str({}); // this launch's reports only: a long session must not keep them all
   state->log->afterLaunch(out.reports, out.index, name_);
-  out.toolText = state->toolText.str().substr(textBefore);
+  out.toolText = state->toolText.str();
   if (const model::LaunchProfile *p = instruments.lastProfile(out.result))
     out.profile = *p;
-  // Back to the arrays that were copied in, then free the copies.
+  // Back to the arrays that were copied in (the copies are freed on the way out).
   for (const StagedArray &s : staged)
     if (s.bytes && s.array.writeable())
       state->device->copyFromDevice({static_cast<std::byte *>(const_cast<void *>(s.array.data())), s.bytes}, s.address);
-  release();
   return out;
 }
 
@@ -602,8 +696,26 @@ std::shared_ptr<DeviceState> makeDevice(const std::string &gpu, const std::vecto
   state->launchOptions.threads = threads;
   state->launchOptions.maxInstructions = maxInstructions;
   state->instruments->configure(state->launchOptions);
-  state->log = std::make_unique<session::SanitizerLog>(*state->instruments, state->toolText, true);
+  // The reports reach Python as objects, launch by launch: the log keeps no JSON of them.
+  state->log = std::make_unique<session::SanitizerLog>(*state->instruments, state->toolText, false);
   return state;
+}
+
+py::dict reportDict(const session::ToolReport &r) {
+  py::dict d;
+  d["tool"] = std::string(session::toolInfo(r.tool).name);
+  d["severity"] = r.hazard.severity == sanitizers::Severity::Error ? "error" : "warning";
+  d["kernel"] = r.hazard.kernel;
+  d["message"] = r.hazard.headline;
+  d["details"] = r.hazard.details;
+  d["report"] = r.hazard.describe();
+  py::list sites;
+  for (const sanitizers::SiteText &s : r.hazard.sites)
+    sites.append(toPython(session::siteJson(s)));
+  d["sites"] = sites;
+  if (r.fault)
+    d["fault"] = faultDict(*r.fault);
+  return d;
 }
 
 class Device {
@@ -615,7 +727,7 @@ public:
   const std::shared_ptr<DeviceState> &state() const { return state_; }
 
   Module load(const std::string &path, const std::vector<std::string> &buildOptions) {
-    auto lock = lockDevice(*state_);
+    DeviceLock lock(*state_);
     state_->freeReleased();
     vm::LoadedModule *loaded = nullptr;
     {
@@ -625,7 +737,7 @@ public:
     return Module(state_, loaded);
   }
   Module loadPtx(const std::string &text, const std::string &name) {
-    auto lock = lockDevice(*state_);
+    DeviceLock lock(*state_);
     state_->freeReleased();
     vm::LoadedModule *loaded = nullptr;
     {
@@ -639,12 +751,27 @@ public:
   /// host for initcheck).
   py::array allocate(const py::object &shape, const py::object &dtypeArg, bool written) {
     py::dtype dtype = py::dtype::from_args(dtypeArg);
+    if (dtype.attr("hasobject").cast<bool>())
+      throw py::type_error(
+          fmt::format("dtype {}: device memory holds numbers, not Python objects", std::string(py::str(dtype))));
     std::vector<py::ssize_t> extents;
-    if (py::isinstance<py::int_>(shape))
-      extents.push_back(shape.cast<py::ssize_t>());
-    else
+    auto extent = [](const py::handle &e) -> py::ssize_t {
+      if (!PyIndex_Check(e.ptr()) || PyBool_Check(e.ptr()))
+        throw py::type_error(fmt::format("shape: extents must be integers, got {}", std::string(py::repr(e))));
+      const py::ssize_t n = PyNumber_AsSsize_t(e.ptr(), PyExc_OverflowError);
+      if (n == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::value_error(fmt::format("shape: extent {} is too large", std::string(py::repr(e))));
+      }
+      return n;
+    };
+    if (PyIndex_Check(shape.ptr()))
+      extents.push_back(extent(shape));
+    else if (py::isinstance<py::tuple>(shape) || py::isinstance<py::list>(shape))
       for (py::handle e : shape)
-        extents.push_back(e.cast<py::ssize_t>());
+        extents.push_back(extent(e));
+    else
+      throw py::type_error("shape: an int or a tuple of ints");
     uint64_t bytes = static_cast<uint64_t>(dtype.itemsize());
     for (py::ssize_t e : extents) {
       if (e < 0)
@@ -653,7 +780,7 @@ public:
         throw py::value_error("shape: the array's size overflows");
       bytes *= static_cast<uint64_t>(e);
     }
-    auto lock = lockDevice(*state_);
+    DeviceLock lock(*state_);
     state_->freeReleased();
     uint64_t address = 0;
     try {
@@ -711,7 +838,7 @@ py::dict runSpec(const std::string &specPath, const std::string &gpu, std::optio
 
   std::ostringstream out, err;
   session::RunResult result;
-  std::optional<std::string> specError, moduleError, valueError;
+  std::optional<std::string> specError, moduleError, valueError, memoryError;
   {
     py::gil_scoped_release unlocked;
     try {
@@ -726,9 +853,17 @@ py::dict runSpec(const std::string &specPath, const std::string &gpu, std::optio
       specError = e.what();
     } catch (const std::invalid_argument &e) {
       valueError = e.what();
+    } catch (const support::MemoryBudgetExceeded &e) {
+      memoryError = e.what();
+    } catch (const std::bad_alloc &) {
+      memoryError = "out of host memory";
     } catch (const std::exception &e) {
       moduleError = e.what();
     }
+  }
+  if (memoryError) {
+    PyErr_SetString(PyExc_MemoryError, memoryError->c_str());
+    throw py::error_already_set();
   }
   if (specError)
     raise("SpecError", *specError);
@@ -886,22 +1021,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("reports",
                              [](const LaunchOutcome &o) {
                                py::list list;
-                               for (const session::ToolReport &r : o.reports) {
-                                 py::dict d;
-                                 d["tool"] = std::string(session::toolInfo(r.tool).name);
-                                 d["severity"] = r.hazard.severity == sanitizers::Severity::Error ? "error" : "warning";
-                                 d["kernel"] = r.hazard.kernel;
-                                 d["message"] = r.hazard.headline;
-                                 d["details"] = r.hazard.details;
-                                 d["report"] = r.hazard.describe();
-                                 py::list sites;
-                                 for (const sanitizers::SiteText &s : r.hazard.sites)
-                                   sites.append(toPython(session::siteJson(s)));
-                                 d["sites"] = sites;
-                                 if (r.fault)
-                                   d["fault"] = faultDict(*r.fault);
-                                 list.append(d);
-                               }
+                               for (const session::ToolReport &r : o.reports)
+                                 list.append(reportDict(r));
                                return list;
                              })
       .def_property_readonly("has_profile", [](const LaunchOutcome &o) { return o.profile.has_value(); })
@@ -930,7 +1051,7 @@ PYBIND11_MODULE(_core, m) {
             settings.sourceDirs = sourceDirs;
             report::Analysis a;
             {
-              auto lock = lockDevice(*o.state);
+              DeviceLock lock(*o.state);
               a = session::analyzeLaunch(o.state->target, *o.profile, session::correctnessReports(o.reports), settings);
             }
             py::dict d;
@@ -952,7 +1073,22 @@ PYBIND11_MODULE(_core, m) {
       .def("_load", &Device::load, py::arg("path"), py::arg("build_options") = std::vector<std::string>{})
       .def("_load_ptx", &Device::loadPtx, py::arg("text"), py::arg("name") = "module.ptx")
       .def("_allocate", &Device::allocate, py::arg("shape"), py::arg("dtype"), py::arg("written"))
+      .def_property_readonly("memory_in_use",
+                             [](const Device &d) {
+                               DeviceLock lock(*d.state());
+                               d.state()->freeReleased();
+                               return d.state()->device->memory().bytesInUse();
+                             })
+      .def("_leaks",
+           [](const Device &d) {
+             DeviceLock lock(*d.state());
+             py::list list;
+             for (const session::ToolReport &r : d.state()->instruments->leakReports())
+               list.append(reportDict(r));
+             return list;
+           })
       .def("_summaries", [](const Device &d) {
+        DeviceLock lock(*d.state());
         py::list list;
         for (const session::ToolSummary &s : d.state()->instruments->summaries()) {
           py::dict e;

@@ -67,3 +67,22 @@ foreach(kind events buffers)
   set_tests_properties(cli.timeline_scale_${kind} PROPERTIES TIMEOUT ${TIMELINE_SCALE_TIMEOUT}
                        PASS_REGULAR_EXPRESSION "timeline scale \\(${kind}\\): ")
 endforeach()
+
+# nsys stats' summaries (--csv REPORT), read back by Python's csv module. By hand from the spec: two
+# launches of one kernel; four host-to-device copies of 524,288 bytes (2.097 MB in all, 0.524 MB each)
+# and two back.
+add_test(NAME cli.timeline_csv_kern_sum COMMAND bash -c
+  "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k20x --threads 2 --csv cuda_gpu_kern_sum | \
+   ${CSV_ROWS} --columns 'Time (%),Instances,Name'")
+set_tests_properties(cli.timeline_csv_kern_sum PROPERTIES PASS_REGULAR_EXPRESSION
+  "^Time \\(%\\)\\|Instances\\|Name\n100\\.0\\|2\\|hypotenuse\nrows: 1\n$")
+add_test(NAME cli.timeline_csv_mem_size_sum COMMAND bash -c
+  "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k20x --threads 2 --csv cuda_gpu_mem_size_sum | ${CSV_ROWS}")
+set_tests_properties(cli.timeline_csv_mem_size_sum PROPERTIES PASS_REGULAR_EXPRESSION
+  "^Total \\(MB\\)\\|Count\\|Avg \\(MB\\)\\|Med \\(MB\\)\\|Min \\(MB\\)\\|Max \\(MB\\)\\|StdDev \\(MB\\)\\|Operation\n2\\.097\\|4\\|0\\.524\\|0\\.524\\|0\\.524\\|0\\.524\\|0\\.000\\|\\[CUDA memcpy Host-to-Device\\]\n1\\.049\\|2\\|0\\.524\\|0\\.524\\|0\\.524\\|0\\.524\\|0\\.000\\|\\[CUDA memcpy Device-to-Host\\]\nrows: 2\n$")
+# Times: the copies of one direction take equal time; their total is the count times the average.
+add_test(NAME cli.timeline_csv_mem_time_sum COMMAND bash -c
+  "${PTXRAY_BIN} timeline ${OVERLAP_SPEC} --arch k20x --threads 2 --csv cuda_gpu_mem_time_sum | \
+   ${CSV_ROWS} --columns 'Count,StdDev (ns),Operation'")
+set_tests_properties(cli.timeline_csv_mem_time_sum PROPERTIES PASS_REGULAR_EXPRESSION
+  "^Count\\|StdDev \\(ns\\)\\|Operation\n4\\|0\\.0\\|\\[CUDA memcpy Host-to-Device\\]\n2\\|0\\.0\\|\\[CUDA memcpy Device-to-Host\\]\nrows: 2\n$")

@@ -219,16 +219,58 @@ def test_module_and_device_errors(k20x, saxpy_module, tmp_path):
 
 
 def test_memory_is_freed_with_the_last_view(k20x):
+    before = k20x.memory_in_use
     a = k20x.zeros(1 << 20, np.float32)
+    assert k20x.memory_in_use == before + (4 << 20)
     view = a[10:20]
     del a
     view[:] = 3  # the allocation lives while a view does
-    assert (view == 3).all()
+    assert (view == 3).all() and k20x.memory_in_use == before + (4 << 20)
     del view
-    # 3 GiB on a 6 GiB K20X, twice over: only possible when the first was released.
-    for _ in range(2):
-        big = k20x.empty(3 << 30, np.uint8)
-        del big
+    assert k20x.memory_in_use == before
+
+
+def test_leakcheck_at_the_end(source_dir):
+    """keepBlocks: thread 0 of each of 4 blocks mallocs 256 bytes that nothing frees."""
+    device = ptxray.Device("sm_75", tools=["leakcheck"], threads=1)
+    leaks = device.load(source_dir / "tests" / "kernels" / "sanitizers" / "ptx" / "leaks.ptx")
+    blocks = device.zeros(4, np.uint64)
+    leaks["keepBlocks"][4, 32](blocks)
+    assert (blocks != 0).all()
+    reports = device.leaks()
+    assert len(reports) == 1
+    assert reports[0].tool == "leakcheck" and "Leaked 1024 bytes in 4 device-heap blocks" in reports[0].message
+    assert reports[0].file.endswith("leaks.cu") and reports[0].line == 18
+    leaks["releaseBlocks"][4, 32](blocks)
+    assert device.leaks() == []
+
+
+def test_numpy_inputs_of_every_kind(k20x, saxpy_module):
+    saxpy = saxpy_module["saxpy"]
+    x, y = k20x.zeros(N, np.float32), k20x.zeros(N, np.float32)
+    # NumPy integers for extents, shapes and integer parameters (checked by value).
+    saxpy.launch(np.int64(GRID), (np.uint16(BLOCK),), np.int64(N), 2.5, x, y)
+    assert k20x.zeros((np.int32(2), 3)).shape == (2, 3)
+    with pytest.raises(ValueError, match="out of range"):
+        saxpy.launch(GRID, BLOCK, np.int64(1 << 40), 2.5, x, y)
+    # Floats beyond the parameter's type.
+    with pytest.raises(ValueError, match="out of range for .f32"):
+        saxpy.launch(GRID, BLOCK, N, 1e300, x, y)
+    with pytest.raises(ValueError, match="out of range"):
+        saxpy.launch(GRID, BLOCK, N, 10 ** 400, x, y)
+    # A 0-d array is its scalar, with the scalar's rules.
+    saxpy.launch(GRID, BLOCK, N, np.array(2.5, np.float32), x, y)
+    with pytest.raises(TypeError, match="numpy.float64"):
+        saxpy.launch(GRID, BLOCK, N, np.array(2.5), x, y)
+    # Arrays of Python objects and arrays in the other byte order are refused.
+    with pytest.raises(TypeError, match="Python objects"):
+        saxpy.launch(GRID, BLOCK, N, 2.5, x, np.array([object()] * N))
+    with pytest.raises(TypeError, match="not Python objects"):
+        k20x.empty(4, object)
+    with pytest.raises(ValueError, match="byte order"):
+        saxpy.launch(GRID, BLOCK, N, 2.5, x, np.zeros(N, ">f4"))
+    swapped = k20x.asarray(np.arange(4, dtype=">f4"))
+    assert swapped.dtype.isnative and list(swapped) == [0, 1, 2, 3]
 
 
 def test_run_spec_is_ptxray_run(cli, source_dir, tmp_path):
@@ -294,3 +336,20 @@ def test_threads_share_a_device(k20x, saxpy_module):
         t.join(timeout=120)
     assert not any(t.is_alive() for t in threads)
     assert not errors
+
+
+def test_opencl_kernel_with_local_memory(source_dir):
+    """An OpenCL C kernel (clang + libclc) with a build option and a __local buffer argument:
+    ids reversed within each work-group through local memory."""
+    device = ptxray.Device("k20x", threads=1)
+    module = device.load(source_dir / "tests" / "opencl" / "kernels" / "ndrange.cl", build_options="-D SCALE=1000")
+    out = device.zeros(256, np.uint32)
+    module["reverseIds"][4, 64](out, ptxray.Local(64 * 4))
+    ids = np.arange(256, dtype=np.uint32).reshape(4, 64)
+    np.testing.assert_array_equal(out.reshape(4, 64), ids[:, ::-1] + 1000)
+    # Too little local memory for the group: the kernel writes past it.
+    with pytest.raises(ptxray.KernelFault) as caught:
+        module["reverseIds"][4, 64](out, ptxray.Local(16))
+    assert caught.value.faults[0]["kind"] == "out-of-bounds"
+    with pytest.raises(ValueError, match="positive"):
+        ptxray.Local(0)

@@ -40,7 +40,7 @@ import numpy as _np
 from . import _core
 
 __all__ = [
-    "Device", "Module", "Kernel", "Launch", "Analysis", "Finding", "Report", "Timeline", "Comparison",
+    "Device", "Module", "Kernel", "Local", "Launch", "Analysis", "Finding", "Report", "Timeline", "Comparison",
     "PtxrayError", "SpecError", "ModuleError", "LaunchError", "KernelFault", "LaunchRefused",
     "gpus", "arch", "occupancy", "run_spec", "analyze", "compare", "timeline",
 ]
@@ -305,12 +305,29 @@ Module = _core.Module
 Kernel = _core.Kernel
 
 
+class Local:
+    """An OpenCL ``__local`` pointer argument: ``nbytes`` of the work-group's local memory, as
+    ``clSetKernelArg(kernel, i, nbytes, NULL)`` gives (a run spec's ``{"local": nbytes}``)."""
+
+    def __init__(self, nbytes: int):
+        if not isinstance(nbytes, int) or isinstance(nbytes, bool) or not 0 < nbytes < 1 << 32:
+            raise ValueError(f"Local: a positive number of bytes below 4 GiB, got {nbytes!r}")
+        self._ptxray_local_bytes = nbytes
+
+    @property
+    def nbytes(self) -> int:
+        return self._ptxray_local_bytes
+
+    def __repr__(self) -> str:
+        return f"ptxray.Local({self._ptxray_local_bytes})"
+
+
 def _launch(self: Any, grid: Any, block: Any, *args: Any, shared: int = 0, cooperative: bool = False) -> Launch:
     """Launches the kernel on ``grid`` blocks of ``block`` threads (ints or tuples of 1 to 3) with
     ``args`` checked against its PTX parameters: Python and NumPy numbers for scalars (a NumPy
     scalar's kind and size must match), NumPy arrays (or device views) for pointers, ``bytes`` for
-    structures passed by value. ``shared``: dynamic shared memory per block, in bytes. Returns the
-    :class:`Launch`; raises :class:`KernelFault` or :class:`LaunchRefused` when it did not complete."""
+    structures passed by value, :class:`Local` for OpenCL ``__local`` pointers. ``shared``: dynamic
+    shared memory per block, in bytes. Returns the :class:`Launch`; raises :class:`KernelFault` or :class:`LaunchRefused` when it did not complete."""
     launch = Launch(self._launch(grid, block, args, shared, cooperative))
     if launch.status == "refused":
         error = LaunchRefused(f"{launch.kernel}: launch refused: {launch.error}")
@@ -392,8 +409,9 @@ class Device:
 
     def empty(self, shape: int | Sequence[int], dtype: Any = _np.float32) -> _np.ndarray:
         """A NumPy array in device memory (a view: kernels see its writes and it sees theirs). Its
-        bytes start as zero, but count as never written for initcheck until Python or a kernel
-        writes them."""
+        bytes start as zero, but count as never written for initcheck until a kernel writes them
+        (initcheck does not see writes from Python: fill an array with :meth:`full` or
+        :meth:`asarray` when a kernel is to read what Python put there)."""
         return self._device._allocate(shape, dtype, False)
 
     def zeros(self, shape: int | Sequence[int], dtype: Any = _np.float32) -> _np.ndarray:
@@ -409,9 +427,21 @@ class Device:
     def asarray(self, array: Any, dtype: Any = None) -> _np.ndarray:
         """A copy of ``array`` in device memory (cudaMemcpy to the device), as a NumPy view."""
         source = _np.ascontiguousarray(array, dtype=dtype)
+        if not source.dtype.isnative:  # a kernel reads the machine's byte order
+            source = source.astype(source.dtype.newbyteorder("="))
         a = self._device._allocate(source.shape, source.dtype, True)
         a[...] = source
         return a
+
+    @property
+    def memory_in_use(self) -> int:
+        """Bytes of device memory allocated now (arrays, modules' variables, the device heap)."""
+        return self._device.memory_in_use
+
+    def leaks(self) -> list[Report]:
+        """leakcheck's reports (``tools=["leakcheck"]``): device-heap blocks that kernels allocated
+        with malloc and nothing freed, as compute-sanitizer reports them at the end of a program."""
+        return [Report(r) for r in self._device._leaks()]
 
     def summaries(self) -> list[dict]:
         """Every tool's totals so far: dicts with ``tool``, ``errors`` and ``warnings``."""
@@ -447,6 +477,8 @@ def timeline(spec: str | _os.PathLike, gpu: str = "sm_90", **settings: Any) -> T
     """``ptxray timeline SPEC.json``: the spec's session placed in time on the modeled system."""
     r = _core.run_spec(_os.fspath(spec), gpu, timeline=True, **_settings(settings))
     _raise_for_launches(r)
+    if "timeline" not in r:
+        raise LaunchError(f"{spec}: no session to place in time: {r['error'] or r['stderr']}")
     return Timeline(r["timeline"], r["timeline_html"], r["timeline_text"])
 
 
@@ -500,6 +532,8 @@ def _settings(settings: dict) -> dict:
 
 
 def _raise_for_launches(result: dict) -> None:
+    """A spec's failed launch as the exception a Device's launch raises (without a ``launch`` object:
+    the report of the fault is the message, as ``ptxray run`` prints it)."""
     for l in result["launches"]:
         if l["status"] == "refused":
             raise LaunchRefused(f"{l['kernel']}: launch refused: {l['error']}")
