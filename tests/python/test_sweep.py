@@ -616,8 +616,10 @@ def test_two_workers_speedup(workdir: Path) -> None:
     two cores, and the virtual machines this runs on have spells where two busy processes get much
     less than two cores (two plain C loops measured at 1.1x; the same sweep at 1.5x). So the same
     16 tasks also run in one and in two plain processes (multiprocessing, no Dask), timed in
-    alternation with the sweeps, up to three rounds, the fastest run of each kind counting; the
-    sweep's speed-up must be 1.8x, or 85% of the plain processes' when they reach less than 1.9x.
+    alternation with the sweeps, up to three rounds, the fastest run of each kind counting. When the
+    plain processes show a quiet machine (1.9x to 2.1x), the sweep's speed-up must be 1.8x; when
+    they do not (less, or an impossible 2.4x from a one-process run slowed by the host: seen in CI),
+    it must be 80% of what the plain processes reached, at most 2x.
     """
     import multiprocessing
 
@@ -666,4 +668,5 @@ def test_two_workers_speedup(workdir: Path) -> None:
           f"workers busy {[round(p, 2) for p in parallelism]}; plain processes: {plain:.2f}x")
     assert 0.2 <= per_task <= 1.0, "the tasks are not the size this test is made for"
     assert max(parallelism) >= 1.8
-    assert dask >= (1.8 if plain >= 1.9 else 0.85 * plain)
+    quiet = 1.9 <= plain <= 2.1
+    assert dask >= (1.8 if quiet else 0.8 * min(plain, 2.0))
