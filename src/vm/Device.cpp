@@ -601,14 +601,24 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   }
   CtaQueue queue(ctas, runs);
   {
+    // The terminal's progress line follows the launch (support/Progress.h); it is erased before the
+    // launch returns to the program.
+    support::ProgressDisplay *display = support::ProgressDisplay::instance();
+    std::shared_ptr<support::ProgressDisplay::Launch> progress =
+        display ? display->beginLaunch(ptx::demangle(kernel->name), runs) : nullptr;
+    L.progressLine = progress.get();
     // The listeners that heard the launch begin hear it end, also when a worker throws.
     struct LaunchEnd {
       Listener *listener;
+      support::ProgressDisplay *display;
+      const std::shared_ptr<support::ProgressDisplay::Launch> &progress;
       ~LaunchEnd() {
         if (listener)
           listener->onLaunchEnd();
+        if (progress)
+          display->endLaunch(progress);
       }
-    } end{L.listener};
+    } end{L.listener, display, progress};
     workers_->run(workers, [&L, &queue](unsigned w) { runWorker(L, w, queue); });
   }
 

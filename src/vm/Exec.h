@@ -4,6 +4,7 @@
 #pragma once
 
 #include "support/MemoryBudget.h"
+#include "support/Progress.h"
 #include "vm/Events.h"
 #include "vm/Fault.h"
 #include "vm/LaunchOptions.h"
@@ -130,6 +131,8 @@ struct LaunchState {
   uint64_t gridId = 1;
   LaunchOptions options;
   Listener *listener = nullptr; ///< the device's (Device::setListener), null for the plain VM
+  /// The terminal's progress line (support/Progress.h), null when none is shown: a block's end counts.
+  support::ProgressDisplay::Launch *progressLine = nullptr;
   /// Volta's independent thread scheduling (CC 7.0+): a path of a warp that polls lets lanes of the
   /// warp waiting at a reconvergence point run on (the per-thread spin lock).
   bool independentThreadScheduling = false;

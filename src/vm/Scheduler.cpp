@@ -118,6 +118,8 @@ void runWorker(LaunchState &L, unsigned worker, CtaQueue &queue) {
         resident.pop_front();
         L.resident.fetch_sub(1, std::memory_order_relaxed);
         L.progress.fetch_add(1, std::memory_order_relaxed);
+        if (L.progressLine)
+          support::ProgressDisplay::blockDone(*L.progressLine);
         quiet.store(0, std::memory_order_release);
         polls = 0;
         continue;

@@ -341,3 +341,15 @@ add_test(NAME cli.memcheck_summary_counts_every_error COMMAND bash -c
   "${PTXRAY_BIN} run ${CLI_KERNELS}/oob_every_thread.ptx --grid 4 --block 256 --buffer b=4K --arg buf:b --memcheck 2>&1 | grep SUMMARY")
 set_tests_properties(cli.memcheck_summary_counts_every_error PROPERTIES PASS_REGULAR_EXPRESSION
   "^========= ERROR SUMMARY: 1024 errors \\(the first 100 are reported\\)\n========= MEMCHECK SUMMARY: 1024 errors\n$")
+
+# Progress (support/Progress.h): with PTXRAY_PROGRESS=always and standard error not a terminal, a line
+# when each launch begins and one when it ends, with its blocks counted; piped and left to the default,
+# nothing (the terminal's redrawn line only appears on a tty, after 2 s).
+add_test(NAME cli.progress_lines COMMAND bash -c
+  "PTXRAY_PROGRESS=always ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json --threads 2 2>&1 >/dev/null")
+set_tests_properties(cli.progress_lines PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: launch 1 \\(saxpy\\(int, float, float const\\*, float\\*\\)\\): 0 of 4,096 blocks \\(0%\\), 0\\.0 s\n.*ptxray: launch 1 \\(saxpy[^\n]*\\): 4,096 of 4,096 blocks \\(100%\\), [0-9.]+ s\nptxray: launch 2 \\(block_sum\\(float const\\*, float\\*, int\\)\\): 0 of 4,096 blocks.*ptxray: launch 2 \\(block_sum[^\n]*\\): 4,096 of 4,096 blocks \\(100%\\), [0-9.]+ s\n$")
+add_test(NAME cli.progress_quiet_when_piped COMMAND bash -c
+  "unset PTXRAY_PROGRESS; ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json 2>&1; echo exit=$?")
+set_tests_properties(cli.progress_quiet_when_piped PROPERTIES PASS_REGULAR_EXPRESSION "exit=0"
+  FAIL_REGULAR_EXPRESSION "ptxray: launch [0-9]")
