@@ -43,7 +43,7 @@ struct AnalyzeOptions {
   uint64_t maxInstructions = 0;
   std::string keepPtx;
   bool check = false; ///< the sanitizers too: their hazards become correctness findings
-  bool csv = false;   ///< compare --csv: the side-by-side table as CSV instead of text
+  bool csv = false;   ///< --csv: analyze's findings, compare's side-by-side table, as CSV instead of text
   LaunchCommandLine launch;
   KernelFilterOptions filter;
 };
@@ -181,7 +181,8 @@ int analyzeCommand(const AnalyzeOptions &o) {
     return 1;
   }
   const session::SimulatedSession *simulated = result.session ? &*result.session : nullptr;
-  std::cout << session::renderAnalyses(session::OutputFormat::Text, result.analyses, textStyle(o), simulated);
+  std::cout << session::renderAnalyses(o.csv ? session::OutputFormat::Csv : session::OutputFormat::Text,
+                                       result.analyses, textStyle(o), simulated);
   if (!o.json.empty() &&
       !session::writeOutput(
           o.json, session::renderAnalyses(session::OutputFormat::Json, result.analyses, {}, simulated), std::cerr))
@@ -316,6 +317,11 @@ CommandRunner addAnalyzeCommand(CLI::App &app) {
   cmd->add_option("input", o->input, "SPEC.json, or a .ptx/.cu module (with --grid/--block... for a launch)");
   cmd->add_option("--arch", o->arch, "GPU or compute capability (default sm_90)");
   cmd->add_flag("--list-rules", o->listRules, "List the rules and thresholds, then exit");
+  cmd->add_flag("--csv", o->csv,
+                "The findings as CSV on stdout instead of the text report: a row per finding, with Nsight "
+                "Compute's rule columns (Rule Name, Rule Type, Rule Description, Estimated Speedup) and ptxray's "
+                "(priority, category, guide, source lines, evidence, fix); --report FILE.csv under exec writes "
+                "the same");
   addCommonOptions(*cmd, *o);
   cmd->footer(std::string(R"(
 With a spec file, or a module and a launch (--grid, --block, --buffer, --arg), the launch runs on the

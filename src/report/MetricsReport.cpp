@@ -63,8 +63,6 @@ std::string csvField(std::string_view text) {
   return out;
 }
 
-namespace {
-
 /// "9.0" from the display name's "sm_90" (ncu's CC column).
 std::string computeCapabilityOf(const std::string &arch) {
   const size_t at = arch.find("sm_");
@@ -76,6 +74,8 @@ std::string computeCapabilityOf(const std::string &arch) {
   const std::string digits = arch.substr(at + 3, end - at - 3);
   return digits.size() >= 2 ? fmt::format("{}.{}", digits.substr(0, digits.size() - 1), digits.back()) : "";
 }
+
+namespace {
 
 std::string dimsNcu(vm::Dim3 d) {
   return fmt::format("({}, {}, {})", d.x, d.y, d.z);

@@ -39,6 +39,8 @@ model::MetricList selectMetrics(const model::LaunchProfile &launch, const std::v
 std::string ncuNumber(double value);
 /// A CSV field as ncu writes every one: quoted, inner quotes doubled.
 std::string csvField(std::string_view text);
+/// ncu's CC column ("9.0") from a GPU's display name ("H100 SXM (sm_90)"); empty when it names none.
+std::string computeCapabilityOf(const std::string &arch);
 
 /// Nsight Compute's CSV layout (`ncu --csv --metrics ...`): the header, then one row per metric of a
 /// launch ("ID","Kernel Name","Block Size","Grid Size","Device","CC","Section Name","Metric Name",

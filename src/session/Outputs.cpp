@@ -1,7 +1,9 @@
 #include "session/Outputs.h"
 
 #include "advisor/SessionRules.h"
+#include "report/FindingsCsv.h"
 #include "report/MetricsReport.h"
+#include "report/TimelineStats.h"
 #include "support/OutputFile.h"
 
 #include <fmt/format.h>
@@ -17,6 +19,8 @@ OutputFormat outputFormat(std::string_view path) {
     return OutputFormat::Json;
   if (path.ends_with(".html") || path.ends_with(".htm"))
     return OutputFormat::Html;
+  if (path.ends_with(".csv"))
+    return OutputFormat::Csv;
   return OutputFormat::Text;
 }
 
@@ -57,6 +61,7 @@ std::string renderAnalyses(OutputFormat format, const std::vector<report::Analys
     return jsonText(document);
   }
   case OutputFormat::Html: return report::analysisHtml(analyses);
+  case OutputFormat::Csv: return report::findingsCsv(analyses);
   case OutputFormat::Text: break;
   }
   std::string text;
@@ -84,6 +89,7 @@ std::string renderTimeline(OutputFormat format, const SimulatedSession &session,
     return report::timelineTrace(session.timeline).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
            "\n";
   case OutputFormat::Html: return report::timelineHtml(session.timeline, session.findings);
+  case OutputFormat::Csv: return report::timelineStatsCsv(session.timeline, "cuda_gpu_kern_sum");
   case OutputFormat::Text: break;
   }
   return report::timelineText(session.timeline, session.findings, text);

@@ -1,5 +1,5 @@
 // How results are written, by output type: a file's extension chooses the view (.json: the versioned
-// JSON document, .html/.htm: one self-contained page, anything else: text), "-" means the error
+// JSON document, .html/.htm: one self-contained page, .csv: a table, anything else: text), "-" means the error
 // stream, and a file that cannot be written completely is an error that says so. One place for the
 // analyses (`analyze`, `compare`, `exec --report`), session timelines (`timeline`, `analyze` of a
 // session, `exec --timeline`), metrics and the sanitizers' JSON.
@@ -25,8 +25,10 @@
 namespace ptxray::session {
 
 /// Trace: the Trace Event Format of Perfetto and chrome://tracing (timelines only; elsewhere JSON).
-enum class OutputFormat : uint8_t { Text, Json, Html, Trace };
-/// By the file's extension: .json, .html or .htm, else text (never Trace: asked for by name).
+/// Csv: the tables a spreadsheet reads (analyses: the findings, report/FindingsCsv.h; timelines:
+/// `nsys stats`' kernel summary, report/TimelineStats.h).
+enum class OutputFormat : uint8_t { Text, Json, Html, Trace, Csv };
+/// By the file's extension: .json, .html or .htm, .csv, else text (never Trace: asked for by name).
 OutputFormat outputFormat(std::string_view path);
 
 /// Writes `contents` to `path` (replacing it), or to `err` for "-". False, after an error line on

@@ -65,6 +65,20 @@ add_test(NAME cli.compare_csv COMMAND bash -c
    python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/csv_rows.py --where ID=0 --columns 'Kernel Name,Quantity,sm_20,sm_90'")
 set_tests_properties(cli.compare_csv PROPERTIES PASS_REGULAR_EXPRESSION
   "^Kernel Name\\|Quantity\\|sm_20\\|sm_90\nsaxpy\\(int, float, float const\\*, float\\*\\)\\|compute capability\\|2\\.0\\|9\\.0\n[^\n]*\\|board\\|GeForce GTX 480\\|H100 SXM5 80GB\n.*\\|blocks per SM\\|6\\|8\n.*\\|global trans/request\\|2\\.00\\|4\\.00\n.*\\|DRAM bytes\\|12582912\\|8388608\n.*\\|findings\\|-\\|-\nrows: 15\n$")
+# analyze --csv: a row per finding with ncu's rule columns, read back by Python's csv module. The
+# guide's three steps on a K20X, in the text report's order: the naive kernel's uncoalesced loads (no
+# gain estimated at this size: WRN), its redundant loads (a gain: OPT), and the bank conflicts of the
+# shared-memory version; every source line as the text report shows it.
+add_test(NAME cli.analyze_csv COMMAND bash -c
+  "set -o pipefail; ${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --csv | ${CSV_ROWS} --columns 'ID,Kernel Name,Block Size,CC,Rule Name,Rule Type,Estimated Speedup Type,Priority,Source' --where 'Category=memory'")
+set_tests_properties(cli.analyze_csv PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ID\\|Kernel Name\\|Block Size\\|CC\\|Rule Name\\|Rule Type\\|Estimated Speedup Type\\|Priority\\|Source\n0\\|simpleMultiplyAAT\\|\\(16, 16, 1\\)\\|3\\.5\\|uncoalesced-global\\|WRN\\|\\|high\\|[^|\n]*examples/guide/aat\\.cu:19\n0\\|simpleMultiplyAAT\\|\\(16, 16, 1\\)\\|3\\.5\\|redundant-global-loads\\|OPT\\|global\\|medium\\|[^|\n]*examples/guide/aat\\.cu:19\n0\\|[^\n]*read-only-cache[^\n]*\n1\\|sharedMultiplyAAT\\|\\(16, 16, 1\\)\\|3\\.5\\|shared-bank-conflicts\\|OPT\\|global\\|medium\\|[^|\n]*examples/guide/aat\\.cu:30\n.*rows: 7\n$")
+# A launch without findings is still a row (saxpy on an H100: nothing to fix).
+add_test(NAME cli.analyze_csv_no_findings COMMAND bash -c
+  "set -o pipefail; ${PTXRAY_BIN} analyze ${PROJECT_SOURCE_DIR}/examples/saxpy.json --csv | ${CSV_ROWS} --columns 'ID,Kernel Name,Grid Size,Rule Name,GPU'")
+set_tests_properties(cli.analyze_csv_no_findings PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ID\\|Kernel Name\\|Grid Size\\|Rule Name\\|GPU\n0\\|saxpy\\(int, float, float const\\*, float\\*\\)\\|\\(4096, 1, 1\\)\\|\\|sm_90\n1\\|block_sum\\(float const\\*, float\\*, int\\)\\|\\(4096, 1, 1\\)\\|\\|sm_90\nrows: 2\n$")
+
 add_test(NAME cli.compare_needs_launch COMMAND bash -c "${PTXRAY_BIN} compare ${EXAMPLE} --arch sm_20,sm_35 2>&1; echo exit=$?")
 set_tests_properties(cli.compare_needs_launch PROPERTIES PASS_REGULAR_EXPRESSION "exit=2([^0-9]|$)")
 
