@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "cli/LaunchOptions.h"
 #include "report/MetricsReport.h"
+#include "report/NcuSections.h"
 #include "session/InstrumentedRun.h"
 #include "session/ModelSettings.h"
 #include "support/InputFile.h"
@@ -29,6 +30,8 @@ struct RunCommandOptions {
   bool metrics = false;
   std::vector<std::string> metricNames; ///< --metrics NAME,... (ncu's names); empty: the text report
   bool csv = false;                     ///< --csv: the metrics in ncu's CSV layout
+  std::string set;                      ///< --set basic|detailed|full|...: ncu's section sets
+  std::vector<std::string> sections;    ///< --section ID or regex:EXPR (ncu's identifiers)
   std::string metricsJson;
   session::ModelSettings model; ///< --clock, --dlcm, --bank-mode
   uint64_t sample = 0;
@@ -125,6 +128,17 @@ int runCommand(const RunCommandOptions &o) {
       !specOutputsWritable(*spec, o.input, o.launch))
     return 1;
   const bool memcheck = request.tools.has(session::Tool::Memcheck);
+  // ncu's --set/--section: the sections the model fills, in ncu's order; those it cannot, named once.
+  std::vector<const report::NcuSectionInfo *> sections, unmodeled;
+  try {
+    sections = report::selectSections(o.set, o.sections, &unmodeled);
+  } catch (const std::invalid_argument &e) {
+    std::cerr << "ptxray: error: " << e.what() << "\n";
+    return 2;
+  }
+  for (const report::NcuSectionInfo *s : unmodeled)
+    std::cerr << fmt::format("ptxray: warning: --section {}: not shown, {}\n", s->identifier, s->missing);
+  const bool bySection = !o.set.empty() || !o.sections.empty();
   std::vector<std::string> unknownMetrics;
   size_t csvLaunches = 0;
   session::RunResult result;
@@ -134,7 +148,30 @@ int runCommand(const RunCommandOptions &o) {
                                   memcheck ? std::optional(request.launch.maxFaults) : std::nullopt);
       if (o.verbose)
         printVerbose(e.report);
-      if (o.metrics && e.profile) {
+      if (o.metrics && e.profile && bySection) {
+        // The sections, then any metrics named with --metrics, as ncu prints both.
+        std::vector<std::string> missing;
+        const model::MetricList named =
+            o.metricNames.empty() ? model::MetricList{} : report::selectMetrics(*e.profile, o.metricNames, &missing);
+        for (const std::string &name : missing)
+          if (std::find(unknownMetrics.begin(), unknownMetrics.end(), name) == unknownMetrics.end()) {
+            unknownMetrics.push_back(name);
+            std::cerr << fmt::format("ptxray: warning: --metrics: the model has no metric \"{}\" (docs/metrics.md "
+                                     "lists them)\n",
+                                     name);
+          }
+        if (o.csv) {
+          if (csvLaunches == 0)
+            std::cout << report::metricsCsvHeader();
+          std::cout << report::sectionsCsvRows(*e.profile, csvLaunches, sections);
+          std::cout << report::metricsCsvRows(*e.profile, csvLaunches, named, "Command line profiler metrics");
+          ++csvLaunches;
+        } else {
+          std::cout << report::sectionsText(*e.profile, sections);
+          if (!named.empty())
+            std::cout << report::metricsTable(*e.profile, named);
+        }
+      } else if (o.metrics && e.profile) {
         if (!o.csv && o.metricNames.empty()) {
           std::cout << report::metricsText(*e.profile);
         } else {
@@ -211,6 +248,13 @@ CommandRunner addRunCommand(CLI::App &app) {
   cmd->add_flag("--csv", o->csv,
                 "With --metrics: every launch's metrics (those named, else all) in Nsight Compute's CSV layout "
                 "(ncu --csv: ID, kernel, block, grid, device, CC, section, metric name, unit, value)");
+  cmd->add_option("--set", o->set,
+                  "NAME: Nsight Compute's section set (basic, detailed, full; ncu --list-sets): each launch's "
+                  "sections the model fills, with ncu's section and metric names (docs/metrics.md)");
+  cmd->add_option("--section", o->sections,
+                  "ID: an Nsight Compute section (SpeedOfLight, LaunchStats, Occupancy, MemoryWorkloadAnalysis, "
+                  "ComputeWorkloadAnalysis, InstructionStats, SourceCounters), or regex:EXPR; repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--metrics-json", o->metricsJson, "FILE: every launch's metrics, per line and per instruction");
   cmd->add_option("--dlcm", o->model.dlcm, "Global loads cached in L1 (ca) or L2 only (cg), as -Xptxas -dlcm")
       ->check(CLI::IsMember({"ca", "cg"}));
@@ -254,8 +298,8 @@ CommandRunner addRunCommand(CLI::App &app) {
     if (!cmd->parsed())
       return -1;
     try {
-      // --csv and a list of metric names are ways of printing --metrics.
-      o->metrics = o->metrics || o->csv || !o->metricNames.empty();
+      // --csv, a list of metric names and ncu's sections are ways of printing --metrics.
+      o->metrics = o->metrics || o->csv || !o->metricNames.empty() || !o->set.empty() || !o->sections.empty();
       return runCommand(*o);
     } catch (const std::invalid_argument &e) {
       std::cerr << "ptxray: error: " << e.what() << "\n";

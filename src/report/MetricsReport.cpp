@@ -125,14 +125,19 @@ std::string metricsCsvHeader() {
          "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
 }
 
+std::string metricCsvRow(const model::LaunchProfile &L, size_t id, std::string_view section, std::string_view name,
+                         std::string_view unit, double value) {
+  return fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csvField(std::to_string(id)), csvField(L.demangled),
+                     csvField(dimsNcu(L.block)), csvField(dimsNcu(L.grid)), csvField("0"),
+                     csvField(computeCapabilityOf(L.arch)), csvField(section), csvField(name), csvField(unit),
+                     csvField(ncuNumber(value)));
+}
+
 std::string metricsCsvRows(const model::LaunchProfile &L, size_t id, const model::MetricList &metrics,
                            const std::string &section) {
   std::string out;
   for (const auto &[name, value] : metrics)
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csvField(std::to_string(id)), csvField(L.demangled),
-                       csvField(dimsNcu(L.block)), csvField(dimsNcu(L.grid)), csvField("0"),
-                       csvField(computeCapabilityOf(L.arch)), csvField(section), csvField(name),
-                       csvField(metricUnit(name)), csvField(ncuNumber(value)));
+    out += metricCsvRow(L, id, section, name, metricUnit(name), value);
   return out;
 }
 

@@ -48,6 +48,9 @@ std::string computeCapabilityOf(const std::string &arch);
 std::string metricsCsvHeader();
 std::string metricsCsvRows(const model::LaunchProfile &launch, size_t id, const model::MetricList &metrics,
                            const std::string &section);
+/// One row of that layout.
+std::string metricCsvRow(const model::LaunchProfile &launch, size_t id, std::string_view section, std::string_view name,
+                         std::string_view unit, double value);
 /// The same metrics as ncu's text page: a table of name, unit and value under the launch's line.
 std::string metricsTable(const model::LaunchProfile &launch, const model::MetricList &metrics);
 

@@ -353,3 +353,33 @@ add_test(NAME cli.progress_quiet_when_piped COMMAND bash -c
   "unset PTXRAY_PROGRESS; ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json 2>&1; echo exit=$?")
 set_tests_properties(cli.progress_quiet_when_piped PROPERTIES PASS_REGULAR_EXPRESSION "exit=0"
   FAIL_REGULAR_EXPRESSION "ptxray: launch [0-9]")
+
+# ncu's --set and --section on the model (report/NcuSections.h). saxpy on an H100: 4096 blocks of 256
+# threads, 8 warps a block, 64 warps per SM: 8 blocks per SM, 100% theoretical occupancy, and 4096 /
+# (8 x 132 SMs) = 3.88 waves. The basic set shows the sections the model fills (WorkloadDistribution
+# is not one of them) in ncu's order.
+add_test(NAME cli.run_set_basic COMMAND bash -c
+  "set -o pipefail; ${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json -k saxpy --set basic --csv | ${CSV_ROWS} --columns 'ID,Section Name,Metric Name,Metric Unit,Metric Value'")
+set_tests_properties(cli.run_set_basic PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ID\\|Section Name\\|Metric Name\\|Metric Unit\\|Metric Value\n0\\|GPU Speed Of Light Throughput\\|SM Frequency\\|hz\\|1,980,000,000\n.*0\\|GPU Speed Of Light Throughput\\|Compute \\(SM\\) Throughput\\|%\\|[0-9.]+\n0\\|Launch Statistics\\|Block Size\\|\\|256\n0\\|Launch Statistics\\|Grid Size\\|\\|4,096\n.*0\\|Launch Statistics\\|# SMs\\|SM\\|132\n0\\|Launch Statistics\\|Threads\\|thread\\|1,048,576\n0\\|Launch Statistics\\|Waves Per SM\\|\\|3\\.88\n.*0\\|Occupancy\\|Block Limit Warps\\|block\\|8\n.*0\\|Occupancy\\|Theoretical Active Warps per SM\\|warp\\|64\n0\\|Occupancy\\|Theoretical Occupancy\\|%\\|100\n.*rows: 25\n$")
+# The sections' Duration is the model's gpu__time_duration.sum, printed beside it with --metrics.
+add_test(NAME cli.run_section_duration_is_the_metric COMMAND bash -c
+  "set -e -o pipefail; out=$(${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json -k saxpy --section SpeedOfLight --metrics gpu__time_duration.sum --csv); \
+   a=$(echo \"$out\" | ${CSV_ROWS} --where 'Metric Name=Duration' --columns 'Metric Value' | sed -n 2p); \
+   b=$(echo \"$out\" | ${CSV_ROWS} --where 'Metric Name=gpu__time_duration.sum' --where 'Section Name=Command line profiler metrics' --columns 'Metric Value' | sed -n 2p); \
+   echo \"duration=$a metric=$b\"; test -n \"$a\" && test \"$a\" = \"$b\" && echo same")
+set_tests_properties(cli.run_section_duration_is_the_metric PROPERTIES PASS_REGULAR_EXPRESSION
+  "duration=[0-9][0-9,.]* metric=[0-9][0-9,.]*\nsame\n")
+# A section the model does not fill is named with the reason, an unknown one is a usage error.
+add_test(NAME cli.run_section_unmodeled COMMAND bash -c
+  "${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json -k saxpy --section regex:^WarpState 2>&1 >/dev/null; echo exit=$?")
+set_tests_properties(cli.run_section_unmodeled PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: warning: --section WarpStateStats: not shown, warp stall reasons are not modeled\nexit=0\n$")
+add_test(NAME cli.usage_run_unknown_section COMMAND bash -c
+  "${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json --section SpeedOfLite 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_run_unknown_section PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: --section: no section \"SpeedOfLite\" \\(Nsight Compute's identifiers: SpeedOfLight, [^\n]*WarpStateStats[^\n]*\\)\n${CLI_EXIT_2}")
+add_test(NAME cli.usage_run_unknown_set COMMAND bash -c
+  "${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json --set everything 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_run_unknown_set PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: --set: no section set \"everything\" \\(basic, detailed, full, nvlink, pmsampling, roofline\\)\n${CLI_EXIT_2}")
