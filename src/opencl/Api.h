@@ -4,6 +4,7 @@
 // name: the library exports only the ICD's entry points.
 #pragma once
 
+#include "opencl/ApiTrace.h"
 #include "opencl/Platform.h"
 #include "support/MemoryBudget.h"
 
@@ -118,12 +119,14 @@ namespace ptxray::opencl {
 void reportInternalError(const char *call, const char *what);
 /// "CL_INVALID_VALUE" for -30.
 const char *errorName(cl_int error);
-/// The API trace (`ptxray exec --log-api`, PTXRAY_LOG=api): one line per call with its result.
-void logCall(const char *name, cl_int result);
+/// The API trace (`ptxray exec --log-api`, PTXRAY_LOG=api): one line per call, `call` being the call
+/// with its arguments (opencl/ApiTrace.h).
+void logCall(std::string_view call, cl_int result);
 
 /// Runs an API call's body under the platform's lock, so that no C++ exception reaches the program
-/// (std::bad_alloc: CL_OUT_HOST_MEMORY), then the callbacks that came due.
-template <typename F> cl_int call(const char *name, F &&body) {
+/// (std::bad_alloc: CL_OUT_HOST_MEMORY), then the callbacks that came due. `args` (PTXRAY_CL_ARGS)
+/// are the call's arguments for the trace.
+template <typename F, typename... A> cl_int call(const char *name, const trace::Args<A...> &args, F &&body) {
   cl_int result = CL_SUCCESS;
   {
     Platform &p = Platform::instance();
@@ -140,16 +143,21 @@ template <typename F> cl_int call(const char *name, F &&body) {
       result = CL_OUT_OF_RESOURCES;
     }
     if (p.config().logApi)
-      logCall(name, result);
+      logCall(trace::call(name, args, result == CL_SUCCESS), result);
   }
   Platform::runCallbacks();
   return result;
 }
+/// A call without arguments.
+template <typename F> cl_int call(const char *name, F &&body) {
+  return call(name, trace::args(""), std::forward<F>(body));
+}
 
 /// The same for a call that creates an object: `body` returns it and sets the error code.
-template <typename T, typename F> T create(const char *name, cl_int *errcodeRet, F &&body) {
+template <typename T, typename F, typename... A>
+T create(const char *name, const trace::Args<A...> &args, cl_int *errcodeRet, F &&body) {
   T object = nullptr;
-  cl_int error = call(name, [&](Platform &p, std::unique_lock<std::mutex> &lock) {
+  cl_int error = call(name, args, [&](Platform &p, std::unique_lock<std::mutex> &lock) {
     cl_int e = CL_SUCCESS;
     object = body(p, lock, e);
     return e;
@@ -172,7 +180,7 @@ cl_int infoString(size_t size, void *value, size_t *sizeRet, std::string_view te
 /// clRetainXxx and clReleaseXxx: `invalid` (CL_INVALID_CONTEXT, ...) unless `object` is a live object
 /// of the platform.
 template <typename T> cl_int retainObject(const char *name, T object, cl_int invalid) {
-  return call(name, [&](Platform &p, auto &) -> cl_int {
+  return call(name, PTXRAY_CL_ARGS(object), [&](Platform &p, auto &) -> cl_int {
     if (!p.valid(object))
       return invalid;
     p.retain(object);
@@ -180,7 +188,7 @@ template <typename T> cl_int retainObject(const char *name, T object, cl_int inv
   });
 }
 template <typename T> cl_int releaseObject(const char *name, T object, cl_int invalid) {
-  return call(name, [&](Platform &p, auto &) -> cl_int {
+  return call(name, PTXRAY_CL_ARGS(object), [&](Platform &p, auto &) -> cl_int {
     if (!p.valid(object))
       return invalid;
     p.release(object);

@@ -323,188 +323,211 @@ namespace api {
 
 cl_int clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                            void *ptr, cl_uint waitCount, const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueReadBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    return enqueueTransfer(p, lock, queue, buffer, false, blocking, range(offset, size), range(0, size), ptr, waitCount,
-                           waitList, event, CL_COMMAND_READ_BUFFER);
-  });
+  return call("clEnqueueReadBuffer",
+              PTXRAY_CL_ARGS(queue, buffer, blocking, offset, size, ptr, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                return enqueueTransfer(p, lock, queue, buffer, false, blocking, range(offset, size), range(0, size),
+                                       ptr, waitCount, waitList, event, CL_COMMAND_READ_BUFFER);
+              });
 }
 
 cl_int clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                             const void *ptr, cl_uint waitCount, const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueWriteBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    return enqueueTransfer(p, lock, queue, buffer, true, blocking, range(offset, size), range(0, size),
-                           const_cast<void *>(ptr), waitCount, waitList, event, CL_COMMAND_WRITE_BUFFER);
-  });
+  return call("clEnqueueWriteBuffer",
+              PTXRAY_CL_ARGS(queue, buffer, blocking, offset, size, ptr, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                return enqueueTransfer(p, lock, queue, buffer, true, blocking, range(offset, size), range(0, size),
+                                       const_cast<void *>(ptr), waitCount, waitList, event, CL_COMMAND_WRITE_BUFFER);
+              });
 }
 
 cl_int clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking, const size_t *bufferOrigin,
                                const size_t *hostOrigin, const size_t *region, size_t bufferRowPitch,
                                size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *ptr,
                                cl_uint waitCount, const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueReadBufferRect", [&](Platform &p, auto &lock) -> cl_int {
-    Rect b{}, h{};
-    const bool valid = !makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) &&
-                       !makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch);
-    return enqueueTransfer(p, lock, queue, buffer, false, blocking, b, h, valid ? ptr : nullptr, waitCount, waitList,
-                           event, CL_COMMAND_READ_BUFFER_RECT);
-  });
+  return call("clEnqueueReadBufferRect",
+              PTXRAY_CL_ARGS(queue, buffer, blocking, bufferOrigin, hostOrigin, region, bufferRowPitch,
+                             bufferSlicePitch, hostRowPitch, hostSlicePitch, ptr, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                Rect b{}, h{};
+                const bool valid = !makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) &&
+                                   !makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch);
+                return enqueueTransfer(p, lock, queue, buffer, false, blocking, b, h, valid ? ptr : nullptr, waitCount,
+                                       waitList, event, CL_COMMAND_READ_BUFFER_RECT);
+              });
 }
 
 cl_int clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking, const size_t *bufferOrigin,
                                 const size_t *hostOrigin, const size_t *region, size_t bufferRowPitch,
                                 size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, const void *ptr,
                                 cl_uint waitCount, const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueWriteBufferRect", [&](Platform &p, auto &lock) -> cl_int {
-    Rect b{}, h{};
-    const bool valid = !makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) &&
-                       !makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch);
-    return enqueueTransfer(p, lock, queue, buffer, true, blocking, b, h, valid ? const_cast<void *>(ptr) : nullptr,
-                           waitCount, waitList, event, CL_COMMAND_WRITE_BUFFER_RECT);
-  });
+  return call("clEnqueueWriteBufferRect",
+              PTXRAY_CL_ARGS(queue, buffer, blocking, bufferOrigin, hostOrigin, region, bufferRowPitch,
+                             bufferSlicePitch, hostRowPitch, hostSlicePitch, ptr, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                Rect b{}, h{};
+                const bool valid = !makeRect(b, bufferOrigin, region, bufferRowPitch, bufferSlicePitch) &&
+                                   !makeRect(h, hostOrigin, region, hostRowPitch, hostSlicePitch);
+                return enqueueTransfer(p, lock, queue, buffer, true, blocking, b, h,
+                                       valid ? const_cast<void *>(ptr) : nullptr, waitCount, waitList, event,
+                                       CL_COMMAND_WRITE_BUFFER_RECT);
+              });
 }
 
 cl_int clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t srcOffset, size_t dstOffset,
                            size_t size, cl_uint waitCount, const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueCopyBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, src))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, dst))
-      return e;
-    if (size == 0 || !inRange(srcOffset, size, src->size) || !inRange(dstOffset, size, dst->size))
-      return CL_INVALID_VALUE;
-    const uint64_t from = src->address + srcOffset, to = dst->address + dstOffset;
-    if (from < to + size && to < from + size)
-      return CL_MEM_COPY_OVERLAP;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_COPY_BUFFER;
-    c.holds = {src, dst};
-    c.run = [&p, queue, from, to, size](double &seconds) {
-      std::memcpy(p.bytes(to, size), p.bytes(from, size), size);
-      p.wrote(to, size);
-      seconds = p.deviceCopySeconds(size, false);
-      recordTransfer(p, queue, system::OpKind::CopyD2D, size, false, false);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueCopyBuffer",
+              PTXRAY_CL_ARGS(queue, src, dst, srcOffset, dstOffset, size, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (cl_int e = checkBuffer(p, queue, src))
+                  return e;
+                if (cl_int e = checkBuffer(p, queue, dst))
+                  return e;
+                if (size == 0 || !inRange(srcOffset, size, src->size) || !inRange(dstOffset, size, dst->size))
+                  return CL_INVALID_VALUE;
+                const uint64_t from = src->address + srcOffset, to = dst->address + dstOffset;
+                if (from < to + size && to < from + size)
+                  return CL_MEM_COPY_OVERLAP;
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                Command c;
+                c.type = CL_COMMAND_COPY_BUFFER;
+                c.holds = {src, dst};
+                c.run = [&p, queue, from, to, size](double &seconds) {
+                  std::memcpy(p.bytes(to, size), p.bytes(from, size), size);
+                  p.wrote(to, size);
+                  seconds = p.deviceCopySeconds(size, false);
+                  recordTransfer(p, queue, system::OpKind::CopyD2D, size, false, false);
+                  return CL_SUCCESS;
+                };
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 cl_int clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *srcOrigin,
                                const size_t *dstOrigin, const size_t *region, size_t srcRowPitch, size_t srcSlicePitch,
                                size_t dstRowPitch, size_t dstSlicePitch, cl_uint waitCount, const cl_event *waitList,
                                cl_event *event) {
-  return call("clEnqueueCopyBufferRect", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, src))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, dst))
-      return e;
-    Rect s{}, d{};
-    if (makeRect(s, srcOrigin, region, srcRowPitch, srcSlicePitch) ||
-        makeRect(d, dstOrigin, region, dstRowPitch, dstSlicePitch) || s.end() > src->size || d.end() > dst->size)
-      return CL_INVALID_VALUE;
-    if (src == dst && srcRowPitch != dstRowPitch)
-      return CL_INVALID_VALUE;
-    if (rectsOverlap(src->address, s, dst->address, d))
-      return CL_MEM_COPY_OVERLAP;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_COPY_BUFFER_RECT;
-    c.holds = {src, dst};
-    c.run = [&p, queue, src, dst, s, d](double &seconds) {
-      copyRect(p.bytes(dst->address, dst->size), d, p.bytes(src->address, src->size), s);
-      for (size_t z = 0; z < d.region[2]; ++z)
-        for (size_t y = 0; y < d.region[1]; ++y)
-          p.wrote(dst->address + d.offset(y, z), d.region[0]);
-      seconds = p.deviceCopySeconds(d.bytes(), false);
-      recordTransfer(p, queue, system::OpKind::CopyD2D, d.bytes(), false, false);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueCopyBufferRect",
+              PTXRAY_CL_ARGS(queue, src, dst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch,
+                             dstSlicePitch, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (cl_int e = checkBuffer(p, queue, src))
+                  return e;
+                if (cl_int e = checkBuffer(p, queue, dst))
+                  return e;
+                Rect s{}, d{};
+                if (makeRect(s, srcOrigin, region, srcRowPitch, srcSlicePitch) ||
+                    makeRect(d, dstOrigin, region, dstRowPitch, dstSlicePitch) || s.end() > src->size ||
+                    d.end() > dst->size)
+                  return CL_INVALID_VALUE;
+                if (src == dst && srcRowPitch != dstRowPitch)
+                  return CL_INVALID_VALUE;
+                if (rectsOverlap(src->address, s, dst->address, d))
+                  return CL_MEM_COPY_OVERLAP;
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                Command c;
+                c.type = CL_COMMAND_COPY_BUFFER_RECT;
+                c.holds = {src, dst};
+                c.run = [&p, queue, src, dst, s, d](double &seconds) {
+                  copyRect(p.bytes(dst->address, dst->size), d, p.bytes(src->address, src->size), s);
+                  for (size_t z = 0; z < d.region[2]; ++z)
+                    for (size_t y = 0; y < d.region[1]; ++y)
+                      p.wrote(dst->address + d.offset(y, z), d.region[0]);
+                  seconds = p.deviceCopySeconds(d.bytes(), false);
+                  recordTransfer(p, queue, system::OpKind::CopyD2D, d.bytes(), false, false);
+                  return CL_SUCCESS;
+                };
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 cl_int clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer, const void *pattern, size_t patternSize,
                            size_t offset, size_t size, cl_uint waitCount, const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueFillBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, buffer))
-      return e;
-    const bool powerOfTwo = patternSize && (patternSize & (patternSize - 1)) == 0;
-    if (!pattern || !powerOfTwo || patternSize > 128 || offset % patternSize || size % patternSize ||
-        !inRange(offset, size, buffer->size))
-      return CL_INVALID_VALUE;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_FILL_BUFFER;
-    c.holds = {buffer};
-    const std::vector<std::byte> bytes(static_cast<const std::byte *>(pattern),
-                                       static_cast<const std::byte *>(pattern) + patternSize);
-    const uint64_t address = buffer->address + offset;
-    c.run = [&p, queue, address, size, bytes](double &seconds) {
-      std::byte *out = p.bytes(address, size);
-      for (size_t at = 0; at < size; at += bytes.size())
-        std::memcpy(out + at, bytes.data(), bytes.size());
-      p.wrote(address, size);
-      seconds = p.deviceCopySeconds(size, true);
-      recordTransfer(p, queue, system::OpKind::Memset, size, false, false);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueFillBuffer",
+              PTXRAY_CL_ARGS(queue, buffer, pattern, patternSize, offset, size, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (cl_int e = checkBuffer(p, queue, buffer))
+                  return e;
+                const bool powerOfTwo = patternSize && (patternSize & (patternSize - 1)) == 0;
+                if (!pattern || !powerOfTwo || patternSize > 128 || offset % patternSize || size % patternSize ||
+                    !inRange(offset, size, buffer->size))
+                  return CL_INVALID_VALUE;
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                Command c;
+                c.type = CL_COMMAND_FILL_BUFFER;
+                c.holds = {buffer};
+                const std::vector<std::byte> bytes(static_cast<const std::byte *>(pattern),
+                                                   static_cast<const std::byte *>(pattern) + patternSize);
+                const uint64_t address = buffer->address + offset;
+                c.run = [&p, queue, address, size, bytes](double &seconds) {
+                  std::byte *out = p.bytes(address, size);
+                  for (size_t at = 0; at < size; at += bytes.size())
+                    std::memcpy(out + at, bytes.data(), bytes.size());
+                  p.wrote(address, size);
+                  seconds = p.deviceCopySeconds(size, true);
+                  recordTransfer(p, queue, system::OpKind::Memset, size, false, false);
+                  return CL_SUCCESS;
+                };
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 void *clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset,
                          size_t size, cl_uint waitCount, const cl_event *waitList, cl_event *event,
                          cl_int *errcodeRet) {
   void *mapped = nullptr;
-  const cl_int error = call("clEnqueueMapBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkBuffer(p, queue, buffer))
-      return e;
-    constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    if (size == 0 || !inRange(offset, size, buffer->size) || (flags & ~known) ||
-        ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
-      return CL_INVALID_VALUE;
-    if (((flags & CL_MAP_READ) && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
-        ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-         (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))))
-      return CL_INVALID_OPERATION;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    // A CL_MEM_USE_HOST_PTR buffer maps to its host memory (brought up to date here); any other to
-    // the buffer's own bytes, which the host reaches directly (zero copy).
-    const bool useHost = buffer->hostPtr != nullptr;
-    mapped = useHost ? static_cast<std::byte *>(buffer->hostPtr) + offset : p.bytes(buffer->address + offset, size);
-    const bool write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
-    buffer->maps.emplace(mapped, _cl_mem::Mapping{offset, size, write});
-    ++buffer->mapCount;
-    Command c;
-    c.type = CL_COMMAND_MAP_BUFFER;
-    c.holds = {buffer};
-    const bool read = !(flags & CL_MAP_WRITE_INVALIDATE_REGION);
-    c.run = [&p, queue, buffer, offset, size, mapped, useHost, read, blocking](double &seconds) {
-      if (useHost && read)
-        std::memcpy(mapped, p.bytes(buffer->address + offset, size), size);
-      // Mapping a device buffer moves its bytes to (page-locked) host memory; a buffer in host memory
-      // (CL_MEM_ALLOC_HOST_PTR) is already there.
-      if (read && !buffer->pinned()) {
-        seconds = p.hostCopySeconds(size, false, true);
-        recordTransfer(p, queue, system::OpKind::CopyD2H, size, true, blocking);
-      }
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
-  });
+  const cl_int error =
+      call("clEnqueueMapBuffer",
+           PTXRAY_CL_ARGS(queue, buffer, blocking, flags, offset, size, waitCount, waitList, event, errcodeRet),
+           [&](Platform &p, auto &lock) -> cl_int {
+             if (cl_int e = checkQueue(p, queue))
+               return e;
+             if (cl_int e = checkBuffer(p, queue, buffer))
+               return e;
+             constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+             if (size == 0 || !inRange(offset, size, buffer->size) || (flags & ~known) ||
+                 ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+               return CL_INVALID_VALUE;
+             if (((flags & CL_MAP_READ) && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+                 ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+                  (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))))
+               return CL_INVALID_OPERATION;
+             if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+               return e;
+             // A CL_MEM_USE_HOST_PTR buffer maps to its host memory (brought up to date here); any other to
+             // the buffer's own bytes, which the host reaches directly (zero copy).
+             const bool useHost = buffer->hostPtr != nullptr;
+             mapped =
+                 useHost ? static_cast<std::byte *>(buffer->hostPtr) + offset : p.bytes(buffer->address + offset, size);
+             const bool write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+             buffer->maps.emplace(mapped, _cl_mem::Mapping{offset, size, write});
+             ++buffer->mapCount;
+             Command c;
+             c.type = CL_COMMAND_MAP_BUFFER;
+             c.holds = {buffer};
+             const bool read = !(flags & CL_MAP_WRITE_INVALIDATE_REGION);
+             c.run = [&p, queue, buffer, offset, size, mapped, useHost, read, blocking](double &seconds) {
+               if (useHost && read)
+                 std::memcpy(mapped, p.bytes(buffer->address + offset, size), size);
+               // Mapping a device buffer moves its bytes to (page-locked) host memory; a buffer in host memory
+               // (CL_MEM_ALLOC_HOST_PTR) is already there.
+               if (read && !buffer->pinned()) {
+                 seconds = p.hostCopySeconds(size, false, true);
+                 recordTransfer(p, queue, system::OpKind::CopyD2H, size, true, blocking);
+               }
+               return CL_SUCCESS;
+             };
+             return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+           });
   if (errcodeRet)
     *errcodeRet = error;
   return error == CL_SUCCESS ? mapped : nullptr;
@@ -512,63 +535,65 @@ void *clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking
 
 cl_int clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem memobj, void *mapped, cl_uint waitCount,
                                const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueUnmapMemObject", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (!p.valid(memobj))
-      return CL_INVALID_MEM_OBJECT;
-    if (memobj->context != queue->context)
-      return CL_INVALID_CONTEXT;
-    auto it = memobj->maps.find(mapped);
-    if (it == memobj->maps.end())
-      return CL_INVALID_VALUE;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    const _cl_mem::Mapping mapping = it->second;
-    memobj->maps.erase(it);
-    --memobj->mapCount;
-    Command c;
-    c.type = CL_COMMAND_UNMAP_MEM_OBJECT;
-    c.holds = {memobj};
-    c.run = [&p, queue, memobj, mapping, mapped](double &seconds) {
-      if (!mapping.write)
-        return CL_SUCCESS;
-      const uint64_t address = memobj->address + mapping.offset;
-      if (memobj->hostPtr && !memobj->isImage()) // an image maps to its own bytes
-        std::memcpy(p.bytes(address, mapping.bytes), mapped, mapping.bytes);
-      p.wrote(address, mapping.bytes);
-      if (!memobj->pinned()) {
-        seconds = p.hostCopySeconds(mapping.bytes, true, true);
-        recordTransfer(p, queue, system::OpKind::CopyH2D, mapping.bytes, true, false);
-      }
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueUnmapMemObject", PTXRAY_CL_ARGS(queue, memobj, mapped, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (!p.valid(memobj))
+                  return CL_INVALID_MEM_OBJECT;
+                if (memobj->context != queue->context)
+                  return CL_INVALID_CONTEXT;
+                auto it = memobj->maps.find(mapped);
+                if (it == memobj->maps.end())
+                  return CL_INVALID_VALUE;
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                const _cl_mem::Mapping mapping = it->second;
+                memobj->maps.erase(it);
+                --memobj->mapCount;
+                Command c;
+                c.type = CL_COMMAND_UNMAP_MEM_OBJECT;
+                c.holds = {memobj};
+                c.run = [&p, queue, memobj, mapping, mapped](double &seconds) {
+                  if (!mapping.write)
+                    return CL_SUCCESS;
+                  const uint64_t address = memobj->address + mapping.offset;
+                  if (memobj->hostPtr && !memobj->isImage()) // an image maps to its own bytes
+                    std::memcpy(p.bytes(address, mapping.bytes), mapped, mapping.bytes);
+                  p.wrote(address, mapping.bytes);
+                  if (!memobj->pinned()) {
+                    seconds = p.hostCopySeconds(mapping.bytes, true, true);
+                    recordTransfer(p, queue, system::OpKind::CopyH2D, mapping.bytes, true, false);
+                  }
+                  return CL_SUCCESS;
+                };
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 cl_int clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint count, const cl_mem *objects,
                                   cl_mem_migration_flags flags, cl_uint waitCount, const cl_event *waitList,
                                   cl_event *event) {
-  return call("clEnqueueMigrateMemObjects", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (count == 0 || !objects ||
-        (flags &
-         ~static_cast<cl_mem_migration_flags>(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
-      return CL_INVALID_VALUE;
-    for (cl_uint i = 0; i < count; ++i) {
-      if (!p.valid(objects[i]))
-        return CL_INVALID_MEM_OBJECT;
-      if (objects[i]->context != queue->context)
-        return CL_INVALID_CONTEXT;
-    }
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c; // one device, whose memory the host reaches: nothing moves
-    c.type = CL_COMMAND_MIGRATE_MEM_OBJECTS;
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueMigrateMemObjects", PTXRAY_CL_ARGS(queue, count, objects, flags, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (count == 0 || !objects ||
+                    (flags & ~static_cast<cl_mem_migration_flags>(CL_MIGRATE_MEM_OBJECT_HOST |
+                                                                  CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+                  return CL_INVALID_VALUE;
+                for (cl_uint i = 0; i < count; ++i) {
+                  if (!p.valid(objects[i]))
+                    return CL_INVALID_MEM_OBJECT;
+                  if (objects[i]->context != queue->context)
+                    return CL_INVALID_CONTEXT;
+                }
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                Command c; // one device, whose memory the host reaches: nothing moves
+                c.type = CL_COMMAND_MIGRATE_MEM_OBJECTS;
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -577,23 +602,27 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint count, const c
 cl_int clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, const size_t *offset,
                               const size_t *global, const size_t *local, cl_uint waitCount, const cl_event *waitList,
                               cl_event *event) {
-  return call("clEnqueueNDRangeKernel", [&](Platform &p, auto &lock) -> cl_int {
-    return enqueueKernel(p, lock, queue, kernel, dims, offset, global, local, waitCount, waitList, event,
-                         CL_COMMAND_NDRANGE_KERNEL);
-  });
+  return call("clEnqueueNDRangeKernel",
+              PTXRAY_CL_ARGS(queue, kernel, dims, offset, global, local, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                return enqueueKernel(p, lock, queue, kernel, dims, offset, global, local, waitCount, waitList, event,
+                                     CL_COMMAND_NDRANGE_KERNEL);
+              });
 }
 
 cl_int clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint waitCount, const cl_event *waitList,
                      cl_event *event) {
-  return call("clEnqueueTask", [&](Platform &p, auto &lock) -> cl_int {
-    const size_t one = 1;
-    return enqueueKernel(p, lock, queue, kernel, 1, nullptr, &one, &one, waitCount, waitList, event, CL_COMMAND_TASK);
-  });
+  return call("clEnqueueTask", PTXRAY_CL_ARGS(queue, kernel, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                const size_t one = 1;
+                return enqueueKernel(p, lock, queue, kernel, 1, nullptr, &one, &one, waitCount, waitList, event,
+                                     CL_COMMAND_TASK);
+              });
 }
 
 cl_int clEnqueueNativeKernel(cl_command_queue queue, void(CL_CALLBACK *)(void *), void *, size_t, cl_uint,
                              const cl_mem *, const void **, cl_uint, const cl_event *, cl_event *) {
-  return call("clEnqueueNativeKernel", [&](Platform &p, auto &) -> cl_int {
+  return call("clEnqueueNativeKernel", PTXRAY_CL_ARGS(queue), [&](Platform &p, auto &) -> cl_int {
     // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL, as on every GPU.
     return checkQueue(p, queue) ? checkQueue(p, queue) : CL_INVALID_OPERATION;
   });
@@ -604,32 +633,34 @@ cl_int clEnqueueNativeKernel(cl_command_queue queue, void(CL_CALLBACK *)(void *)
 
 cl_int clEnqueueMarkerWithWaitList(cl_command_queue queue, cl_uint waitCount, const cl_event *waitList,
                                    cl_event *event) {
-  return call("clEnqueueMarkerWithWaitList", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_MARKER;
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueMarkerWithWaitList", PTXRAY_CL_ARGS(queue, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                Command c;
+                c.type = CL_COMMAND_MARKER;
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 cl_int clEnqueueBarrierWithWaitList(cl_command_queue queue, cl_uint waitCount, const cl_event *waitList,
                                     cl_event *event) {
-  return call("clEnqueueBarrierWithWaitList", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_BARRIER;
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueBarrierWithWaitList", PTXRAY_CL_ARGS(queue, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                Command c;
+                c.type = CL_COMMAND_BARRIER;
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 cl_int clEnqueueMarker(cl_command_queue queue, cl_event *event) {
-  return call("clEnqueueMarker", [&](Platform &p, auto &lock) -> cl_int {
+  return call("clEnqueueMarker", PTXRAY_CL_ARGS(queue, event), [&](Platform &p, auto &lock) -> cl_int {
     if (cl_int e = checkQueue(p, queue))
       return e;
     if (!event)
@@ -641,7 +672,7 @@ cl_int clEnqueueMarker(cl_command_queue queue, cl_event *event) {
 }
 
 cl_int clEnqueueWaitForEvents(cl_command_queue queue, cl_uint count, const cl_event *list) {
-  return call("clEnqueueWaitForEvents", [&](Platform &p, auto &lock) -> cl_int {
+  return call("clEnqueueWaitForEvents", PTXRAY_CL_ARGS(queue, count, list), [&](Platform &p, auto &lock) -> cl_int {
     if (cl_int e = checkQueue(p, queue))
       return e;
     if (count == 0 || !list)
@@ -658,7 +689,7 @@ cl_int clEnqueueWaitForEvents(cl_command_queue queue, cl_uint count, const cl_ev
 }
 
 cl_int clEnqueueBarrier(cl_command_queue queue) {
-  return call("clEnqueueBarrier", [&](Platform &p, auto &lock) -> cl_int {
+  return call("clEnqueueBarrier", PTXRAY_CL_ARGS(queue), [&](Platform &p, auto &lock) -> cl_int {
     if (cl_int e = checkQueue(p, queue))
       return e;
     Command c;
@@ -668,12 +699,12 @@ cl_int clEnqueueBarrier(cl_command_queue queue) {
 }
 
 cl_int clFlush(cl_command_queue queue) {
-  return call("clFlush",
+  return call("clFlush", PTXRAY_CL_ARGS(queue),
               [&](Platform &p, auto &) -> cl_int { return p.valid(queue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE; });
 }
 
 cl_int clFinish(cl_command_queue queue) {
-  return call("clFinish", [&](Platform &p, auto &lock) -> cl_int {
+  return call("clFinish", PTXRAY_CL_ARGS(queue), [&](Platform &p, auto &lock) -> cl_int {
     if (!p.valid(queue))
       return CL_INVALID_COMMAND_QUEUE;
     p.finish(lock, queue);
@@ -687,7 +718,7 @@ cl_int clFinish(cl_command_queue queue) {
 // Events
 
 cl_int clWaitForEvents(cl_uint count, const cl_event *list) {
-  return call("clWaitForEvents", [&](Platform &p, auto &lock) -> cl_int {
+  return call("clWaitForEvents", PTXRAY_CL_ARGS(count, list), [&](Platform &p, auto &lock) -> cl_int {
     if (count == 0 || !list)
       return CL_INVALID_VALUE;
     for (cl_uint i = 0; i < count; ++i) {
@@ -710,7 +741,7 @@ cl_int clWaitForEvents(cl_uint count, const cl_event *list) {
 }
 
 cl_int clGetEventInfo(cl_event event, cl_event_info name, size_t size, void *value, size_t *sizeRet) {
-  return call("clGetEventInfo", [&](Platform &p, auto &) -> cl_int {
+  return call("clGetEventInfo", PTXRAY_CL_ARGS(event, name, size, value, sizeRet), [&](Platform &p, auto &) -> cl_int {
     if (!p.valid(event))
       return CL_INVALID_EVENT;
     switch (name) {
@@ -725,39 +756,41 @@ cl_int clGetEventInfo(cl_event event, cl_event_info name, size_t size, void *val
 }
 
 cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info name, size_t size, void *value, size_t *sizeRet) {
-  return call("clGetEventProfilingInfo", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(event))
-      return CL_INVALID_EVENT;
-    if (!event->queue || !event->queue->profiling() || event->status != CL_COMPLETE)
-      return CL_PROFILING_INFO_NOT_AVAILABLE;
-    // The modeled clock's times when the session places the command, else the serial device clock.
-    cl_ulong times[4] = {event->queued, event->submit, event->start, event->end};
-    p.modeledProfile(event, times);
-    switch (name) {
-    case CL_PROFILING_COMMAND_QUEUED: return info(size, value, sizeRet, times[0]);
-    case CL_PROFILING_COMMAND_SUBMIT: return info(size, value, sizeRet, times[1]);
-    case CL_PROFILING_COMMAND_START: return info(size, value, sizeRet, times[2]);
-    case CL_PROFILING_COMMAND_END:
-    case CL_PROFILING_COMMAND_COMPLETE: return info(size, value, sizeRet, times[3]);
-    default: return CL_INVALID_VALUE;
-    }
-  });
+  return call("clGetEventProfilingInfo", PTXRAY_CL_ARGS(event, name, size, value, sizeRet),
+              [&](Platform &p, auto &) -> cl_int {
+                if (!p.valid(event))
+                  return CL_INVALID_EVENT;
+                if (!event->queue || !event->queue->profiling() || event->status != CL_COMPLETE)
+                  return CL_PROFILING_INFO_NOT_AVAILABLE;
+                // The modeled clock's times when the session places the command, else the serial device clock.
+                cl_ulong times[4] = {event->queued, event->submit, event->start, event->end};
+                p.modeledProfile(event, times);
+                switch (name) {
+                case CL_PROFILING_COMMAND_QUEUED: return info(size, value, sizeRet, times[0]);
+                case CL_PROFILING_COMMAND_SUBMIT: return info(size, value, sizeRet, times[1]);
+                case CL_PROFILING_COMMAND_START: return info(size, value, sizeRet, times[2]);
+                case CL_PROFILING_COMMAND_END:
+                case CL_PROFILING_COMMAND_COMPLETE: return info(size, value, sizeRet, times[3]);
+                default: return CL_INVALID_VALUE;
+                }
+              });
 }
 
 cl_event clCreateUserEvent(cl_context context, cl_int *errcodeRet) {
-  return create<cl_event>("clCreateUserEvent", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_event {
-    if (!p.valid(context)) {
-      e = CL_INVALID_CONTEXT;
-      return nullptr;
-    }
-    cl_event event = p.newEvent(context, nullptr, CL_COMMAND_USER);
-    event->status = CL_SUBMITTED;
-    return event;
-  });
+  return create<cl_event>("clCreateUserEvent", PTXRAY_CL_ARGS(context, errcodeRet), errcodeRet,
+                          [&](Platform &p, auto &, cl_int &e) -> cl_event {
+                            if (!p.valid(context)) {
+                              e = CL_INVALID_CONTEXT;
+                              return nullptr;
+                            }
+                            cl_event event = p.newEvent(context, nullptr, CL_COMMAND_USER);
+                            event->status = CL_SUBMITTED;
+                            return event;
+                          });
 }
 
 cl_int clSetUserEventStatus(cl_event event, cl_int status) {
-  return call("clSetUserEventStatus", [&](Platform &p, auto &) -> cl_int {
+  return call("clSetUserEventStatus", PTXRAY_CL_ARGS(event, status), [&](Platform &p, auto &) -> cl_int {
     if (!p.valid(event) || event->type != CL_COMMAND_USER)
       return CL_INVALID_EVENT;
     if (status > CL_COMPLETE)
@@ -771,7 +804,7 @@ cl_int clSetUserEventStatus(cl_event event, cl_int status) {
 
 cl_int clSetEventCallback(cl_event event, cl_int type, void(CL_CALLBACK *notify)(cl_event, cl_int, void *),
                           void *data) {
-  return call("clSetEventCallback", [&](Platform &p, auto &) -> cl_int {
+  return call("clSetEventCallback", PTXRAY_CL_ARGS(event, type, notify, data), [&](Platform &p, auto &) -> cl_int {
     if (!p.valid(event))
       return CL_INVALID_EVENT;
     if (!notify || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE))

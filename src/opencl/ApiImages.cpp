@@ -316,70 +316,76 @@ namespace api {
 
 cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type, cl_uint entries,
                                   cl_image_format *formats, cl_uint *count) {
-  return call("clGetSupportedImageFormats", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(context))
-      return CL_INVALID_CONTEXT;
-    if ((entries == 0 && formats) || !validMemFlags(flags ? flags : CL_MEM_READ_WRITE))
-      return CL_INVALID_VALUE;
-    if (!supportedType(type))
-      return CL_INVALID_VALUE;
-    cl_uint n = 0;
-    auto add = [&](cl_channel_order order, cl_channel_type t) {
-      if (formats && n < entries)
-        formats[n] = {order, t};
-      ++n;
-    };
-    for (cl_channel_order order : kOrders)
-      for (cl_channel_type t : kTypes)
-        add(order, t);
-    for (cl_channel_type t : {CL_UNORM_INT8, CL_SNORM_INT8, CL_UNSIGNED_INT8, CL_SIGNED_INT8})
-      add(CL_BGRA, t);
-    if (count)
-      *count = n;
-    return CL_SUCCESS;
-  });
+  return call("clGetSupportedImageFormats", PTXRAY_CL_ARGS(context, flags, type, entries, formats, count),
+              [&](Platform &p, auto &) -> cl_int {
+                if (!p.valid(context))
+                  return CL_INVALID_CONTEXT;
+                if ((entries == 0 && formats) || !validMemFlags(flags ? flags : CL_MEM_READ_WRITE))
+                  return CL_INVALID_VALUE;
+                if (!supportedType(type))
+                  return CL_INVALID_VALUE;
+                cl_uint n = 0;
+                auto add = [&](cl_channel_order order, cl_channel_type t) {
+                  if (formats && n < entries)
+                    formats[n] = {order, t};
+                  ++n;
+                };
+                for (cl_channel_order order : kOrders)
+                  for (cl_channel_type t : kTypes)
+                    add(order, t);
+                for (cl_channel_type t : {CL_UNORM_INT8, CL_SNORM_INT8, CL_UNSIGNED_INT8, CL_SIGNED_INT8})
+                  add(CL_BGRA, t);
+                if (count)
+                  *count = n;
+                return CL_SUCCESS;
+              });
 }
 
 cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *format, const cl_image_desc *desc,
                      void *hostPtr, cl_int *errcodeRet) {
-  return create<cl_mem>("clCreateImage", errcodeRet, [&](Platform &p, auto &, cl_int &e) {
-    return newImage(p, context, flags, format, desc, hostPtr, e);
-  });
+  return create<cl_mem>(
+      "clCreateImage", PTXRAY_CL_ARGS(context, flags, format, desc, hostPtr, errcodeRet), errcodeRet,
+      [&](Platform &p, auto &, cl_int &e) { return newImage(p, context, flags, format, desc, hostPtr, e); });
 }
 
 cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *format, size_t width,
                        size_t height, size_t rowPitch, void *hostPtr, cl_int *errcodeRet) {
-  return create<cl_mem>("clCreateImage2D", errcodeRet, [&](Platform &p, auto &, cl_int &e) {
-    cl_image_desc desc{};
-    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-    desc.image_width = width;
-    desc.image_height = height;
-    desc.image_row_pitch = rowPitch;
-    return newImage(p, context, flags, format, &desc, hostPtr, e);
-  });
+  return create<cl_mem>("clCreateImage2D",
+                        PTXRAY_CL_ARGS(context, flags, format, width, height, rowPitch, hostPtr, errcodeRet),
+                        errcodeRet, [&](Platform &p, auto &, cl_int &e) {
+                          cl_image_desc desc{};
+                          desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+                          desc.image_width = width;
+                          desc.image_height = height;
+                          desc.image_row_pitch = rowPitch;
+                          return newImage(p, context, flags, format, &desc, hostPtr, e);
+                        });
 }
 
 cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *format, size_t width,
                        size_t height, size_t depth, size_t rowPitch, size_t slicePitch, void *hostPtr,
                        cl_int *errcodeRet) {
-  return create<cl_mem>("clCreateImage3D", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
-    if (depth < 2) {
-      e = CL_INVALID_IMAGE_SIZE; // a 3D image has at least two slices (OpenCL 1.0)
-      return nullptr;
-    }
-    cl_image_desc desc{};
-    desc.image_type = CL_MEM_OBJECT_IMAGE3D;
-    desc.image_width = width;
-    desc.image_height = height;
-    desc.image_depth = depth;
-    desc.image_row_pitch = rowPitch;
-    desc.image_slice_pitch = slicePitch;
-    return newImage(p, context, flags, format, &desc, hostPtr, e);
-  });
+  return create<cl_mem>(
+      "clCreateImage3D",
+      PTXRAY_CL_ARGS(context, flags, format, width, height, depth, rowPitch, slicePitch, hostPtr, errcodeRet),
+      errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_mem {
+        if (depth < 2) {
+          e = CL_INVALID_IMAGE_SIZE; // a 3D image has at least two slices (OpenCL 1.0)
+          return nullptr;
+        }
+        cl_image_desc desc{};
+        desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+        desc.image_width = width;
+        desc.image_height = height;
+        desc.image_depth = depth;
+        desc.image_row_pitch = rowPitch;
+        desc.image_slice_pitch = slicePitch;
+        return newImage(p, context, flags, format, &desc, hostPtr, e);
+      });
 }
 
 cl_int clGetImageInfo(cl_mem image, cl_image_info name, size_t size, void *value, size_t *sizeRet) {
-  return call("clGetImageInfo", [&](Platform &p, auto &) -> cl_int {
+  return call("clGetImageInfo", PTXRAY_CL_ARGS(image, name, size, value, sizeRet), [&](Platform &p, auto &) -> cl_int {
     if (!p.valid(image) || !image->isImage())
       return CL_INVALID_MEM_OBJECT;
     switch (name) {
@@ -411,30 +417,32 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info name, size_t size, void *value
 
 cl_sampler clCreateSampler(cl_context context, cl_bool normalized, cl_addressing_mode addressing, cl_filter_mode filter,
                            cl_int *errcodeRet) {
-  return create<cl_sampler>("clCreateSampler", errcodeRet, [&](Platform &p, auto &, cl_int &e) -> cl_sampler {
-    if (!p.valid(context)) {
-      e = CL_INVALID_CONTEXT;
-      return nullptr;
-    }
-    const bool addressOk = addressing == CL_ADDRESS_NONE || addressing == CL_ADDRESS_CLAMP_TO_EDGE ||
-                           addressing == CL_ADDRESS_CLAMP || addressing == CL_ADDRESS_REPEAT ||
-                           addressing == CL_ADDRESS_MIRRORED_REPEAT;
-    if (!addressOk || (filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR) ||
-        (normalized != CL_TRUE && normalized != CL_FALSE) ||
-        // repeat and mirrored repeat need normalized coordinates
-        (!normalized && (addressing == CL_ADDRESS_REPEAT || addressing == CL_ADDRESS_MIRRORED_REPEAT))) {
-      e = CL_INVALID_VALUE;
-      return nullptr;
-    }
-    auto *s = new _cl_sampler;
-    s->context = context;
-    p.retain(context);
-    s->normalized = normalized;
-    s->addressing = addressing;
-    s->filter = filter;
-    p.adopt(s);
-    return s;
-  });
+  return create<cl_sampler>(
+      "clCreateSampler", PTXRAY_CL_ARGS(context, normalized, addressing, filter, errcodeRet), errcodeRet,
+      [&](Platform &p, auto &, cl_int &e) -> cl_sampler {
+        if (!p.valid(context)) {
+          e = CL_INVALID_CONTEXT;
+          return nullptr;
+        }
+        const bool addressOk = addressing == CL_ADDRESS_NONE || addressing == CL_ADDRESS_CLAMP_TO_EDGE ||
+                               addressing == CL_ADDRESS_CLAMP || addressing == CL_ADDRESS_REPEAT ||
+                               addressing == CL_ADDRESS_MIRRORED_REPEAT;
+        if (!addressOk || (filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR) ||
+            (normalized != CL_TRUE && normalized != CL_FALSE) ||
+            // repeat and mirrored repeat need normalized coordinates
+            (!normalized && (addressing == CL_ADDRESS_REPEAT || addressing == CL_ADDRESS_MIRRORED_REPEAT))) {
+          e = CL_INVALID_VALUE;
+          return nullptr;
+        }
+        auto *s = new _cl_sampler;
+        s->context = context;
+        p.retain(context);
+        s->normalized = normalized;
+        s->addressing = addressing;
+        s->filter = filter;
+        p.adopt(s);
+        return s;
+      });
 }
 
 cl_int clRetainSampler(cl_sampler sampler) {
@@ -446,18 +454,19 @@ cl_int clReleaseSampler(cl_sampler sampler) {
 }
 
 cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info name, size_t size, void *value, size_t *sizeRet) {
-  return call("clGetSamplerInfo", [&](Platform &p, auto &) -> cl_int {
-    if (!p.valid(sampler))
-      return CL_INVALID_SAMPLER;
-    switch (name) {
-    case CL_SAMPLER_REFERENCE_COUNT: return info(size, value, sizeRet, sampler->refs);
-    case CL_SAMPLER_CONTEXT: return info(size, value, sizeRet, sampler->context);
-    case CL_SAMPLER_NORMALIZED_COORDS: return info(size, value, sizeRet, sampler->normalized);
-    case CL_SAMPLER_ADDRESSING_MODE: return info(size, value, sizeRet, sampler->addressing);
-    case CL_SAMPLER_FILTER_MODE: return info(size, value, sizeRet, sampler->filter);
-    default: return CL_INVALID_VALUE;
-    }
-  });
+  return call("clGetSamplerInfo", PTXRAY_CL_ARGS(sampler, name, size, value, sizeRet),
+              [&](Platform &p, auto &) -> cl_int {
+                if (!p.valid(sampler))
+                  return CL_INVALID_SAMPLER;
+                switch (name) {
+                case CL_SAMPLER_REFERENCE_COUNT: return info(size, value, sizeRet, sampler->refs);
+                case CL_SAMPLER_CONTEXT: return info(size, value, sizeRet, sampler->context);
+                case CL_SAMPLER_NORMALIZED_COORDS: return info(size, value, sizeRet, sampler->normalized);
+                case CL_SAMPLER_ADDRESSING_MODE: return info(size, value, sizeRet, sampler->addressing);
+                case CL_SAMPLER_FILTER_MODE: return info(size, value, sizeRet, sampler->filter);
+                default: return CL_INVALID_VALUE;
+                }
+              });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -466,164 +475,184 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info name, size_t size, v
 cl_int clEnqueueReadImage(cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t *origin,
                           const size_t *region, size_t rowPitch, size_t slicePitch, void *ptr, cl_uint waitCount,
                           const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueReadImage", [&](Platform &p, auto &lock) -> cl_int {
-    return enqueueImageTransfer(p, lock, queue, image, false, blocking, origin, region, rowPitch, slicePitch, ptr,
-                                waitCount, waitList, event);
-  });
+  return call(
+      "clEnqueueReadImage",
+      PTXRAY_CL_ARGS(queue, image, blocking, origin, region, rowPitch, slicePitch, ptr, waitCount, waitList, event),
+      [&](Platform &p, auto &lock) -> cl_int {
+        return enqueueImageTransfer(p, lock, queue, image, false, blocking, origin, region, rowPitch, slicePitch, ptr,
+                                    waitCount, waitList, event);
+      });
 }
 
 cl_int clEnqueueWriteImage(cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t *origin,
                            const size_t *region, size_t rowPitch, size_t slicePitch, const void *ptr, cl_uint waitCount,
                            const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueWriteImage", [&](Platform &p, auto &lock) -> cl_int {
-    return enqueueImageTransfer(p, lock, queue, image, true, blocking, origin, region, rowPitch, slicePitch,
-                                const_cast<void *>(ptr), waitCount, waitList, event);
-  });
+  return call(
+      "clEnqueueWriteImage",
+      PTXRAY_CL_ARGS(queue, image, blocking, origin, region, rowPitch, slicePitch, ptr, waitCount, waitList, event),
+      [&](Platform &p, auto &lock) -> cl_int {
+        return enqueueImageTransfer(p, lock, queue, image, true, blocking, origin, region, rowPitch, slicePitch,
+                                    const_cast<void *>(ptr), waitCount, waitList, event);
+      });
 }
 
 cl_int clEnqueueFillImage(cl_command_queue queue, cl_mem image, const void *color, const size_t *origin,
                           const size_t *region, cl_uint waitCount, const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueFillImage", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkImage(p, queue, image))
-      return e;
-    if (!color)
-      return CL_INVALID_VALUE;
-    if (cl_int e = checkRegion(image, origin, region))
-      return e;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_FILL_IMAGE;
-    c.holds = {image};
-    const std::vector<std::byte> value = pixel(image->format, color);
-    const std::array<size_t, 3> o{origin[0], origin[1], origin[2]}, r{region[0], region[1], region[2]};
-    c.run = [&p, queue, image, o, r, value](double &seconds) {
-      std::byte *base = p.bytes(image->address, image->size);
-      for (size_t z = 0; z < r[2]; ++z)
-        for (size_t y = 0; y < r[1]; ++y)
-          for (size_t x = 0; x < r[0]; ++x)
-            std::memcpy(base + pixelOffset(image, o[0] + x, o[1] + y, o[2] + z), value.data(), value.size());
-      p.wrote(image->address, image->size);
-      const size_t bytes = r[0] * r[1] * r[2] * image->elementBytes;
-      seconds = p.deviceCopySeconds(bytes, true);
-      recordTransfer(p, queue, system::OpKind::Memset, bytes, false, false);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call("clEnqueueFillImage", PTXRAY_CL_ARGS(queue, image, color, origin, region, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                if (cl_int e = checkQueue(p, queue))
+                  return e;
+                if (cl_int e = checkImage(p, queue, image))
+                  return e;
+                if (!color)
+                  return CL_INVALID_VALUE;
+                if (cl_int e = checkRegion(image, origin, region))
+                  return e;
+                if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+                  return e;
+                Command c;
+                c.type = CL_COMMAND_FILL_IMAGE;
+                c.holds = {image};
+                const std::vector<std::byte> value = pixel(image->format, color);
+                const std::array<size_t, 3> o{origin[0], origin[1], origin[2]}, r{region[0], region[1], region[2]};
+                c.run = [&p, queue, image, o, r, value](double &seconds) {
+                  std::byte *base = p.bytes(image->address, image->size);
+                  for (size_t z = 0; z < r[2]; ++z)
+                    for (size_t y = 0; y < r[1]; ++y)
+                      for (size_t x = 0; x < r[0]; ++x)
+                        std::memcpy(base + pixelOffset(image, o[0] + x, o[1] + y, o[2] + z), value.data(),
+                                    value.size());
+                  p.wrote(image->address, image->size);
+                  const size_t bytes = r[0] * r[1] * r[2] * image->elementBytes;
+                  seconds = p.deviceCopySeconds(bytes, true);
+                  recordTransfer(p, queue, system::OpKind::Memset, bytes, false, false);
+                  return CL_SUCCESS;
+                };
+                return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+              });
 }
 
 cl_int clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *srcOrigin,
                           const size_t *dstOrigin, const size_t *region, cl_uint waitCount, const cl_event *waitList,
                           cl_event *event) {
-  return call("clEnqueueCopyImage", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkImage(p, queue, src))
-      return e;
-    if (cl_int e = checkImage(p, queue, dst))
-      return e;
-    if (src->format.image_channel_order != dst->format.image_channel_order ||
-        src->format.image_channel_data_type != dst->format.image_channel_data_type)
-      return CL_IMAGE_FORMAT_MISMATCH;
-    if (cl_int e = checkRegion(src, srcOrigin, region))
-      return e;
-    if (cl_int e = checkRegion(dst, dstOrigin, region))
-      return e;
-    if (src == dst) {
-      bool disjoint = false;
-      for (int i = 0; i < 3; ++i)
-        disjoint |= srcOrigin[i] + region[i] <= dstOrigin[i] || dstOrigin[i] + region[i] <= srcOrigin[i];
-      if (!disjoint)
-        return CL_MEM_COPY_OVERLAP;
-    }
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    Command c;
-    c.type = CL_COMMAND_COPY_IMAGE;
-    c.holds = {src, dst};
-    const std::array<size_t, 3> so{srcOrigin[0], srcOrigin[1], srcOrigin[2]},
-        dO{dstOrigin[0], dstOrigin[1], dstOrigin[2]}, r{region[0], region[1], region[2]};
-    c.run = [&p, queue, src, dst, so, dO, r](double &seconds) {
-      // Through a packed copy: the two regions may be of one image (disjoint, checked above).
-      std::vector<std::byte> staging(r[0] * r[1] * r[2] * src->elementBytes);
-      const size_t row = r[0] * src->elementBytes;
-      copyRegion(p.bytes(src->address, src->size), src, so.data(), r.data(), staging.data(), row, row * r[1], false);
-      copyRegion(p.bytes(dst->address, dst->size), dst, dO.data(), r.data(), staging.data(), row, row * r[1], true);
-      p.wrote(dst->address, dst->size);
-      seconds = p.deviceCopySeconds(staging.size(), false);
-      recordTransfer(p, queue, system::OpKind::CopyD2D, staging.size(), false, false);
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
-  });
+  return call(
+      "clEnqueueCopyImage", PTXRAY_CL_ARGS(queue, src, dst, srcOrigin, dstOrigin, region, waitCount, waitList, event),
+      [&](Platform &p, auto &lock) -> cl_int {
+        if (cl_int e = checkQueue(p, queue))
+          return e;
+        if (cl_int e = checkImage(p, queue, src))
+          return e;
+        if (cl_int e = checkImage(p, queue, dst))
+          return e;
+        if (src->format.image_channel_order != dst->format.image_channel_order ||
+            src->format.image_channel_data_type != dst->format.image_channel_data_type)
+          return CL_IMAGE_FORMAT_MISMATCH;
+        if (cl_int e = checkRegion(src, srcOrigin, region))
+          return e;
+        if (cl_int e = checkRegion(dst, dstOrigin, region))
+          return e;
+        if (src == dst) {
+          bool disjoint = false;
+          for (int i = 0; i < 3; ++i)
+            disjoint |= srcOrigin[i] + region[i] <= dstOrigin[i] || dstOrigin[i] + region[i] <= srcOrigin[i];
+          if (!disjoint)
+            return CL_MEM_COPY_OVERLAP;
+        }
+        if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+          return e;
+        Command c;
+        c.type = CL_COMMAND_COPY_IMAGE;
+        c.holds = {src, dst};
+        const std::array<size_t, 3> so{srcOrigin[0], srcOrigin[1], srcOrigin[2]},
+            dO{dstOrigin[0], dstOrigin[1], dstOrigin[2]}, r{region[0], region[1], region[2]};
+        c.run = [&p, queue, src, dst, so, dO, r](double &seconds) {
+          // Through a packed copy: the two regions may be of one image (disjoint, checked above).
+          std::vector<std::byte> staging(r[0] * r[1] * r[2] * src->elementBytes);
+          const size_t row = r[0] * src->elementBytes;
+          copyRegion(p.bytes(src->address, src->size), src, so.data(), r.data(), staging.data(), row, row * r[1],
+                     false);
+          copyRegion(p.bytes(dst->address, dst->size), dst, dO.data(), r.data(), staging.data(), row, row * r[1], true);
+          p.wrote(dst->address, dst->size);
+          seconds = p.deviceCopySeconds(staging.size(), false);
+          recordTransfer(p, queue, system::OpKind::CopyD2D, staging.size(), false, false);
+          return CL_SUCCESS;
+        };
+        return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event);
+      });
 }
 
 cl_int clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *srcOrigin,
                                   const size_t *region, size_t dstOffset, cl_uint waitCount, const cl_event *waitList,
                                   cl_event *event) {
-  return call("clEnqueueCopyImageToBuffer", [&](Platform &p, auto &lock) -> cl_int {
-    return enqueueImageBufferCopy(p, lock, queue, src, dst, false, srcOrigin, region, dstOffset, waitCount, waitList,
-                                  event);
-  });
+  return call("clEnqueueCopyImageToBuffer",
+              PTXRAY_CL_ARGS(queue, src, dst, srcOrigin, region, dstOffset, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                return enqueueImageBufferCopy(p, lock, queue, src, dst, false, srcOrigin, region, dstOffset, waitCount,
+                                              waitList, event);
+              });
 }
 
 cl_int clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst, size_t srcOffset,
                                   const size_t *dstOrigin, const size_t *region, cl_uint waitCount,
                                   const cl_event *waitList, cl_event *event) {
-  return call("clEnqueueCopyBufferToImage", [&](Platform &p, auto &lock) -> cl_int {
-    return enqueueImageBufferCopy(p, lock, queue, dst, src, true, dstOrigin, region, srcOffset, waitCount, waitList,
-                                  event);
-  });
+  return call("clEnqueueCopyBufferToImage",
+              PTXRAY_CL_ARGS(queue, src, dst, srcOffset, dstOrigin, region, waitCount, waitList, event),
+              [&](Platform &p, auto &lock) -> cl_int {
+                return enqueueImageBufferCopy(p, lock, queue, dst, src, true, dstOrigin, region, srcOffset, waitCount,
+                                              waitList, event);
+              });
 }
 
 void *clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map_flags flags,
                         const size_t *origin, const size_t *region, size_t *rowPitch, size_t *slicePitch,
                         cl_uint waitCount, const cl_event *waitList, cl_event *event, cl_int *errcodeRet) {
   void *mapped = nullptr;
-  const cl_int error = call("clEnqueueMapImage", [&](Platform &p, auto &lock) -> cl_int {
-    if (cl_int e = checkQueue(p, queue))
-      return e;
-    if (cl_int e = checkImage(p, queue, image))
-      return e;
-    if (cl_int e = checkRegion(image, origin, region))
-      return e;
-    constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    if (!rowPitch || ((image->type == CL_MEM_OBJECT_IMAGE3D || image->isArray()) && !slicePitch) || (flags & ~known))
-      return CL_INVALID_VALUE;
-    if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
-      return e;
-    // The image's own bytes, which the host reaches directly (its rows keep their pitch).
-    const size_t first = pixelOffset(image, origin[0], origin[1], origin[2]);
-    const size_t last =
-        pixelOffset(image, origin[0] + region[0] - 1, origin[1] + region[1] - 1, origin[2] + region[2] - 1) +
-        image->elementBytes;
-    mapped = p.bytes(image->address + first, last - first);
-    *rowPitch = image->rowPitch;
-    if (slicePitch)
-      *slicePitch = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? image->rowPitch
-                    : image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY
-                        ? image->slicePitch
-                        : 0;
-    const bool write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
-    image->maps.emplace(mapped, _cl_mem::Mapping{first, last - first, write});
-    ++image->mapCount;
-    Command c;
-    c.type = CL_COMMAND_MAP_IMAGE;
-    c.holds = {image};
-    const bool read = !(flags & CL_MAP_WRITE_INVALIDATE_REGION);
-    const size_t bytes = region[0] * region[1] * region[2] * image->elementBytes;
-    c.run = [&p, queue, bytes, read, blocking](double &seconds) {
-      if (read) {
-        seconds = p.hostCopySeconds(bytes, false, true);
-        recordTransfer(p, queue, system::OpKind::CopyD2H, bytes, true, blocking);
-      }
-      return CL_SUCCESS;
-    };
-    return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
-  });
+  const cl_int error =
+      call("clEnqueueMapImage",
+           PTXRAY_CL_ARGS(queue, image, blocking, flags, origin, region, rowPitch, slicePitch, waitCount, waitList,
+                          event, errcodeRet),
+           [&](Platform &p, auto &lock) -> cl_int {
+             if (cl_int e = checkQueue(p, queue))
+               return e;
+             if (cl_int e = checkImage(p, queue, image))
+               return e;
+             if (cl_int e = checkRegion(image, origin, region))
+               return e;
+             constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+             if (!rowPitch || ((image->type == CL_MEM_OBJECT_IMAGE3D || image->isArray()) && !slicePitch) ||
+                 (flags & ~known))
+               return CL_INVALID_VALUE;
+             if (cl_int e = p.checkWaitList(queue->context, waitCount, waitList))
+               return e;
+             // The image's own bytes, which the host reaches directly (its rows keep their pitch).
+             const size_t first = pixelOffset(image, origin[0], origin[1], origin[2]);
+             const size_t last =
+                 pixelOffset(image, origin[0] + region[0] - 1, origin[1] + region[1] - 1, origin[2] + region[2] - 1) +
+                 image->elementBytes;
+             mapped = p.bytes(image->address + first, last - first);
+             *rowPitch = image->rowPitch;
+             if (slicePitch)
+               *slicePitch = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? image->rowPitch
+                             : image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY
+                                 ? image->slicePitch
+                                 : 0;
+             const bool write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+             image->maps.emplace(mapped, _cl_mem::Mapping{first, last - first, write});
+             ++image->mapCount;
+             Command c;
+             c.type = CL_COMMAND_MAP_IMAGE;
+             c.holds = {image};
+             const bool read = !(flags & CL_MAP_WRITE_INVALIDATE_REGION);
+             const size_t bytes = region[0] * region[1] * region[2] * image->elementBytes;
+             c.run = [&p, queue, bytes, read, blocking](double &seconds) {
+               if (read) {
+                 seconds = p.hostCopySeconds(bytes, false, true);
+                 recordTransfer(p, queue, system::OpKind::CopyD2H, bytes, true, blocking);
+               }
+               return CL_SUCCESS;
+             };
+             return p.enqueue(lock, queue, std::move(c), waitCount, waitList, event, blocking);
+           });
   if (errcodeRet)
     *errcodeRet = error;
   return error == CL_SUCCESS ? mapped : nullptr;

@@ -153,11 +153,13 @@ if(TARGET ptxray_opencl AND TARGET OpenCL::OpenCL)
     "Invalid address \\(out of bounds\\) \\(write of size 4 bytes, global space\\).*in kernel scale.*source program1\\.cl:3.*clCreateBuffer of 4096 bytes.*MEMCHECK SUMMARY: 240 errors" LABELS opencl)
 endif()
 
-# --log-api traces an OpenCL program's calls with their results.
+# --log-api traces an OpenCL program's calls with their arguments and results (opencl/ApiTrace.h): the
+# program's own values (tests/opencl/programs: a 4096-byte read-write buffer, 256 work-items in groups of
+# 64), an output in brackets, the source escaped onto one line, the lost context's error.
 if(TARGET opencl_fault_out_of_bounds)
   add_test(NAME opencl.icd_log_api COMMAND bash -c "${PTXRAY_BIN} exec --log-api -- $<TARGET_FILE:opencl_fault_out_of_bounds> 2>&1")
   set_tests_properties(opencl.icd_log_api PROPERTIES PASS_REGULAR_EXPRESSION
-    "ptxray: clBuildProgram -> CL_SUCCESS.*ptxray: clFinish -> CL_OUT_OF_RESOURCES" LABELS opencl)
+    "ptxray: clGetDeviceIDs\\(platform=0x[0-9a-f]+, type=0xffffffff, numEntries=1, devices=\\[0x[0-9a-f]+\\], numDevices=0x0\\) = CL_SUCCESS\n.*ptxray: clCreateProgramWithSource\\(context=0x[0-9a-f]+, count=1, strings=\\[\"__kernel void scale\\(__global float \\*data, int n\\) {\\\\n  int i = get_global_id\\(0\\);\\\\n[^\n]*\\) = CL_SUCCESS\n.*ptxray: clBuildProgram\\([^\n]*\\) = CL_SUCCESS\n.*ptxray: clCreateKernel\\(program=0x[0-9a-f]+, name=\"scale\", errcodeRet=0x[0-9a-f]+\\) = CL_SUCCESS\n.*ptxray: clCreateBuffer\\(context=0x[0-9a-f]+, flags=0x1, size=4096, hostPtr=0x0, errcodeRet=0x[0-9a-f]+\\) = CL_SUCCESS\n.*ptxray: clEnqueueNDRangeKernel\\(queue=0x[0-9a-f]+, kernel=0x[0-9a-f]+, dims=1, offset=0x0, global=\\[256\\], local=\\[64\\], waitCount=0, waitList=0x0, event=0x0\\) = CL_SUCCESS\n.*ptxray: clFinish\\(queue=0x[0-9a-f]+\\) = CL_OUT_OF_RESOURCES" LABELS opencl)
 endif()
 
 # OpenCL C's printf, formatted as NVIDIA's OpenCL prints it (one line per work-item, in order here).
