@@ -233,6 +233,13 @@ int execProgram(const session::ProgramOptions &options, const std::vector<std::s
     return 1;
   }
   prependPath("LD_LIBRARY_PATH", libraries->string());
+  // NVTX ranges the program marks go to its session (src/nvtx), unless a tool of the user's own is
+  // named already.
+  if (const fs::path nvtx = *libraries / "libptxray-nvtx.so"; !std::getenv("NVTX_INJECTION64_PATH")) {
+    std::error_code ec;
+    if (fs::exists(nvtx, ec))
+      setenv("NVTX_INJECTION64_PATH", nvtx.c_str(), 1);
+  }
   // OpenCL programs see ptxray's platform and no other (the host's PoCL or NVIDIA's would come first
   // for a program that takes the first platform).
   if (std::optional<fs::path> opencl = openclLibrary()) {

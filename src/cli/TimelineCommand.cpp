@@ -137,7 +137,7 @@ CommandRunner addTimelineCommand(CLI::App &app) {
          "--csv", o->csv,
          "REPORT: instead of the timeline, Nsight Systems' summary of the session's GPU work in its CSV layout "
          "(nsys stats --report REPORT --format csv): cuda_gpu_kern_sum (per kernel), cuda_gpu_mem_time_sum "
-         "(per kind of copy and memset), cuda_gpu_mem_size_sum (their sizes)")
+         "(per kind of copy and memset), cuda_gpu_mem_size_sum (their sizes), nvtx_sum (the program's NVTX ranges)")
       ->check(CLI::IsMember(reports));
   cmd->add_option("--width", o->width, "Columns of the chart (default 72)")->check(CLI::Range(10, 1000));
   cmd->add_flag("-q,--quiet", o->quiet, "Summary and chart only");

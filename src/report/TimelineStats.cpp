@@ -14,8 +14,8 @@
 namespace ptxray::report {
 namespace {
 
-constexpr std::array<std::string_view, 3> kReports = {"cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
-                                                      "cuda_gpu_mem_size_sum"};
+constexpr std::array<std::string_view, 4> kReports = {"cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
+                                                      "cuda_gpu_mem_size_sum", "nvtx_sum"};
 
 /// nsys's names of the memory operations ("" for what is not one).
 std::string_view memoryOperationName(system::OpKind kind) {
@@ -68,12 +68,47 @@ std::span<const std::string_view> timelineStatsReports() {
   return kReports;
 }
 
+namespace {
+
+/// nsys stats' nvtx_sum: the NVTX ranges (marks have no duration) by style and name, a domain's
+/// names prefixed with it ("solver:iteration"), largest total first.
+std::string nvtxSummaryCsv(const system::Timeline &timeline) {
+  std::map<std::pair<std::string, std::string>, std::vector<double>> groups; // (style, name)
+  for (const system::TimelineRange &r : timeline.ranges) {
+    const system::NvtxRange &range = timeline.session.ranges[r.range];
+    if (range.mark)
+      continue;
+    const std::string name = range.domain.empty() ? range.name : range.domain + ":" + range.name;
+    groups[{range.pushPop ? "PushPop" : "StartEnd", name}].push_back((r.end - r.start) * 1e9);
+  }
+  std::vector<std::pair<std::string, Summary>> rows;
+  double all = 0;
+  for (auto &[key, values] : groups) {
+    rows.emplace_back(key.first, summarize(key.second, std::move(values)));
+    all += rows.back().second.total;
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto &a, const auto &b) { return a.second.total > b.second.total; });
+  std::string csv =
+      "\"Time (%)\",\"Total Time (ns)\",\"Instances\",\"Avg (ns)\",\"Med (ns)\",\"Min (ns)\",\"Max (ns)\","
+      "\"StdDev (ns)\",\"Style\",\"Range\"\n";
+  for (const auto &[style, s] : rows)
+    csv += fmt::format("{:.1f},{:.0f},{},{:.1f},{:.1f},{:.0f},{:.0f},{:.1f},{},{}\n",
+                       all > 0 ? 100 * s.total / all : 0.0, s.total, s.count, s.average, s.median, s.minimum, s.maximum,
+                       s.deviation, csvField(style), csvField(s.name));
+  return csv;
+}
+
+} // namespace
+
 std::string timelineStatsCsv(const system::Timeline &timeline, std::string_view report) {
+  if (report == kReports[3])
+    return nvtxSummaryCsv(timeline);
   const bool kernels = report == kReports[0];
   const bool sizes = report == kReports[2];
   if (!kernels && report != kReports[1] && !sizes)
-    throw std::invalid_argument(
-        fmt::format("unknown report \"{}\" ({}, {}, {})", report, kReports[0], kReports[1], kReports[2]));
+    throw std::invalid_argument(fmt::format("unknown report \"{}\" ({}, {}, {}, {})", report, kReports[0], kReports[1],
+                                            kReports[2], kReports[3]));
   std::map<std::string, std::vector<double>> groups;
   for (const system::TimelineEntry &e : timeline.entries) {
     const system::SessionOp &op = timeline.session.ops[e.op];

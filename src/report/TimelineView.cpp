@@ -126,6 +126,61 @@ std::string devicesText(const system::SystemConfig &c) {
 
 } // namespace
 
+namespace {
+
+/// The NVTX ranges: each name's total host time and count (nsys's nvtx_sum, the ten largest), and
+/// with `every` each range and mark in the order they began, indented by nesting.
+std::string nvtxText(const Timeline &tl, bool every) {
+  if (tl.ranges.empty())
+    return {};
+  auto fullName = [&](const system::NvtxRange &r) { return r.domain.empty() ? r.name : r.domain + ":" + r.name; };
+  std::map<std::string, std::pair<double, size_t>> byName;
+  size_t marks = 0;
+  for (const system::TimelineRange &r : tl.ranges) {
+    const system::NvtxRange &range = tl.session.ranges[r.range];
+    if (range.mark) {
+      ++marks;
+      continue;
+    }
+    auto &[seconds, count] = byName[fullName(range)];
+    seconds += r.end - r.start;
+    ++count;
+  }
+  std::vector<std::pair<std::string, std::pair<double, size_t>>> rows(byName.begin(), byName.end());
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto &a, const auto &b) { return a.second.first > b.second.first; });
+  std::string out = fmt::format("  NVTX     {} range{}, {} mark{}", tl.ranges.size() - marks,
+                                tl.ranges.size() - marks == 1 ? "" : "s", marks, marks == 1 ? "" : "s");
+  for (size_t i = 0; i < rows.size() && i < 10; ++i)
+    out += fmt::format("{}{} {} ({}x)", i ? ", " : ": ", rows[i].first, timeText(rows[i].second.first),
+                       rows[i].second.second);
+  if (rows.size() > 10)
+    out += fmt::format(", {} more", rows.size() - 10);
+  out += "\n";
+  if (!every)
+    return out;
+  std::vector<const system::TimelineRange *> ordered;
+  for (const system::TimelineRange &r : tl.ranges)
+    ordered.push_back(&r);
+  std::stable_sort(ordered.begin(), ordered.end(), [&](const auto *a, const auto *b) {
+    return a->start != b->start ? a->start < b->start
+                                : tl.session.ranges[a->range].depth < tl.session.ranges[b->range].depth;
+  });
+  for (const system::TimelineRange *r : ordered) {
+    const system::NvtxRange &range = tl.session.ranges[r->range];
+    const std::string indent(2 * range.depth, ' ');
+    if (range.mark)
+      out += fmt::format("    {}mark {} at {}\n", indent, fullName(range), timeText(r->start));
+    else
+      out += fmt::format("    {}{} {} to {} ({}), operations {}\n", indent, fullName(range), timeText(r->start),
+                         timeText(r->end), timeText(r->end - r->start),
+                         range.end > range.begin ? fmt::format("{}-{}", range.begin, range.end - 1) : "none");
+  }
+  return out;
+}
+
+} // namespace
+
 std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding> &findings,
                          const TimelineTextOptions &options) {
   const system::SystemConfig &c = tl.config;
@@ -156,6 +211,7 @@ std::string timelineText(const Timeline &tl, const std::vector<advisor::Finding>
                        "{:.2f}x ([KTG] 1.3, Amdahl)\n",
                        100 * tl.kernelShare, tl.amdahlBound);
 
+  out += nvtxText(tl, options.operations);
   if (!findings.empty())
     out += "\n";
   for (const advisor::Finding &f : findings) {
@@ -385,6 +441,25 @@ nlohmann::json timelineJson(const Timeline &tl, const std::vector<advisor::Findi
     ops.push_back(std::move(o));
   }
   j["operations"] = std::move(ops);
+  json ranges = json::array();
+  for (const system::TimelineRange &r : tl.ranges) {
+    const system::NvtxRange &range = tl.session.ranges[r.range];
+    json o = {{"name", range.name},
+              {"domain", range.domain},
+              {"kind", range.mark      ? "mark"
+                       : range.pushPop ? "push_pop"
+                                       : "start_end"},
+              {"depth", range.depth},
+              {"thread", range.thread},
+              {"start_us", r.start * 1e6},
+              {"end_us", r.end * 1e6},
+              {"first_operation", range.begin},
+              {"operations", range.end - range.begin}};
+    if (range.color)
+      o["color"] = fmt::format("#{:06x}", range.color & 0xffffff);
+    ranges.push_back(std::move(o));
+  }
+  j["nvtx"] = std::move(ranges);
   json advice = json::array();
   for (const advisor::Finding &f : findings)
     advice.push_back({{"rule", f.rule},
@@ -477,6 +552,40 @@ nlohmann::json timelineTrace(const Timeline &tl) {
       running[op.device].push_back({e.end, -1});
     }
   }
+  // NVTX: push/pop ranges nest on a track per host thread, start/end ranges (which may overlap) are
+  // async slices, marks instants.
+  std::set<uint64_t> nvtxThreads;
+  for (const system::TimelineRange &r : tl.ranges) {
+    const system::NvtxRange &range = tl.session.ranges[r.range];
+    const std::string name = range.domain.empty() ? range.name : range.domain + ":" + range.name;
+    json args = {{"first_operation", range.begin}, {"operations", range.end - range.begin}};
+    if (!range.domain.empty())
+      args["domain"] = range.domain;
+    const int tid = 1000 + static_cast<int>(std::distance(nvtxThreads.begin(), nvtxThreads.insert(range.thread).first));
+    json ev = {{"name", name}, {"cat", "nvtx"}, {"ts", r.start * 1e6}, {"pid", kHostPid}, {"args", std::move(args)}};
+    if (range.mark) {
+      ev["ph"] = "i";
+      ev["s"] = "t";
+      ev["tid"] = tid;
+      events.push_back(std::move(ev));
+    } else if (range.pushPop) {
+      ev["ph"] = "X";
+      ev["dur"] = std::max(0.0, r.end - r.start) * 1e6;
+      ev["tid"] = tid;
+      events.push_back(std::move(ev));
+    } else {
+      ev["ph"] = "b";
+      ev["id"] = r.range;
+      ev["tid"] = kHostTid;
+      json endEvent = {{"name", name},      {"cat", "nvtx"},   {"ph", "e"},      {"id", r.range},
+                       {"ts", r.end * 1e6}, {"pid", kHostPid}, {"tid", kHostTid}};
+      events.push_back(std::move(ev));
+      events.push_back(std::move(endEvent));
+    }
+  }
+  for (size_t i = 0; i < nvtxThreads.size(); ++i)
+    metadata("thread_name", kHostPid, 1000 + static_cast<int>(i),
+             {{"name", nvtxThreads.size() == 1 ? std::string("NVTX") : fmt::format("NVTX (host thread {})", i + 1)}});
   // Kernels running at once on each device: a counter track (ends before starts at one instant).
   for (auto &[device, edges] : running) {
     std::sort(edges.begin(), edges.end());

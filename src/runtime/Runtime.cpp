@@ -88,6 +88,18 @@ Runtime &Runtime::instance() {
   return *runtime;
 }
 
+size_t Runtime::nvtxPosition() {
+  std::lock_guard lock(mutex_);
+  const session::SessionRecorder *s = tools_->recorder();
+  return s ? s->position() : 0;
+}
+
+void Runtime::recordNvtx(system::NvtxRange range) {
+  std::lock_guard lock(mutex_);
+  if (session::SessionRecorder *s = tools_->recorder())
+    s->nvtxRange(std::move(range));
+}
+
 Runtime::Runtime() {
   session::ProgramSetup setup = session::setUpProgram(std::cerr);
   config_ = std::move(setup.options);

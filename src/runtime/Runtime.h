@@ -64,6 +64,9 @@ public:
   const arch::ArchTarget &target() const { return target_; }
   vm::Device &device() { return *device_; }
   std::mutex &mutex() { return mutex_; }
+  /// NVTX (session/NvtxHook.h): where the program's session is, and a range that ended.
+  size_t nvtxPosition();
+  void recordNvtx(system::NvtxRange range);
 
   // Registration (nvcc's host code, before main).
   void **registerFatBinary(const void *wrapper);

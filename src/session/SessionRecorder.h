@@ -41,6 +41,11 @@ public:
   void synchronize(unsigned device); ///< cudaDeviceSynchronize on `device`
 
   const system::Session &session() const { return session_; }
+  /// Where the program is in its sequence of operations (the operations recorded so far): where an
+  /// NVTX range begins or ends.
+  size_t position() const { return session_.ops.size(); }
+  /// An NVTX range or mark that ended (its positions from position()).
+  void nvtxRange(system::NvtxRange range) { session_.ranges.push_back(std::move(range)); }
   /// Operations recorded between these two come from one graph launch (SessionOp::graphNode).
   void beginGraphLaunch() {
     graphLaunch_ = true;

@@ -68,6 +68,22 @@ struct SessionOp {
   bool isGpuWork() const { return kind <= OpKind::Kernel; }
 };
 
+/// An NVTX range or mark the program's host code annotated its work with (nvtxRangePush/Pop,
+/// nvtxRangeStart/End, nvtxMark, their domain variants): where it begins and ends in the program's
+/// sequence of operations, which places it on the host's timeline however the operations move.
+struct NvtxRange {
+  std::string name;   ///< the message ("" when none was given)
+  std::string domain; ///< "" for NVTX's default domain
+  /// Positions in Session::ops: the number of operations the host had issued when the range began
+  /// and when it ended (equal for a mark, or for a range around no API call).
+  size_t begin = 0, end = 0;
+  unsigned depth = 0;  ///< push/pop nesting on its thread (0: outermost); 0 for start/end ranges
+  uint32_t color = 0;  ///< ARGB as the program gave it, 0 for none
+  bool mark = false;   ///< an instant (nvtxMark), not a range
+  bool pushPop = true; ///< nvtxRangePush/Pop (thread-local, nested), else nvtxRangeStart/End
+  uint64_t thread = 0; ///< the host thread (its OS id), for push/pop ranges
+};
+
 /// The API a program's calls came through: what its streams are called (CUDA streams, OpenCL
 /// command queues) and how the advice about them is worded.
 enum class HostApi : uint8_t { Cuda, OpenCL };
@@ -80,6 +96,7 @@ struct Session {
   /// the order the earlier operations first used them, which gives the streams their connections.
   double startSeconds = 0;
   std::vector<std::pair<unsigned, unsigned>> streamOrder{};
+  std::vector<NvtxRange> ranges{}; ///< NVTX ranges and marks, in the order they ended
 };
 
 } // namespace ptxray::system

@@ -123,10 +123,10 @@ public:
   /// `serial`: every operation is on stream 1 and also waits for the one issued before it, whatever
   /// its device (the one-queue baseline of a session over several devices).
   Simulation(const SystemConfig &config, const Session &session, bool serial = false)
-      : c_(config), ops_(session.ops), api_(session.api), s_(ops_.size()), dev_(static_cast<size_t>(config.devices())),
-        serial_(serial) {
+      : c_(config), ops_(session.ops), ranges_(session.ranges), api_(session.api), s_(ops_.size()),
+        dev_(static_cast<size_t>(config.devices())), serial_(serial) {
     // A session continued from a quiet point of a longer one: its clock and its streams' connections.
-    now_ = hostReady_ = session.startSeconds;
+    now_ = hostReady_ = startSeconds_ = session.startSeconds;
     for (const auto &[device, stream] : session.streamOrder)
       if (device < dev_.size())
         takeSlot(dev_[device], stream);
@@ -174,6 +174,7 @@ public:
     tl.config = c_;
     tl.session.ops = ops_;
     tl.session.api = api_;
+    tl.session.ranges = ranges_;
     for (const DeviceState &d : dev_)
       tl.peakConcurrentKernels = std::max(tl.peakConcurrentKernels, d.peakKernels);
     std::vector<std::pair<double, double>> h2d, d2h, peer, compute, host;
@@ -188,6 +189,7 @@ public:
       e.issue = st.issue;
       e.start = st.start;
       e.end = st.end;
+      e.hostDone = op.kind == OpKind::StreamSynchronize || op.kind == OpKind::Synchronize ? st.end : st.submit;
       tl.entries.push_back(e);
       auto count = [&](EngineTotals &totals, std::vector<std::pair<double, double>> &spans) {
         totals.bytes += op.bytes;
@@ -213,6 +215,14 @@ public:
     tl.peer.busySeconds = unionLength(peer);
     tl.compute.busySeconds = unionLength(compute);
     tl.host.busySeconds = unionLength(host);
+    // NVTX ranges: where the host was after the calls before each end (its start, before any).
+    auto hostAt = [&](size_t position) {
+      return position == 0 || tl.entries.empty() ? startSeconds_
+                                                 : tl.entries[std::min(position, tl.entries.size()) - 1].hostDone;
+    };
+    tl.ranges.reserve(ranges_.size());
+    for (size_t i = 0; i < ranges_.size(); ++i)
+      tl.ranges.push_back({i, hostAt(ranges_[i].begin), hostAt(std::max(ranges_[i].begin, ranges_[i].end))});
     return tl;
   }
 
@@ -755,7 +765,9 @@ private:
 
   const SystemConfig &c_;
   const std::vector<SessionOp> &ops_;
+  const std::vector<NvtxRange> &ranges_;
   HostApi api_ = HostApi::Cuda;
+  double startSeconds_ = 0;
   std::vector<OpState> s_;
   std::vector<DeviceState> dev_;
   bool serial_ = false;

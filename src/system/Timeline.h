@@ -30,6 +30,14 @@ struct TimelineEntry {
   double issue = 0;             ///< when the host made the call
   double start = 0;             ///< when its engine began it (for host waits: the call)
   double end = 0;               ///< when it completed (for host waits: when the host went on)
+  double hostDone = 0;          ///< when the host's call returned (the call's cost, or the wait's end)
+};
+
+/// An NVTX range or mark (Session::ranges) placed on the host's time: from where the host was when it
+/// began to where it was when it ended.
+struct TimelineRange {
+  size_t range = 0; ///< index in Session::ranges
+  double start = 0, end = 0;
 };
 
 struct EngineTotals {
@@ -42,6 +50,7 @@ struct Timeline {
   SystemConfig config;
   Session session;
   std::vector<TimelineEntry> entries; ///< one per session operation, in issue order
+  std::vector<TimelineRange> ranges;  ///< one per Session::ranges entry, in its order
   double totalSeconds = 0;            ///< from the first call to the last completion
   /// The same operations issued on one stream (the guide's single-queue run, [BPG] §3.1.3), and the
   /// proportion by which this run is shorter: 1 - total / serial.

@@ -325,3 +325,18 @@ add_test(NAME programs.hyperq_connections COMMAND bash -c
   "${HYPERQ_8_CONNECTIONS}CUDA_DEVICE_MAX_CONNECTIONS=32 ${PTXRAY_BIN} exec --arch h200 --timeline hq32.json -- ${PROGRAMS_DIR}/bin/hyperq >hq32.out && \
    python3 ${PROGRAMS_DIR}/timing_check.py hq32.out hq32.json hyperq_32_streams_2x10ms=20.0:21.0")
 set_tests_properties(programs.hyperq_connections PROPERTIES PASS_REGULAR_EXPRESSION "${HYPERQ_PASS}" TIMEOUT 300)
+
+# NVTX ranges (src/nvtx, session/NvtxHook.h): exec names ptxray's injection library in
+# NVTX_INJECTION64_PATH, and the program's push/pop, domain, mark and start/end ranges appear in its
+# timeline where it put them (check_nvtx.py derives each from the program's source); nsys stats'
+# nvtx_sum counts them, and the trace draws them on the host.
+add_test(NAME programs.nvtx_ranges_timeline COMMAND bash -c
+  "set -e; t=$(mktemp -d); trap 'rm -rf $t' EXIT; ${PTXRAY_BIN} exec --timeline $t/t.json --trace $t/trace.json -- ${PROGRAMS_DIR}/bin/nvtx_ranges >/dev/null 2>&1; \
+   python3 ${PROGRAMS_DIR}/check_nvtx.py $t/t.json; \
+   python3 -c \"import json,sys; e=json.load(open(sys.argv[1]))['traceEvents']; n=[x for x in e if x.get('cat')=='nvtx']; print('trace', sorted((x['ph'], x['name']) for x in n))\" $t/trace.json")
+set_tests_properties(programs.nvtx_ranges_timeline PROPERTIES PASS_REGULAR_EXPRESSION
+  "nvtx ok\ntrace \\[\\('X', 'setup'\\), \\('X', 'solver:iteration'\\), \\('X', 'solver:iteration'\\), \\('X', 'solver:iteration'\\), \\('X', 'wait'\\), \\('X', 'wait'\\), \\('X', 'wait'\\), \\('b', 'readback'\\), \\('e', 'readback'\\), \\('i', 'checkpoint'\\)\\]")
+add_test(NAME programs.nvtx_ranges_summary COMMAND bash -c
+  "${PTXRAY_BIN} exec --timeline - -- ${PROGRAMS_DIR}/bin/nvtx_ranges 2>&1 >/dev/null | grep '^  NVTX'")
+set_tests_properties(programs.nvtx_ranges_summary PROPERTIES PASS_REGULAR_EXPRESSION
+  "^  NVTX     8 ranges, 1 mark: setup [0-9.]+ us \\(1x\\), readback [0-9.]+ us \\(1x\\), solver:iteration [0-9.]+ us \\(3x\\), wait [0-9.]+ us \\(3x\\)\n$")
