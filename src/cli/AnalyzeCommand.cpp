@@ -77,12 +77,18 @@ struct Analyzed {
   std::vector<report::Analysis> analyses;
   std::optional<session::SimulatedSession> session;
   int status = 0;
+  /// The GPU refused a launch (the run stopped there, as a CUDA context would): `refusal` when the
+  /// filter selected that launch, `stoppedByRefusal` either way.
+  std::optional<report::LaunchRefusal> refusal;
+  bool stoppedByRefusal = false;
+  bool toolErrors = false;
 };
 
 /// Runs the spec on `target` with the model attached (and the sanitizers with --check), advising on
-/// every launch that completed.
+/// every launch that completed. `comparing`: a refused launch is a note, not an error (compare goes on
+/// with the other GPUs and shows the refusal in this one's column).
 Analyzed analyzeLaunches(const session::RunSpec &spec, const AnalyzeOptions &o, const arch::ArchTarget &target,
-                         const advisor::AdvisorOptions &ao) {
+                         const advisor::AdvisorOptions &ao, bool comparing = false) {
   session::RunRequest request;
   request.target = target;
   request.tools.model = true;
@@ -100,10 +106,28 @@ Analyzed analyzeLaunches(const session::RunSpec &spec, const AnalyzeOptions &o, 
   // A session (operations beyond launches): the transfers and streams too ([BPG] 3.1 comes first).
   request.session = session::RunRequest::Session::WhenSpecHasOne;
   const session::Console console{std::cout, std::cerr};
+  Analyzed analyzed;
   session::RunResult result = session::runInstrumented(spec, request, console, [&](const session::LaunchEvent &e) {
-    session::printLaunchOutcome(e.report, console, o.quiet);
+    const bool refused = e.report.result.status == vm::LaunchStatus::Refused;
+    if (comparing && refused) {
+      session::printDeviceOutput(e.report.result, console, o.quiet);
+      std::cerr << fmt::format("ptxray: note: {} refused the launch of {}: {}\n", target.displayName(), e.report.kernel,
+                               e.report.result.error);
+    } else {
+      session::printLaunchOutcome(e.report, console, o.quiet);
+    }
+    if (refused) {
+      analyzed.stoppedByRefusal = true;
+      if (e.selected)
+        analyzed.refusal =
+            report::LaunchRefusal{e.report.kernel, ptx::demangle(e.report.kernel), e.report.result.error};
+    }
   });
-  return {std::move(result.analyses), std::move(result.session), result.status()};
+  analyzed.analyses = std::move(result.analyses);
+  analyzed.session = std::move(result.session);
+  analyzed.status = result.status();
+  analyzed.toolErrors = result.toolErrors;
+  return analyzed;
 }
 
 /// The static subset: every kernel of the module (or --kernel), from the PTX alone.
@@ -118,7 +142,10 @@ Analyzed analyzeStatically(const AnalyzeOptions &o, const arch::ArchTarget &targ
   session::StaticAnalysisResult result = session::analyzeStatically(target, request);
   for (const std::string &e : result.errors)
     std::cerr << "ptxray: error: " << e << "\n";
-  return {std::move(result.analyses), std::nullopt, result.errors.empty() ? 0 : 1};
+  Analyzed analyzed;
+  analyzed.analyses = std::move(result.analyses);
+  analyzed.status = result.errors.empty() ? 0 : 1;
+  return analyzed;
 }
 
 report::TextStyle textStyle(const AnalyzeOptions &o) {
@@ -227,13 +254,9 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
   if (!specOutputsWritable(*spec, o.input, o.launch))
     return 1;
   std::vector<Analyzed> runs;
-  std::vector<report::Analysis> analyses;
-  int status = 0;
   try {
-    for (const arch::ArchTarget &target : targets) {
-      runs.push_back(analyzeLaunches(*spec, o, target, ao));
-      status = std::max(status, runs.back().status);
-    }
+    for (const arch::ArchTarget &target : targets)
+      runs.push_back(analyzeLaunches(*spec, o, target, ao, true));
   } catch (const session::SpecError &e) {
     std::cerr << specErrorText(e, o.input, o.launch) << "\n";
     return 2;
@@ -243,32 +266,86 @@ int compareCommand(const AnalyzeOptions &o, const std::vector<std::string> &arch
     std::cerr << "ptxray: error: " << e.what() << "\n";
     return 1;
   }
-  // Launch by launch: the i-th launch of every GPU's run side by side (a launch that failed on one
-  // GPU ends the comparison there).
-  size_t launches = runs.empty() ? 0 : runs.front().analyses.size();
-  for (const Analyzed &r : runs)
-    launches = std::min(launches, r.analyses.size());
-  const report::TextStyle style = textStyle(o);
-  nlohmann::json comparisons = nlohmann::json::array();
+  // A GPU that refused a launch does not end the comparison: its column says so. The exit status is
+  // a refusal's (1) only when every GPU refused; otherwise the worst of the GPUs that ran (a fault,
+  // a sanitizer's error), a refusing GPU counting only its tools' errors.
+  int status = 0;
+  bool allRefused = true;
+  for (const Analyzed &r : runs) {
+    status = std::max(status, r.stoppedByRefusal ? (r.toolErrors ? 1 : 0) : r.status);
+    allRefused = allRefused && r.stoppedByRefusal;
+  }
+  if (allRefused)
+    status = 1;
+  // Launch by launch: the i-th launch of every GPU's run side by side. A launch that failed otherwise
+  // (a fault) on one GPU ends the comparison there; a GPU that stopped at a refusal shows it, then
+  // the launches after it as not run.
+  size_t launches = std::numeric_limits<size_t>::max(), longest = 0;
+  for (const Analyzed &r : runs) {
+    const size_t entries = r.analyses.size() + (r.refusal ? 1 : 0);
+    longest = std::max(longest, entries);
+    if (!r.stoppedByRefusal)
+      launches = std::min(launches, entries);
+  }
+  if (launches == std::numeric_limits<size_t>::max())
+    launches = longest;
+  std::vector<std::vector<report::Analysis>> comparisons;
   for (size_t i = 0; i < launches; ++i) {
     std::vector<report::Analysis> side;
-    for (Analyzed &r : runs)
-      side.push_back(r.analyses[i]);
+    // The kernel's names, from a GPU that ran this launch or refused it.
+    std::string kernel, demangled;
+    for (const Analyzed &r : runs)
+      if (kernel.empty() && i < r.analyses.size()) {
+        kernel = r.analyses[i].launch->kernel;
+        demangled = r.analyses[i].launch->demangled;
+      } else if (kernel.empty() && i == r.analyses.size() && r.refusal) {
+        kernel = r.refusal->kernel;
+        demangled = r.refusal->demangled;
+      }
+    for (size_t g = 0; g < runs.size(); ++g) {
+      const Analyzed &r = runs[g];
+      if (i < r.analyses.size()) {
+        side.push_back(r.analyses[i]);
+        continue;
+      }
+      report::Analysis refused;
+      refused.target = targets[g];
+      if (i == r.analyses.size() && r.refusal)
+        refused.refusal = r.refusal;
+      else
+        refused.refusal =
+            report::LaunchRefusal{kernel, demangled, "not run: an earlier launch of the spec was refused on this GPU"};
+      side.push_back(std::move(refused));
+    }
+    // The i-th launch of every run is the same launch of the spec, which a refusal knows by the
+    // spec's name only: the names of a GPU that ran it (the PTX name, the C++ name with its
+    // parameters' types) instead.
+    auto ran = std::find_if(side.begin(), side.end(), [](const report::Analysis &a) { return a.launch != nullptr; });
+    if (ran != side.end())
+      for (report::Analysis &a : side)
+        if (a.refusal) {
+          a.refusal->kernel = ran->launch->kernel;
+          a.refusal->demangled = ran->launch->demangled;
+        }
+    comparisons.push_back(std::move(side));
+  }
+  const report::TextStyle style = textStyle(o);
+  nlohmann::json comparisonsJson = nlohmann::json::array();
+  for (size_t i = 0; i < comparisons.size(); ++i) {
+    const std::vector<report::Analysis> &side = comparisons[i];
     if (o.csv)
       std::cout << (i ? "" : report::compareCsvHeader(side)) << report::compareCsvRows(side, i);
     else
       std::cout << (i ? "\n" : "") << report::compareText(side, style);
-    comparisons.push_back(report::compareJson(side));
-    analyses.insert(analyses.end(), side.begin(), side.end());
+    comparisonsJson.push_back(report::compareJson(side));
   }
   if (!o.json.empty() &&
-      !session::writeOutput(
-          o.json,
-          session::jsonText(nlohmann::json{{"schema", "ptxray-compare"}, {"version", 1}, {"comparisons", comparisons}}),
-          std::cerr))
+      !session::writeOutput(o.json,
+                            session::jsonText(nlohmann::json{
+                                {"schema", "ptxray-compare"}, {"version", 1}, {"comparisons", comparisonsJson}}),
+                            std::cerr))
     return 1;
-  if (!o.html.empty() &&
-      !session::writeOutput(o.html, session::renderAnalyses(session::OutputFormat::Html, analyses), std::cerr))
+  if (!o.html.empty() && !session::writeOutput(o.html, report::compareHtml(comparisons), std::cerr))
     return 1;
   return status;
 }
@@ -364,7 +441,18 @@ CommandRunner addCompareCommand(CLI::App &app) {
   cmd->add_flag("--csv", o->csv,
                 "Print the side-by-side table as CSV (ID, Kernel Name, Quantity, a column per GPU; quoted as ncu "
                 "--csv quotes)");
-  cmd->footer(std::string("\n") + kLaunchOptionsHelp);
+  cmd->footer(std::string(R"(
+Runs the launch (a spec's launches in order) on each GPU with the performance model of that GPU and
+prints a column per GPU. A GPU that refuses a launch (a block larger than it allows, more shared
+memory than it has) does not end the comparison: its column says "refused: REASON" in the text, CSV,
+JSON and HTML alike, and its later launches did not run.
+
+)") + kLaunchOptionsHelp +
+              R"(
+
+Exit status: 0 when the comparison ran, also when some GPUs refused the launch (their columns say
+why); 1 when every GPU refused it, a launch failed otherwise or the module did not load; 2 for a
+malformed command line or spec.)");
   return [cmd, o, archs]() -> int {
     if (!cmd->parsed())
       return -1;

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace ptxray::report {
 namespace {
@@ -19,6 +21,22 @@ LineChart chart(const std::vector<CoalescingSeries> &series, bool byStride, bool
   c.x.ticks = TickStyle::Integer;
   c.y.label = bandwidth ? "GB/s (model)" : "transactions per request";
   c.y.min = 0;
+  if (bandwidth) {
+    // GPUs a decade or more apart (a GTX 280's 141 GB/s beside an H100's 3352): on a linear axis all
+    // but the fastest lie flat along zero; a log axis keeps each line's shape readable.
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (const CoalescingSeries &s : series)
+      for (const CoalescingPoint &p : byStride ? s.byStride : s.byOffset)
+        if (p.effectiveBandwidthGBps > 0) {
+          lo = std::min(lo, p.effectiveBandwidthGBps);
+          hi = std::max(hi, p.effectiveBandwidthGBps);
+        }
+    if (hi > 10 * lo) {
+      c.y.logarithmic = true;
+      c.y.min.reset();
+      c.y.label = "GB/s (model, log scale)";
+    }
+  }
   for (const CoalescingSeries &s : series) {
     Series line;
     line.name = s.gpu;

@@ -25,6 +25,7 @@ struct CoalescingSeries {
 };
 
 /// Four charts: bandwidth vs offset, transactions vs offset, bandwidth vs stride, transactions vs stride.
+/// A bandwidth axis is logarithmic when the GPUs' values span more than a decade.
 std::vector<LineChart> coalescingCharts(const std::vector<CoalescingSeries> &series);
 
 /// A table per experiment: one row per offset or stride, one column pair per GPU.

@@ -9,6 +9,7 @@
 #include "report/SvgChart.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxray::report {
@@ -18,15 +19,29 @@ struct TableRow {
   std::string value{};
 };
 
+/// Headers over several columns (a row above DataTable::headers): `span` columns under `label`.
+struct HeaderGroup {
+  std::string label{};
+  size_t span = 1;
+};
+
 /// A table with column headers, for per-line views. `heat` (one value in [0, 1] per row, or empty)
-/// shades each row from white to red; `codeColumn` (or -1) is set in a monospace font.
+/// shades each row from white to red; `codeColumn` (or -1) is set in a monospace font and wraps its
+/// long lines inside the cell. A column whose cells are all numbers (or empty, or "-") is
+/// right-aligned, any other left-aligned. The table scrolls inside its own box when it cannot fit the
+/// window, never the page.
 struct DataTable {
   std::string caption{};
+  std::vector<HeaderGroup> headerGroups{}; ///< empty: one header row
   std::vector<std::string> headers{};
   std::vector<std::vector<std::string>> rows{};
   std::vector<double> heat{};
   int codeColumn = -1;
 };
+
+/// Whether a table cell reads as a number, so that its column is right-aligned: it starts with a
+/// digit, or a sign or point and then a digit ("12", "-3.5", "1.23 us (5%)", "57.1%").
+bool isNumericCell(std::string_view cell);
 
 class HtmlPage {
 public:

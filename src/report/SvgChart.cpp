@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <initializer_list>
 #include <limits>
 #include <utility>
@@ -100,15 +101,23 @@ double textWidth(std::string_view text, int fontSize) {
 struct Range {
   double lo = std::numeric_limits<double>::infinity();
   double hi = -std::numeric_limits<double>::infinity();
+  double positiveLo = std::numeric_limits<double>::infinity(); ///< for a log axis
   void add(double v) {
     if (std::isfinite(v)) {
       lo = std::min(lo, v);
       hi = std::max(hi, v);
+      if (v > 0)
+        positiveLo = std::min(positiveLo, v);
     }
   }
 };
 
 Ticks axisTicks(const Axis &axis, Range data) {
+  if (axis.logarithmic) {
+    const double lo = axis.min && *axis.min > 0 ? *axis.min : data.positiveLo;
+    const double hi = axis.max && *axis.max > 0 ? *axis.max : data.hi;
+    return logTicks(lo, hi);
+  }
   double lo = axis.min.value_or(data.lo);
   double hi = axis.max.value_or(data.hi);
   if (!std::isfinite(lo) && !std::isfinite(hi)) {
@@ -123,7 +132,7 @@ Ticks axisTicks(const Axis &axis, Range data) {
 }
 
 std::string tickLabel(const Axis &axis, const Ticks &ticks, double value) {
-  return axis.format ? axis.format(value) : formatFixed(value, ticks.decimals);
+  return axis.format ? axis.format(value) : axis.logarithmic ? logTickLabel(value) : formatFixed(value, ticks.decimals);
 }
 
 struct Pixel {
@@ -135,10 +144,21 @@ struct Pixel {
 struct Frame {
   double left, top, right, bottom;
   Ticks xt, yt;
+  bool xLog = false, yLog = false;
 
-  double px(double x) const { return clampPixel(left + (x - xt.min) / (xt.max - xt.min) * (right - left)); }
-  double py(double y) const { return clampPixel(bottom - (y - yt.min) / (yt.max - yt.min) * (bottom - top)); }
+  double px(double x) const { return clampPixel(left + fraction(x, xt, xLog) * (right - left)); }
+  double py(double y) const { return clampPixel(bottom - fraction(y, yt, yLog) * (bottom - top)); }
   Pixel map(Point p) const { return {px(p.x), py(p.y)}; }
+  /// Whether a point can be placed at all: finite, and positive on a log axis.
+  bool placeable(Point p) const {
+    return std::isfinite(p.x) && std::isfinite(p.y) && (!xLog || p.x > 0) && (!yLog || p.y > 0);
+  }
+  /// Where `v` lies between the axis' ends, 0 to 1 inside.
+  static double fraction(double v, const Ticks &t, bool log) {
+    if (log)
+      return (std::log10(v) - std::log10(t.min)) / (std::log10(t.max) - std::log10(t.min));
+    return (v - t.min) / (t.max - t.min);
+  }
   bool contains(Pixel p) const {
     return p.x >= left - 1e-6 && p.x <= right + 1e-6 && p.y >= top - 1e-6 && p.y <= bottom + 1e-6;
   }
@@ -195,7 +215,7 @@ std::vector<Point> expandSteps(const std::vector<Point> &run, SeriesStyle style)
 std::vector<std::vector<Pixel>> visiblePolylines(const Frame &frame, const Series &series) {
   std::vector<std::vector<Point>> runs(1);
   for (const Point &p : series.points) {
-    if (std::isfinite(p.x) && std::isfinite(p.y))
+    if (frame.placeable(p))
       runs.back().push_back(p);
     else if (!runs.back().empty())
       runs.emplace_back();
@@ -326,9 +346,11 @@ private:
   void layOut() {
     // Ticks first: the left margin depends on how wide the y tick labels are.
     Range xData, yData;
+    f_.xLog = c_.x.logarithmic;
+    f_.yLog = c_.y.logarithmic;
     for (const Series &s : c_.series)
       for (const Point &p : s.points)
-        if (std::isfinite(p.x) && std::isfinite(p.y)) {
+        if (f_.placeable(p)) {
           xData.add(p.x);
           yData.add(p.y);
         }
@@ -375,10 +397,10 @@ private:
     f_.bottom = height_ - (c_.x.label.empty() ? 28 : 48);
 
     for (const ReferenceLine &r : c_.references)
-      if (std::isfinite(r.y) && r.y >= f_.yt.min && r.y <= f_.yt.max)
+      if (std::isfinite(r.y) && r.y >= f_.yt.min && r.y <= f_.yt.max && (!f_.yLog || r.y > 0))
         references_.push_back(&r);
     for (const Marker &m : c_.markers)
-      if (std::isfinite(m.at.x) && std::isfinite(m.at.y) && f_.contains(f_.map(m.at)))
+      if (f_.placeable(m.at) && f_.contains(f_.map(m.at)))
         markers_.emplace_back(&m, f_.map(m.at));
   }
 
@@ -470,8 +492,7 @@ private:
         w_.empty("polyline", {{"class", "series"}, {"stroke", seriesColor(i)}, {"points", points}});
       }
       // A lone point has no segment to draw: show it as a dot.
-      if (series.points.size() == 1 && std::isfinite(series.points[0].x) && std::isfinite(series.points[0].y) &&
-          f_.contains(f_.map(series.points[0]))) {
+      if (series.points.size() == 1 && f_.placeable(series.points[0]) && f_.contains(f_.map(series.points[0]))) {
         Pixel p = f_.map(series.points[0]);
         w_.empty("circle", {{"class", "series"},
                             {"cx", coord(p.x)},
@@ -520,15 +541,29 @@ private:
                   {"stroke-width", "3"},
                   {"stroke-linejoin", "round"},
                   {"paint-order", "stroke"}});
+    // Each label's box as placed so far (text width estimated, one font size tall): a marker's label
+    // takes the first place beside its dot that stays in the plot and clears them, so a marker at the
+    // limit does not write over the limit's label.
+    struct Box {
+      double x0, y0, x1, y1;
+      bool overlaps(const Box &o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+    };
+    std::vector<Box> placed;
+    auto box = [](double x, double baseline, double width, bool endAnchored) {
+      const double x0 = endAnchored ? x - width : x;
+      return Box{x0, baseline - kTickFont, x0 + width, baseline + 4};
+    };
     for (const ReferenceLine *r : references_) {
       if (r->label.empty())
         continue;
       // At the right end, above the line unless that leaves the plot.
       double y = f_.py(r->y);
+      const double baseline = y - 5 - kTickFont < f_.top ? y + 15 : y - 5;
+      placed.push_back(box(f_.right - 4, baseline, textWidth(r->label, kTickFont), true));
       w_.element("text",
                  {{"class", "reference-label"},
                   {"x", coord(f_.right - 4)},
-                  {"y", coord(y - 5 - kTickFont < f_.top ? y + 15 : y - 5)},
+                  {"y", coord(baseline)},
                   {"text-anchor", "end"},
                   {"fill", r->color}},
                  r->label);
@@ -536,13 +571,36 @@ private:
     for (const auto &[m, p] : markers_) {
       if (m->label.empty())
         continue;
-      // Right of the dot unless that runs out of the plot; above it unless that leaves the plot.
-      bool leftOfDot = p.x + 8 + textWidth(m->label, kTickFont) > f_.right;
+      // Preferably right of the dot and above it; then the other side, then below, beside, and a
+      // line further down (a dot in a corner under a reference label).
+      const double width = textWidth(m->label, kTickFont);
+      const Box plot{f_.left, f_.top, f_.right, f_.bottom};
+      struct Place {
+        double x, baseline;
+        bool endAnchored;
+      };
+      const std::array<Place, 8> places = {Place{p.x + 8, p.y - 8, false},  Place{p.x - 8, p.y - 8, true},
+                                           Place{p.x + 8, p.y + 18, false}, Place{p.x - 8, p.y + 18, true},
+                                           Place{p.x + 10, p.y + 4, false}, Place{p.x - 10, p.y + 4, true},
+                                           Place{p.x + 8, p.y + 36, false}, Place{p.x - 8, p.y + 36, true}};
+      auto fits = [&](const Place &c) {
+        const Box b = box(c.x, c.baseline, width, c.endAnchored);
+        return b.x0 >= plot.x0 && b.x1 <= plot.x1 && b.y0 >= plot.y0 && b.y1 <= plot.y1 + 4 &&
+               std::none_of(placed.begin(), placed.end(), [&](const Box &o) { return o.overlaps(b); });
+      };
+      auto chosen = std::find_if(places.begin(), places.end(), fits);
+      Place at = chosen != places.end() ? *chosen : places[0];
+      if (chosen == places.end()) {
+        // Nowhere clear: the old rule (inside the plot, overlap or not).
+        const bool leftOfDot = p.x + 8 + width > f_.right;
+        at = {leftOfDot ? p.x - 8 : p.x + 8, p.y - 8 - kTickFont < f_.top ? p.y + 18 : p.y - 8, leftOfDot};
+      }
+      placed.push_back(box(at.x, at.baseline, width, at.endAnchored));
       w_.element("text",
                  {{"class", "marker-label"},
-                  {"x", coord(leftOfDot ? p.x - 8 : p.x + 8)},
-                  {"y", coord(p.y - 8 - kTickFont < f_.top ? p.y + 18 : p.y - 8)},
-                  {"text-anchor", leftOfDot ? "end" : "start"},
+                  {"x", coord(at.x)},
+                  {"y", coord(at.baseline)},
+                  {"text-anchor", at.endAnchored ? "end" : "start"},
                   {"fill", kTextColor},
                   {"font-weight", "bold"}},
                  m->label);
@@ -659,6 +717,52 @@ Ticks niceTicks(double lo, double hi, int targetCount, TickStyle style) {
   ticks.min = ticks.values.front();
   ticks.max = ticks.values.back();
   return ticks;
+}
+
+Ticks logTicks(double lo, double hi) {
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo > 0) || !(hi > 0)) {
+    lo = 1;
+    hi = 10;
+  }
+  if (lo > hi)
+    std::swap(lo, hi);
+  // Decades from the power of ten at or below lo to the one at or above hi, at least one; the
+  // epsilon keeps an exact power (1000) from rounding to the next decade.
+  int first = static_cast<int>(std::floor(std::log10(lo) + kStepEpsilon));
+  int last = static_cast<int>(std::ceil(std::log10(hi) - kStepEpsilon));
+  first = std::clamp(first, -300, 300);
+  last = std::clamp(std::max(last, first + 1), -300, 301);
+  const std::vector<double> mantissas = last - first <= 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
+  std::vector<double> candidates;
+  for (int e = first; e <= last; ++e)
+    for (double m : mantissas)
+      if (e < last || m == 1)
+        candidates.push_back(scaleByPow10(m, e));
+  // The axis runs from the last candidate at or below lo to the first at or above hi.
+  size_t begin = 0, end = candidates.size() - 1;
+  while (begin + 1 < candidates.size() && candidates[begin + 1] <= lo * (1 + kStepEpsilon))
+    ++begin;
+  while (end > begin + 1 && candidates[end - 1] >= hi * (1 - kStepEpsilon))
+    --end;
+  Ticks ticks;
+  ticks.step = 0;
+  ticks.values.assign(candidates.begin() + static_cast<std::ptrdiff_t>(begin),
+                      candidates.begin() + static_cast<std::ptrdiff_t>(end) + 1);
+  ticks.min = ticks.values.front();
+  ticks.max = ticks.values.back();
+  ticks.decimals = std::clamp(-first, 0, kMaxDecimals);
+  return ticks;
+}
+
+std::string logTickLabel(double value) {
+  if (!(value > 0) || !std::isfinite(value))
+    return formatFixed(value, 0);
+  if (value >= 1e6)
+    return formatFixed(value / 1e6, value / 1e6 == std::round(value / 1e6) ? 0 : 1) + "M";
+  if (value >= 1e4)
+    return formatFixed(value / 1e3, value / 1e3 == std::round(value / 1e3) ? 0 : 1) + "k";
+  const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(value) - kStepEpsilon)), 0, kMaxDecimals);
+  return formatFixed(value, decimals);
 }
 
 std::string formatFixed(double value, int decimals) {

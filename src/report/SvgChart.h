@@ -44,6 +44,15 @@ struct Ticks {
 /// better scaled to a unit first (KiB, ns) or written by an Axis::format.
 Ticks niceTicks(double lo, double hi, int targetCount = 5, TickStyle style = TickStyle::Decimal);
 
+/// Ticks of a base-10 logarithmic axis covering [lo, hi] (both positive; otherwise [1, 10]): 1, 2 and
+/// 5 times each power of ten when the range spans at most three decades, the powers alone beyond
+/// that. The axis runs from the last tick at or below `lo` to the first at or above `hi`; `step` is 0.
+Ticks logTicks(double lo, double hi);
+
+/// A log axis' tick label: fixed-point below 10000 with the decimals the value needs ("0.05", "2",
+/// "500"), then thousands and millions with a suffix ("20k", "1M").
+std::string logTickLabel(double value);
+
 /// `value` in fixed notation with exactly `decimals` digits after the point ("-0" is written "0").
 /// Independent of the global locale.
 std::string formatFixed(double value, int decimals);
@@ -97,7 +106,12 @@ struct Axis {
   std::optional<double> max{};
   TickStyle ticks = TickStyle::Decimal;
   int tickCount = 5; ///< the number of ticks to aim for
-  /// Writes a tick label; unset: formatFixed(value, ticks.decimals). Must be deterministic.
+  /// A base-10 logarithmic scale (logTicks; `ticks` and `tickCount` are not used): for values that
+  /// span decades, where a linear axis flattens all but the largest. Values <= 0 are not drawn (a
+  /// gap in a series), and so is a min or max <= 0.
+  bool logarithmic = false;
+  /// Writes a tick label; unset: formatFixed(value, ticks.decimals), or logTickLabel on a log axis.
+  /// Must be deterministic.
   std::function<std::string(double)> format{};
 };
 

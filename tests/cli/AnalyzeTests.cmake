@@ -82,6 +82,61 @@ set_tests_properties(cli.analyze_csv_no_findings PROPERTIES PASS_REGULAR_EXPRESS
 add_test(NAME cli.compare_needs_launch COMMAND bash -c "${PTXRAY_BIN} compare ${EXAMPLE} --arch sm_20,sm_35 2>&1; echo exit=$?")
 set_tests_properties(cli.compare_needs_launch PROPERTIES PASS_REGULAR_EXPRESSION "exit=2([^0-9]|$)")
 
+# A GPU that refuses the launch does not end the comparison (issue #30): its column says why, the
+# other GPU's has its numbers, and the exit status is 0 unless every GPU refused. A 1024-thread block
+# is more than a CC 1.x allows (512); 64 KiB of shared memory more than a Fermi has (48 KiB).
+set(SAXPY_1024 "${PROJECT_SOURCE_DIR}/examples/saxpy.ptx --kernel saxpy --grid 4 --block 1024 \
+  --buffer x=16K:iota:f32 --buffer y=16K --arg s32:4096 --arg f32:2 --arg buf:x --arg buf:y")
+set(SAXPY_1024_REFUSED "invalid configuration argument: blockDim\\.x = 1024 exceeds 512 on sm_13")
+add_test(NAME cli.compare_refused_gpu_text COMMAND bash -c
+  "${PTXRAY_BIN} compare ${SAXPY_1024} --arch sm_13,sm_90 --color never 2>&1; echo exit=$?")
+set_tests_properties(cli.compare_refused_gpu_text PROPERTIES PASS_REGULAR_EXPRESSION
+  "ptxray: note: sm_13 refused the launch of saxpy: ${SAXPY_1024_REFUSED}\n.*== saxpy\\(int, float, float const\\*, float\\*\\) on 2 GPUs\n +sm_13 +sm_90\n +launch +refused +ran\n +compute capability +1\\.3 +9\\.0\n +board +GeForce GTX 280 +H100 SXM5 80GB\n +time estimate \\(us\\) +refused +[0-9]+\\.[0-9][0-9]\n.* +theoretical GB/s +refused +3352\\.3\n  sm_13: refused: ${SAXPY_1024_REFUSED}\n\nFindings by GPU\n  grid-below-sm-count +on every GPU that ran the launch\nexit=0\n$"
+  FAIL_REGULAR_EXPRESSION "error:")
+add_test(NAME cli.compare_refused_gpu_csv COMMAND bash -c
+  "${PTXRAY_BIN} compare ${PROJECT_SOURCE_DIR}/examples/saxpy.ptx --kernel saxpy --grid 4 --block 256 --shared 65536 \
+     --buffer x=16K:iota:f32 --buffer y=16K --arg s32:4096 --arg f32:2 --arg buf:x --arg buf:y --arch sm_20,sm_90 \
+     --csv 2>/dev/null | python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/csv_rows.py --columns 'Quantity,sm_20,sm_90'")
+set_tests_properties(cli.compare_refused_gpu_csv PROPERTIES PASS_REGULAR_EXPRESSION
+  "^Quantity\\|sm_20\\|sm_90\nlaunch\\|refused: too many resources requested for launch: 65536 bytes of shared memory per block \\(0 static \\+ 65536 dynamic\\) exceed the 49152 of sm_20\\|ran\ncompute capability\\|2\\.0\\|9\\.0\nboard\\|GeForce GTX 480\\|H100 SXM5 80GB\ntime estimate \\(us\\)\\|refused\\|[0-9]+\\.[0-9][0-9]\n.*\nfindings\\|refused\\|[a-z -]+\nrows: 16\n$")
+add_test(NAME cli.compare_refused_gpu_json COMMAND bash -c
+  "${PTXRAY_BIN} compare ${SAXPY_1024} --arch sm_13,sm_90 --json refused.json >/dev/null 2>&1; echo exit=$?; \
+   python3 -c \"import json; c = json.load(open('refused.json'))['comparisons'][0]; \
+print([(a['arch'], a.get('refused'), a['launch'] is None) for a in c['analyses']]); print(c['compare'][0])\"")
+set_tests_properties(cli.compare_refused_gpu_json PROPERTIES PASS_REGULAR_EXPRESSION
+  "^exit=0\n\\[\\('sm_13', '${SAXPY_1024_REFUSED}', True\\), \\('sm_90', None, False\\)\\]\n\\{'quantity': 'launch', 'values': \\['refused: ${SAXPY_1024_REFUSED}', 'ran'\\]\\}\n$")
+add_test(NAME cli.compare_every_gpu_refused COMMAND bash -c
+  "${PTXRAY_BIN} compare ${SAXPY_1024} --arch sm_10,sm_13 --color never 2>/dev/null; echo exit=$?")
+set_tests_properties(cli.compare_every_gpu_refused PROPERTIES PASS_REGULAR_EXPRESSION
+  " +launch +refused +refused\n.*  sm_10: refused: [^\n]*\n  sm_13: refused: ${SAXPY_1024_REFUSED}\n.*exit=1\n$")
+
+# compare --html: the side-by-side table and the findings by GPU first, then each GPU's details,
+# read back by Python's html.parser.
+add_test(NAME cli.compare_html COMMAND bash -c
+  "${PTXRAY_BIN} compare ${SAXPY_1024} --arch sm_13,sm_90 --html compare.html >/dev/null 2>&1; echo exit=$?; \
+   python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_outline.py compare.html")
+set_tests_properties(cli.compare_html PROPERTIES PASS_REGULAR_EXPRESSION
+  "^exit=0\nh2: saxpy\\(int, float, float const\\*, float\\*\\) on 2 GPUs\ntable: Side by side\n  head: quantity\\|sm_13\\|sm_90\n  row: launch\\|refused: ${SAXPY_1024_REFUSED}\\|ran\n  row: compute capability\\|1\\.3\\|9\\.0\n  row: board\\|GeForce GTX 280\\|H100 SXM5 80GB\n  row: time estimate \\(us\\)\\|refused\\|[0-9]+\\.[0-9][0-9]\n.*  row: findings\\|refused\\|grid-below-sm-count\ntable: Findings by GPU: the rule's priority where it was found\n  head: rule\\|sm_13\\|sm_90\n  row: grid-below-sm-count\\|refused\\|high\nh2: saxpy\\(int, float, float const\\*, float\\*\\) on sm_13\np: sm_13 refused the launch: ${SAXPY_1024_REFUSED}\nh2: saxpy\\(int, float, float const\\*, float\\*\\) on sm_90\nh2: Findings\n.*h2: Source: [^\n]*saxpy\\.cu\n")
+add_test(NAME cli.compare_html_layout COMMAND bash -c
+  "${PTXRAY_BIN} compare ${GUIDE_AAT} --arch sm_13,sm_20,k20x,sm_90 --quiet --html compare-aat.html >/dev/null 2>&1 && \
+   bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh --layout compare-aat.html")
+set_tests_properties(cli.compare_html_layout PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 PASS_REGULAR_EXPRESSION
+  "^layout ok: compare-aat\\.html: 1280px wide in a 1280px window, [0-9]+ charts, [0-9]+ labels\n$")
+
+# analyze --html of a module of three kernels: the source file once, a column group per kernel (line
+# 19 is simpleMultiplyAAT's inner loop alone), and the page at 1280 px.
+add_test(NAME cli.analyze_html_source_once COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --quiet --html analyze-aat.html >/dev/null && \
+   python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_outline.py analyze-aat.html --tables-only --grep heat")
+set_tests_properties(cli.analyze_html_source_once PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nh2: Source: [^\n]*aat\\.cu\ntable: heat = [^\n]*\n  groups: \\*1\\|\\*1\\|simpleMultiplyAAT\\*2\\|sharedMultiplyAAT\\*2\\|paddedMultiplyAAT\\*2\n  head: line\\|source(\\|warp inst\\|global trans)(\\|warp inst\\|global trans)(\\|warp inst\\|global trans)\n.*\n  row: 19\\|        sum \\+= a\\[row \\* TILE_DIM \\+ i\\] \\* a\\[col \\* TILE_DIM \\+ i\\];\\|[1-9][0-9]*\\|[1-9][0-9]*\\|\\|\\|\\|\n.*tables: 1\n$"
+  FAIL_REGULAR_EXPRESSION "Source: [^\n]*\n.*Source: ")
+add_test(NAME cli.analyze_html_layout COMMAND bash -c
+  "${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --quiet --html analyze-layout.html >/dev/null && \
+   bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh --layout analyze-layout.html")
+set_tests_properties(cli.analyze_html_layout PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 PASS_REGULAR_EXPRESSION
+  "^layout ok: analyze-layout\\.html: 1280px wide in a 1280px window, 9 charts, [0-9]+ labels\n$")
+
 # The guide's coalescing experiments on CC 1.3 ([BPG] 3.2.1.3-3.2.1.4): an offset of 1 word makes one
 # half-warp take a 128-byte transaction and the other a 64- and a 32-byte one (1.5 per request, 64 of
 # 112 bytes used: 57.1%), an offset of 16 words none; a stride of 2 halves the efficiency.
@@ -92,6 +147,16 @@ add_test(NAME cli.guide_charts_html_renders COMMAND bash -c
   "${PTXRAY_BIN} guide-charts --arch sm_13,sm_90 --max 8 --elements 4096 --html guide-charts.html >/dev/null && \
    bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh guide-charts.html guide-charts.png 1f77b4")
 set_tests_properties(cli.guide_charts_html_renders PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+# A CC 1.0 and an H100 a decade and more apart: the bandwidth axes are logarithmic with 1-2-5 ticks
+# (the transactions' stay linear), and the page lays out at 1280 px.
+add_test(NAME cli.guide_charts_log_bandwidth_axis COMMAND bash -c
+  "${PTXRAY_BIN} guide-charts --arch sm_10,sm_90 --max 4 --elements 65536 --html guide-log.html >/dev/null && \
+   python3 -c \"import re; page = open('guide-log.html').read(); \
+[print(re.search(r'class=.axis-label-y[^>]*>([^<]*)<', f).group(1) + ': ' + ' '.join(re.findall(r'class=.tick-label-y[^>]*>([^<]*)<', f))) \
+for f in page.split('<figure>')[1:]]\" && \
+   bash ${CMAKE_CURRENT_SOURCE_DIR}/report/render_html_test.sh --layout guide-log.html")
+set_tests_properties(cli.guide_charts_log_bandwidth_axis PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 PASS_REGULAR_EXPRESSION
+  "^GB/s \\(model, log scale\\): 5 10 20 50 100 200\ntransactions per request: [0-9. ]+\nGB/s \\(model, log scale\\): [0-9 ]+\ntransactions per request: [0-9. ]+\nlayout ok: guide-log\\.html: 1280px wide in a 1280px window, 4 charts, [0-9]+ labels\n$")
 
 # --check: the sanitizers' hazards become correctness findings, ranked before the performance ones
 # of the same priority; a clean twin has none.

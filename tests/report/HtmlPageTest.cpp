@@ -127,6 +127,36 @@ TEST(HtmlPage, RenderingIsDeterministic) {
   EXPECT_EQ(samplePage().render(), samplePage().render());
 }
 
+TEST(HtmlPage, NumbersAreRightAlignedTextLeftAligned) {
+  for (const char *number : {"12", "-3.5", ".5", "57.1%", "1.23 us (5%)"})
+    EXPECT_TRUE(report::isNumericCell(number)) << number;
+  for (const char *text : {"sm_90", "-", "", "high", "x1", "refused: too many resources"})
+    EXPECT_FALSE(report::isNumericCell(text)) << text;
+
+  HtmlPage page("t");
+  page.addDataTable({.caption = "findings",
+                     .headerGroups = {{"", 1}, {"saxpy", 2}},
+                     .headers = {"rule", "count", "gain"},
+                     .rows = {{"uncoalesced-global", "12", "1.50 us (5%)"}, {"tail-wave", "3", "-"}}});
+  XmlElement root = parsePage(page.render());
+  // The table scrolls inside its own box, never the page.
+  auto boxes = findElements(root, "div", "table-scroll");
+  ASSERT_EQ(boxes.size(), 1u);
+  ASSERT_EQ(findElements(*boxes[0], "table", "data").size(), 1u);
+  auto headers = findElements(root, "th");
+  ASSERT_EQ(headers.size(), 5u); // two group headers, three column headers
+  EXPECT_EQ(headers[1]->attr("colspan"), "2");
+  EXPECT_EQ(headers[1]->text, "saxpy");
+  EXPECT_EQ(headers[2]->attr("class"), "");
+  EXPECT_EQ(headers[3]->attr("class"), "num");
+  EXPECT_EQ(headers[4]->attr("class"), "num"); // "-" does not make a column text
+  auto cells = findElements(root, "td");
+  ASSERT_EQ(cells.size(), 6u);
+  EXPECT_EQ(cells[0]->attr("class"), "");
+  EXPECT_EQ(cells[1]->attr("class"), "num");
+  EXPECT_EQ(cells[2]->attr("class"), "num");
+}
+
 // --- render_html_test.sh ----------------------------------------------------------------------------------
 
 /// Runs the render script with `args`; returns its exit status (77: skipped).

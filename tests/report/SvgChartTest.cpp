@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -29,6 +30,7 @@ using report::Point;
 using report::ReferenceLine;
 using report::Series;
 using report::SeriesStyle;
+using report::Ticks;
 using report::TickStyle;
 using test::findElements;
 using test::parseXml;
@@ -472,6 +474,61 @@ TEST(LineChart, RandomChartsAlwaysRenderWellFormed) {
     ASSERT_EQ(svg.find("nan"), std::string::npos) << svg;
     ASSERT_EQ(svg.find("inf"), std::string::npos) << svg;
   }
+}
+
+// --- log axes and label placement (issue #30) -------------------------------------------------------------
+
+TEST(LogTicks, OneTwoFiveWithinThreeDecades) {
+  EXPECT_THAT(report::logTicks(3, 900).values, ElementsAre(2, 5, 10, 20, 50, 100, 200, 500, 1000));
+  const Ticks exact = report::logTicks(10, 1000); // exact powers stay the ends
+  EXPECT_EQ(exact.min, 10);
+  EXPECT_EQ(exact.max, 1000);
+  EXPECT_EQ(report::logTicks(0.03, 0.4).decimals, 2);
+}
+
+TEST(LogTicks, PowersOfTenBeyondThreeDecadesAndDegenerateInput) {
+  EXPECT_THAT(report::logTicks(3, 2000).values, ElementsAre(1, 10, 100, 1000, 10000));
+  EXPECT_THAT(report::logTicks(0, -5).values, ElementsAre(1, 2, 5, 10));
+  EXPECT_THAT(report::logTicks(7, 7).values, ElementsAre(5, 10));
+}
+
+TEST(LogTicks, LabelsReadWell) {
+  std::vector<std::string> labels;
+  for (double v : {0.05, 0.2, 2.0, 500.0, 1000.0, 20000.0, 1e6, 1.5e6})
+    labels.push_back(report::logTickLabel(v));
+  EXPECT_THAT(labels, ElementsAre("0.05", "0.2", "2", "500", "1000", "20k", "1M", "1.5M"));
+}
+
+TEST(LineChart, LogAxisSpacesDecadesEquallyAndLeavesNonPositiveValuesOut) {
+  LineChart chart{.y = {.label = "GB/s", .logarithmic = true},
+                  .series = {{.points = {{0, 1}, {1, 10}, {2, 100}, {3, 0}, {4, 1000}, {5, 500}}}}};
+  XmlElement svg = parseSvg(chart.renderSvg());
+  auto ys = tickPositions(svg, 'y');
+  ASSERT_TRUE(ys.count("1") && ys.count("10") && ys.count("100") && ys.count("1000")) << chart.renderSvg();
+  EXPECT_NEAR(ys["1"] - ys["10"], ys["10"] - ys["100"], 0.02);
+  EXPECT_NEAR(ys["10"] - ys["100"], ys["100"] - ys["1000"], 0.02);
+  // 2 lies log10(2) of a decade above 1, not a ninth of the way to 10.
+  EXPECT_NEAR((ys["1"] - ys["2"]) / (ys["1"] - ys["10"]), std::log10(2.0), 0.01);
+  EXPECT_EQ(findElements(svg, "polyline", "series").size(), 2u); // the zero is a gap
+}
+
+TEST(LineChart, MarkerLabelClearsTheReferenceLabelInACorner) {
+  // A block at the limit: the dot sits in the top-right corner, where the limit's label is.
+  LineChart chart = occupancyByBlockSize();
+  chart.markers = {{.at = {1024, 64}, .label = "1024 threads"}};
+  XmlElement svg = parseSvg(chart.renderSvg());
+  auto box = [](const XmlElement *t) {
+    const double width = static_cast<double>(t->text.size()) * 12 * 0.6, x = number(t, "x"), y = number(t, "y");
+    const double x0 = t->attr("text-anchor") == "end" ? x - width : x;
+    return std::array<double, 4>{x0, y - 12, x0 + width, y + 4};
+  };
+  auto reference = findElements(svg, "text", "reference-label");
+  auto marker = findElements(svg, "text", "marker-label");
+  ASSERT_EQ(reference.size(), 1u);
+  ASSERT_EQ(marker.size(), 1u);
+  const auto a = box(reference[0]), b = box(marker[0]);
+  const bool overlap = a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  EXPECT_FALSE(overlap) << "reference label at " << a[0] << "," << a[1] << ", marker label at " << b[0] << "," << b[1];
 }
 
 // --- golden file -----------------------------------------------------------------------------------------

@@ -7,6 +7,12 @@
 #       each RRGGBB colour given (e.g. a series or marker colour of a chart) covers at least 20 pixels.
 #   render_html_test.sh --check-png IMAGE.png WIDTH HEIGHT [RRGGBB...]
 #       Only the PNG checks, so the checker itself can be tested without a browser.
+#   render_html_test.sh --layout PAGE.html
+#       Lays PAGE.html out in a 1280x900 window and checks that the page does not scroll sideways
+#       (its scroll width is no larger than the window: wide content must wrap or scroll in its own
+#       box) and that no two <text> labels of one SVG chart overlap (their boxes intersect by more
+#       than a pixel each way). A copy of the page gets a script that measures and writes its verdict
+#       into the DOM, which Chromium dumps; prints "layout ok: ..." or each problem found.
 #
 # Exit status: 0 pass, 1 fail, 2 usage, 77 skipped (no chromium or no python3; the automake/ctest
 # convention for "cannot run here"). The browser is $CHROMIUM if set, else chromium or chromium-browser
@@ -15,9 +21,11 @@ set -euo pipefail
 
 WIDTH=1200
 HEIGHT=900
+LAYOUT_WIDTH=1280
+LAYOUT_HEIGHT=900
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -141,18 +149,116 @@ if [ "${1:-}" = "--check-png" ]; then
   exit $?
 fi
 
+find_browser() {
+  browser=${CHROMIUM:-}
+  if [ -z "$browser" ]; then
+    browser=$(command -v chromium || command -v chromium-browser || true)
+  fi
+  [ -n "$browser" ] && [ -x "$(command -v "$browser")" ] || skip "chromium not found (Debian package 'chromium'; or set CHROMIUM)"
+  command -v python3 >/dev/null || skip "python3 not found (needed to read the results)"
+}
+
+# The flags keep a headless run self-contained on a machine with no network and no display: no
+# first-run or sync machinery, no background or component-update requests (refused here, and slow),
+# a fresh throwaway profile; --no-sandbox because tests may run as root.
+BROWSER_FLAGS=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+  --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage
+  --hide-scrollbars --force-device-scale-factor=1)
+
+# The measuring script, appended to a copy of the page (the pages themselves carry no scripts). It
+# measures before it adds its verdict, so the verdict cannot change what it measured.
+read -r -d '' LAYOUT_SCRIPT <<'JS' || true
+<script>
+(function () {
+  const problems = [];
+  const root = document.documentElement;
+  const width = root.clientWidth;
+  if (root.scrollWidth > width) {
+    const wide = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      let clipped = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement)
+        if (getComputedStyle(p).overflowX !== 'visible') clipped = true;
+      if (r.right > width + 0.5 && !clipped && wide.length < 5)
+        wide.push(el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className : '') +
+                  ' to ' + Math.round(r.right) + 'px');
+    }
+    problems.push('page scrolls sideways: ' + root.scrollWidth + 'px wide in a ' + width + 'px window (' +
+                  wide.join(', ') + ')');
+  }
+  let labels = 0;
+  document.querySelectorAll('svg').forEach(function (svg, index) {
+    const title = svg.querySelector('title');
+    const name = 'chart ' + (index + 1) + (title ? ' "' + title.textContent + '"' : '');
+    const texts = Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim() !== '')
+                      .map(t => ({text: t.textContent, box: t.getBoundingClientRect()}));
+    labels += texts.length;
+    for (let i = 0; i < texts.length; ++i)
+      for (let j = i + 1; j < texts.length; ++j) {
+        const a = texts[i].box, b = texts[j].box;
+        const dx = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const dy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (dx > 1 && dy > 1)
+          problems.push(name + ': label "' + texts[i].text + '" overlaps "' + texts[j].text + '"');
+      }
+  });
+  const verdict = document.createElement('pre');
+  verdict.id = 'ptxray-layout-verdict';
+  verdict.textContent = problems.length ? 'LAYOUT-FAIL\n' + problems.join('\n')
+                                        : 'LAYOUT-OK ' + root.scrollWidth + 'px wide in a ' + width + 'px window, ' +
+                                          document.querySelectorAll('svg').length + ' charts, ' + labels + ' labels';
+  document.body.appendChild(verdict);
+})();
+</script>
+JS
+
+if [ "${1:-}" = "--layout" ]; then
+  [ $# -eq 2 ] || usage
+  page=$2
+  [ -f "$page" ] || { echo "FAIL: no such page: $page" >&2; exit 1; }
+  find_browser
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  # The copy beside nothing else: the pages are self-contained.
+  python3 - "$page" "$work/page.html" "$LAYOUT_SCRIPT" <<'PY'
+import sys
+html = open(sys.argv[1], encoding="utf-8").read()
+at = html.rfind("</body>")
+if at < 0:
+    print(f"FAIL: {sys.argv[1]}: no </body>", file=sys.stderr)
+    sys.exit(1)
+open(sys.argv[2], "w", encoding="utf-8").write(html[:at] + sys.argv[3] + "\n" + html[at:])
+PY
+  url=$(python3 -c 'import pathlib, sys; print(pathlib.Path(sys.argv[1]).resolve().as_uri())' "$work/page.html")
+  status=0
+  timeout 120 "$browser" "${BROWSER_FLAGS[@]}" --user-data-dir="$work/profile" --virtual-time-budget=5000 \
+    --window-size=$LAYOUT_WIDTH,$LAYOUT_HEIGHT --dump-dom "$url" >"$work/dom.html" 2>"$work/log" || status=$?
+  python3 - "$page" "$work/dom.html" "$status" "$work/log" <<'PY'
+import html, re, sys
+page, dom, status, log = sys.argv[1], open(sys.argv[2], encoding="utf-8", errors="replace").read(), sys.argv[3], sys.argv[4]
+found = re.search(r'<pre id="ptxray-layout-verdict">(.*?)</pre>', dom, re.S)
+if not found:
+    print(f"FAIL: {page}: no verdict in the page Chromium dumped (exit status {status}); its output:", file=sys.stderr)
+    print(open(log, errors="replace").read(), file=sys.stderr)
+    sys.exit(1)
+verdict = html.unescape(found.group(1))
+if verdict.startswith("LAYOUT-OK "):
+    print(f"layout ok: {page}: {verdict[len('LAYOUT-OK '):]}")
+    sys.exit(0)
+for problem in verdict.splitlines()[1:]:
+    print(f"FAIL: {page}: {problem}")
+sys.exit(1)
+PY
+  exit $?
+fi
+
 [ $# -ge 2 ] || usage
 page=$1
 out=$2
 shift 2
 [ -f "$page" ] || { echo "FAIL: no such page: $page" >&2; exit 1; }
-
-browser=${CHROMIUM:-}
-if [ -z "$browser" ]; then
-  browser=$(command -v chromium || command -v chromium-browser || true)
-fi
-[ -n "$browser" ] && [ -x "$(command -v "$browser")" ] || skip "chromium not found (Debian package 'chromium'; or set CHROMIUM)"
-command -v python3 >/dev/null || skip "python3 not found (needed to decode the PNG)"
+find_browser
 
 url=$(python3 -c 'import pathlib, sys; print(pathlib.Path(sys.argv[1]).resolve().as_uri())' "$page")
 out_abs=$(python3 -c 'import os, sys; print(os.path.abspath(sys.argv[1]))' "$out")
@@ -161,14 +267,9 @@ log=$(mktemp)
 trap 'rm -rf "$profile" "$log"' EXIT
 rm -f "$out_abs"
 
-# The flags keep a headless run self-contained on a machine with no network and no display: no
-# first-run or sync machinery, no background or component-update requests (refused here, and slow),
-# a fresh throwaway profile; --no-sandbox because tests may run as root. The scale factor and hidden
-# scrollbars make the screenshot exactly the window size.
+# The scale factor and hidden scrollbars make the screenshot exactly the window size.
 status=0
-timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \
-  --hide-scrollbars --force-device-scale-factor=1 --user-data-dir="$profile" \
+timeout 120 "$browser" "${BROWSER_FLAGS[@]}" --user-data-dir="$profile" \
   --screenshot="$out_abs" --window-size=$WIDTH,$HEIGHT "$url" >"$log" 2>&1 || status=$?
 if [ "$status" -ne 0 ] || [ ! -s "$out_abs" ]; then
   echo "FAIL: $browser exited with status $status and wrote no screenshot; its output:" >&2
