@@ -689,7 +689,7 @@ std::string compareHtml(const std::vector<std::vector<Analysis>> &comparisons) {
     page.addDataTable(std::move(table));
 
     DataTable byGpu;
-    byGpu.caption = "Findings by GPU: the rule's priority where it was found";
+    byGpu.caption = "Findings by GPU (priority)";
     byGpu.headers.push_back("rule");
     for (const Analysis &a : side)
       byGpu.headers.push_back(a.target.displayName());
