@@ -91,6 +91,8 @@ done
 # The README quick-start example.
 if (cd "$stage/examples" && "$nvcc" "${common[@]}" -arch=compute_90 -lineinfo saxpy.cu \
   -o "$repo/examples/saxpy.ptx"); then
+  # nvcc names the staged copy; the bundled PTX names the source where a user of the repository has it.
+  sed -i "s#\"$stage/examples/saxpy.cu\"#\"examples/saxpy.cu\"#" "$repo/examples/saxpy.ptx"
   count=$((count + 1))
 else
   echo "gen-corpus: FAILED: examples/saxpy.cu" >&2
@@ -100,6 +102,7 @@ fi
 for name in aat copy hypot; do
   if (cd "$stage/examples" && "$nvcc" "${common[@]}" -arch=compute_90 -lineinfo "$name.cu" \
     -o "$repo/examples/guide/$name.ptx"); then
+    sed -i "s#\"$stage/examples/$name.cu\"#\"examples/guide/$name.cu\"#" "$repo/examples/guide/$name.ptx"
     count=$((count + 1))
   else
     echo "gen-corpus: FAILED: examples/guide/$name.cu" >&2

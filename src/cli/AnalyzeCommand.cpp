@@ -406,7 +406,7 @@ virtual GPU with the performance model of --arch attached, and the advisor ranks
 to fix. With a module alone, the static subset: registers, shared and local memory, occupancy per
 block size, and the findings the PTX shows by itself.
 
-  ptxray analyze examples/guide/offset_copy.json --arch k20x
+  ptxray analyze examples/guide/aat.json --arch k20x
   ptxray analyze kernel.cu --arch sm_35 --grid 256 --block 128 --buffer in=1M:iota:f32 \
       --buffer out=1M --arg buf:out --arg buf:in --html report.html
 

@@ -163,6 +163,16 @@ std::string analysisText(const Analysis &a, const TextStyle &style) {
         out += p.dim(fmt::format("        {}  {}", r.ptxLocation, wrapText(r.ptxText, 200, 0))) + "\n";
     }
   }
+  // Findings that can only name PTX lines: the module has no line information to name the source by.
+  const bool withoutLines = std::any_of(a.findings.begin(), a.findings.end(), [](const advisor::Finding &f) {
+    return !f.lines.empty() &&
+           std::all_of(f.lines.begin(), f.lines.end(), [](const advisor::SourceRef &r) { return r.file.empty(); });
+  });
+  if (withoutLines)
+    out += fmt::format("\n{}\n", p.dim(wrapText("note: the module has no line information, so findings name PTX "
+                                                "lines: build with nvcc -lineinfo (clang: -gline-tables-only) to "
+                                                "see the CUDA or OpenCL source lines",
+                                                96, 0)));
   if (style.quiet)
     return out;
 

@@ -1,6 +1,8 @@
 // Running a run spec (`ptxray run SPEC.json`) on a fresh vm::Device: buffers set up and filled in
 // parallel, host operations (copies, memsets, launches) executed in issue order, outputs written.
 #include "session/RunSpec.h"
+
+#include "ptx/Demangle.h"
 #include "session/SpecJson.h"
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
@@ -153,11 +155,15 @@ struct PlacedBuffer {
   std::vector<std::byte> host; ///< host buffers
 };
 
+/// The module's kernels as a user recognizes them: the C++ name, with the PTX name a spec or --kernel
+/// takes in brackets when it differs ("saxpy(int, float*) [_Z5saxpyiPf]").
 std::string kernelList(const vm::LoadedModule &module) {
   std::string list;
   for (const vm::DecodedFunction &f : module.program().functions)
-    if (f.isEntry)
-      list += (list.empty() ? "" : ", ") + f.name;
+    if (f.isEntry) {
+      const std::string shown = ptx::demangle(f.name);
+      list += (list.empty() ? "" : ", ") + (shown == f.name ? f.name : fmt::format("{} [{}]", shown, f.name));
+    }
   return list.empty() ? "none" : list;
 }
 
@@ -176,7 +182,10 @@ const vm::DecodedFunction *resolveKernel(const Checker &c, const vm::LoadedModul
       ++count;
     }
   if (count != 1)
-    c.fail(l.path, fmt::format("missing \"kernel\" (the module has {} kernels: {})", count, kernelList(module)));
+    c.fail(member(l.path, "kernel"),
+           count == 0
+               ? std::string("the module has no kernel (.entry) to launch")
+               : fmt::format("the module has {} kernels, so the launch must name one: {}", count, kernelList(module)));
   return only;
 }
 

@@ -73,6 +73,13 @@ add_test(NAME cli.analyze_csv COMMAND bash -c
   "set -o pipefail; ${PTXRAY_BIN} analyze ${GUIDE_AAT} --arch k20x --csv | ${CSV_ROWS} --columns 'ID,Kernel Name,Block Size,CC,Rule Name,Rule Type,Estimated Speedup Type,Priority,Source' --where 'Category=memory'")
 set_tests_properties(cli.analyze_csv PROPERTIES PASS_REGULAR_EXPRESSION
   "^ID\\|Kernel Name\\|Block Size\\|CC\\|Rule Name\\|Rule Type\\|Estimated Speedup Type\\|Priority\\|Source\n0\\|simpleMultiplyAAT\\|\\(16, 16, 1\\)\\|3\\.5\\|uncoalesced-global\\|WRN\\|\\|high\\|[^|\n]*examples/guide/aat\\.cu:19\n0\\|simpleMultiplyAAT\\|\\(16, 16, 1\\)\\|3\\.5\\|redundant-global-loads\\|OPT\\|global\\|medium\\|[^|\n]*examples/guide/aat\\.cu:19\n0\\|[^\n]*read-only-cache[^\n]*\n1\\|sharedMultiplyAAT\\|\\(16, 16, 1\\)\\|3\\.5\\|shared-bank-conflicts\\|OPT\\|global\\|medium\\|[^|\n]*examples/guide/aat\\.cu:30\n.*rows: 7\n$")
+# A module without line information: the findings name PTX lines, and the analysis says how to get
+# source lines.
+add_test(NAME cli.analyze_without_lineinfo_says_how COMMAND ${PTXRAY_BIN} analyze
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/kernels/strided_no_lines.ptx --grid 64 --block 256 --buffer out=2M --arg buf:out
+  --quiet --color never)
+set_tests_properties(cli.analyze_without_lineinfo_says_how PROPERTIES PASS_REGULAR_EXPRESSION
+  "uncoalesced-global.*at [^\n]*strided_no_lines\\.ptx:19:3: stores: 32\\.0 sectors per request.*note: the module has no line information, so findings name PTX[ \n]lines: build with nvcc[ \n]-lineinfo")
 # A launch without findings is still a row (saxpy on an H100: nothing to fix).
 add_test(NAME cli.analyze_csv_no_findings COMMAND bash -c
   "set -o pipefail; ${PTXRAY_BIN} analyze ${PROJECT_SOURCE_DIR}/examples/saxpy.json --csv | ${CSV_ROWS} --columns 'ID,Kernel Name,Grid Size,Rule Name,GPU'")

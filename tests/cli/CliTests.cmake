@@ -383,3 +383,10 @@ add_test(NAME cli.usage_run_unknown_set COMMAND bash -c
   "${PTXRAY_BIN} run ${PROJECT_SOURCE_DIR}/examples/saxpy.json --set everything 2>&1; echo exit=$?")
 set_tests_properties(cli.usage_run_unknown_set PROPERTIES PASS_REGULAR_EXPRESSION
   "^ptxray: error: --set: no section set \"everything\" \\(basic, detailed, full, nvlink, pmsampling, roofline\\)\n${CLI_EXIT_2}")
+
+# A module of several kernels and no --kernel: the kernels as C++ names, each with the PTX name --kernel
+# takes (issue #30: the message named the JSON key and mangled names only).
+add_test(NAME cli.run_which_kernel COMMAND bash -c
+  "${PTXRAY_BIN} run ${EXAMPLE} --grid 1 --block 32 2>&1; echo exit=$?")
+set_tests_properties(cli.run_which_kernel PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: --kernel: the module has 2 kernels, so the launch must name one: saxpy\\(int, float, float const\\*, float\\*\\) \\[_Z5saxpyifPKfPf\\], block_sum\\(float const\\*, float\\*, int\\) \\[_Z9block_sumPKfPfi\\]\n${CLI_EXIT_2}")

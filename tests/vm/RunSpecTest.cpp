@@ -303,7 +303,7 @@ TEST(RunSpec, ModuleErrorsNameTheJsonPath) {
               "cannot read '" + (specsDir() / "missing.bin").string() + "': no such file or directory");
   // A module with two kernels needs "kernel".
   EXPECT_EQ(runError(R"({"module": "two_kernels.ptx", "launches": [{"grid": [1], "block": [1]}]})"),
-            R"(spec.json: launches[0]: missing "kernel" (the module has 2 kernels: first, second))");
+            R"(spec.json: launches[0].kernel: the module has 2 kernels, so the launch must name one: first, second)");
 }
 
 // ---------------------------------------------------------------------------------------------
