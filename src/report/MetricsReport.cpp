@@ -233,17 +233,19 @@ std::string metricsText(const model::LaunchProfile &L, size_t hottestLines) {
     return model::hotness(a.inputs.all) > model::hotness(b.inputs.all);
   });
   if (!lines.empty() && hottestLines) {
-    out += "  hottest lines (warp instructions + memory transactions):\n";
-    out += fmt::format("    {:<40} {:>12} {:>10} {:>10} {:>10} {:>8}\n", "line", "warp inst", "glob req", "glob trans",
-                       "shared wf", "diverg");
+    // Ordered by the first column: the cost counts every transaction (constant, texture and surface
+    // ones too), so the columns after it need not add up to it.
+    out += "  hottest lines (cost = warp instructions + transactions + wavefronts of every memory):\n";
+    out += fmt::format("    {:<40} {:>12} {:>12} {:>10} {:>10} {:>10} {:>8}\n", "line", "cost", "warp inst", "glob req",
+                       "glob trans", "shared wf", "diverg");
     for (size_t i = 0; i < std::min(hottestLines, lines.size()); ++i) {
       const model::LineProfile &l = lines[i];
       const model::InstructionCounters &c = l.inputs.all;
       std::string where = l.file.empty() ? std::string("(no line information)") : fmt::format("{}:{}", l.file, l.line);
       if (where.size() > 40)
         where = fmt::format("...{}", std::string_view(where).substr(where.size() - 37));
-      out += fmt::format("    {:<40} {:>12} {:>10} {:>10} {:>10} {:>8}\n", where, c.warpExecuted,
-                         c.globalRequests + c.localRequests, c.globalTransactions + c.localTransactions,
+      out += fmt::format("    {:<40} {:>12} {:>12} {:>10} {:>10} {:>10} {:>8}\n", where, model::hotness(c),
+                         c.warpExecuted, c.globalRequests + c.localRequests, c.globalTransactions + c.localTransactions,
                          c.sharedWavefronts, c.divergentBranches);
     }
   }

@@ -6,6 +6,7 @@
 
 #include "support/SystemConfigFor.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace ptxray::test {
