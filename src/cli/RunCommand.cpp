@@ -140,6 +140,19 @@ int runCommand(const RunCommandOptions &o) {
     std::cerr << fmt::format("ptxray: warning: --section {}: not shown, {}\n", s->identifier, s->missing);
   const bool bySection = !o.set.empty() || !o.sections.empty();
   std::vector<std::string> unknownMetrics;
+  // The metrics --metrics names (all without names), each name the model lacks warned about once.
+  auto selectNamedMetrics = [&](const model::LaunchProfile &profile) {
+    std::vector<std::string> missing;
+    model::MetricList m = report::selectMetrics(profile, o.metricNames, &missing);
+    for (const std::string &name : missing)
+      if (std::find(unknownMetrics.begin(), unknownMetrics.end(), name) == unknownMetrics.end()) {
+        unknownMetrics.push_back(name);
+        std::cerr << fmt::format("ptxray: warning: --metrics: the model has no metric \"{}\" (docs/metrics.md "
+                                 "lists them)\n",
+                                 name);
+      }
+    return m;
+  };
   size_t csvLaunches = 0;
   session::RunResult result;
   try {
@@ -150,16 +163,7 @@ int runCommand(const RunCommandOptions &o) {
         printVerbose(e.report);
       if (o.metrics && e.profile && bySection) {
         // The sections, then any metrics named with --metrics, as ncu prints both.
-        std::vector<std::string> missing;
-        const model::MetricList named =
-            o.metricNames.empty() ? model::MetricList{} : report::selectMetrics(*e.profile, o.metricNames, &missing);
-        for (const std::string &name : missing)
-          if (std::find(unknownMetrics.begin(), unknownMetrics.end(), name) == unknownMetrics.end()) {
-            unknownMetrics.push_back(name);
-            std::cerr << fmt::format("ptxray: warning: --metrics: the model has no metric \"{}\" (docs/metrics.md "
-                                     "lists them)\n",
-                                     name);
-          }
+        const model::MetricList named = o.metricNames.empty() ? model::MetricList{} : selectNamedMetrics(*e.profile);
         if (o.csv) {
           if (csvLaunches == 0)
             std::cout << report::metricsCsvHeader();
@@ -175,15 +179,7 @@ int runCommand(const RunCommandOptions &o) {
         if (!o.csv && o.metricNames.empty()) {
           std::cout << report::metricsText(*e.profile);
         } else {
-          std::vector<std::string> missing;
-          const model::MetricList m = report::selectMetrics(*e.profile, o.metricNames, &missing);
-          for (const std::string &name : missing)
-            if (std::find(unknownMetrics.begin(), unknownMetrics.end(), name) == unknownMetrics.end()) {
-              unknownMetrics.push_back(name);
-              std::cerr << fmt::format("ptxray: warning: --metrics: the model has no metric \"{}\" (docs/metrics.md "
-                                       "lists them)\n",
-                                       name);
-            }
+          const model::MetricList m = selectNamedMetrics(*e.profile);
           if (!o.csv) {
             std::cout << report::metricsTable(*e.profile, m);
           } else {

@@ -9,25 +9,19 @@
 #pragma once
 
 #include "opencl/Platform.h" // the OpenCL headers as the library configures them
+#include "support/ApiCallTrace.h"
 
 #include <fmt/format.h>
 
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 
 namespace ptxray::opencl::trace {
 
-/// The arguments of one call: their names (the macro's text) and references to their values.
-template <typename... A> struct Args {
-  std::string_view names;
-  std::tuple<const A &...> values;
-};
-
-template <typename... A> Args<A...> args(std::string_view names, const A &...values) {
-  return {names, std::tuple<const A &...>(values...)};
-}
+/// The arguments of one call (support/ApiCallTrace.h).
+using support::trace::Args;
+using support::trace::args;
 
 /// Formats one call's arguments in order; the work dimension, once seen, sizes the work-size arrays
 /// after it.
@@ -109,23 +103,11 @@ private:
 
 /// `name(a=.., b=..)`.
 template <typename... A> std::string call(const char *name, const Args<A...> &a, bool ok) {
-  std::string out = fmt::format("{}(", name);
-  std::string_view names = a.names;
-  size_t index = 0;
   Formatter format(ok);
-  [[maybe_unused]] auto one = [&](const auto &x) {
-    const size_t comma = names.find(',');
-    std::string_view n = names.substr(0, comma);
-    while (!n.empty() && n.front() == ' ')
-      n.remove_prefix(1);
-    names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
-    out += fmt::format("{}{}={}", index++ ? ", " : "", n, format.value(n, x));
-  };
-  std::apply([&](const auto &...v) { (one(v), ...); }, a.values);
-  return out + ")";
+  return support::trace::formatCall(name, a, [&](std::string_view n, const auto &x) { return format.value(n, x); });
 }
 
 } // namespace ptxray::opencl::trace
 
 /// The arguments of an OpenCL call for the trace: PTXRAY_CL_ARGS(queue, buffer, blocking, offset).
-#define PTXRAY_CL_ARGS(...) ::ptxray::opencl::trace::args(#__VA_ARGS__ __VA_OPT__(, ) __VA_ARGS__)
+#define PTXRAY_CL_ARGS(...) PTXRAY_TRACE_ARGS(__VA_ARGS__)

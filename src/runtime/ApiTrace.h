@@ -8,26 +8,19 @@
 #pragma once
 
 #include "runtime/Runtime.h"
+#include "support/ApiCallTrace.h"
 
 #include <fmt/format.h>
 
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 
 namespace ptxray::runtime::trace {
 
-/// The arguments of one call: their names (the macro's text) and references to their values, read
-/// after the call.
-template <typename... A> struct Args {
-  std::string_view names;
-  std::tuple<const A &...> values;
-};
-
-template <typename... A> Args<A...> args(std::string_view names, const A &...values) {
-  return {names, std::tuple<const A &...>(values...)};
-}
+/// The arguments of one call (support/ApiCallTrace.h), read after the call.
+using support::trace::Args;
+using support::trace::args;
 
 inline const char *memcpyKindName(long long kind) {
   switch (kind) {
@@ -98,22 +91,10 @@ template <typename T> std::string value(Runtime &rt, std::string_view name, cons
 
 /// `name(a=.., b=..)`.
 template <typename... A> std::string call(Runtime &rt, const char *name, const Args<A...> &a, bool ok) {
-  std::string out = fmt::format("{}(", name);
-  std::string_view names = a.names;
-  size_t index = 0;
-  [[maybe_unused]] auto one = [&](const auto &x) {
-    const size_t comma = names.find(',');
-    std::string_view n = names.substr(0, comma);
-    while (!n.empty() && n.front() == ' ')
-      n.remove_prefix(1);
-    names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
-    out += fmt::format("{}{}={}", index++ ? ", " : "", n, value(rt, n, x, ok));
-  };
-  std::apply([&](const auto &...v) { (one(v), ...); }, a.values);
-  return out + ")";
+  return support::trace::formatCall(name, a, [&](std::string_view n, const auto &x) { return value(rt, n, x, ok); });
 }
 
 } // namespace ptxray::runtime::trace
 
 /// The arguments of a call for the trace: PTXRAY_ARGS(dst, src, bytes, kind).
-#define PTXRAY_ARGS(...) ::ptxray::runtime::trace::args(#__VA_ARGS__ __VA_OPT__(, ) __VA_ARGS__)
+#define PTXRAY_ARGS(...) PTXRAY_TRACE_ARGS(__VA_ARGS__)
