@@ -322,9 +322,13 @@ add_test(NAME cli.printf_long_string_whole COMMAND bash -c
    ${PRINTF_RUN} --block 1 --arg s32:2 --buffer s=70001:@printf-70000.bin --arg buf:s | wc -c")
 # (the 70001st byte of the buffer, past the file, is zero: the string's end)
 set_tests_properties(cli.printf_long_string_whole PROPERTIES PASS_REGULAR_EXPRESSION "^70003\n$")
-add_test(NAME cli.printf_bounded_by_the_fifo COMMAND bash -c
-  "${PRINTF_RUN} --block 32 --arg s32:3 --arg u64:0 | wc -c")
-set_tests_properties(cli.printf_bounded_by_the_fifo PROPERTIES PASS_REGULAR_EXPRESSION "^104855[0-9]\n$")
+# (Release only: 46 s under the sanitizers, formatting a mebibyte of output; the FIFO's accounting runs
+# under ASan in the limits above and SystemCallVprintf.)
+if(NOT PTXRAY_SANITIZE)
+  add_test(NAME cli.printf_bounded_by_the_fifo COMMAND bash -c
+    "${PRINTF_RUN} --block 32 --arg s32:3 --arg u64:0 | wc -c")
+  set_tests_properties(cli.printf_bounded_by_the_fifo PROPERTIES PASS_REGULAR_EXPRESSION "^104855[0-9]\n$")
+endif()
 add_test(NAME cli.printf_star_width COMMAND bash -c "${PRINTF_RUN} --block 1 --arg s32:4 --arg u64:0 | wc -c")
 set_tests_properties(cli.printf_star_width PROPERTIES PASS_REGULAR_EXPRESSION "^1002\n$")
 
