@@ -38,7 +38,7 @@ add_test(NAME opencl.guide_aat_matches_cuda COMMAND bash -c
 set_tests_properties(opencl.guide_aat_matches_cuda PROPERTIES PASS_REGULAR_EXPRESSION "aat: OpenCL equals CUDA")
 add_test(NAME opencl.analyze_guide_aat COMMAND ${PTXRAY_BIN} analyze ${OPENCL_TESTS}/specs/aat_small.json --arch k20x --color never)
 set_tests_properties(opencl.analyze_guide_aat PROPERTIES PASS_REGULAR_EXPRESSION
-  "== simpleMultiplyAAT on Tesla K20X \\(sm_35\\).*\\[high\\] uncoalesced-global.*at [^ ]*examples/opencl/aat\\.cl:18: loads.*== sharedMultiplyAAT.*\\[medium\\] shared-bank-conflicts.*aat\\.cl:3[0-9].*== paddedMultiplyAAT")
+  "== simpleMultiplyAAT on Tesla K20X \\(sm_35\\).*\\[high\\] uncoalesced-global.*at [^ ]*examples/opencl/aat\\.cl:18:[ \n]+loads.*== sharedMultiplyAAT.*\\[medium\\] shared-bank-conflicts.*aat\\.cl:3[0-9].*== paddedMultiplyAAT")
 add_test(NAME opencl.analyze_guide_aat_fixed_on_16_banks COMMAND bash -c
   "${PTXRAY_BIN} analyze ${OPENCL_TESTS}/specs/aat_small.json --arch sm_13 --quiet --color never | sed -n '/== paddedMultiplyAAT/,$p'")
 set_tests_properties(opencl.analyze_guide_aat_fixed_on_16_banks PROPERTIES FAIL_REGULAR_EXPRESSION
