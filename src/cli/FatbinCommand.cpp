@@ -21,21 +21,28 @@ struct FatbinOptions {
 
 int fatbinCommand(const FatbinOptions &o) {
   try {
+    // nvcc -rdc=true keeps each translation unit's device code in __nv_relfatbin, to be linked when
+    // the program loads; .nv_fatbin then holds what nvlink linked (nothing when the units are PTX).
     const std::vector<std::byte> section = fatbin::readElfSection(o.input, ".nv_fatbin");
-    if (section.empty()) {
+    const std::vector<std::byte> relocatable = fatbin::readElfSection(o.input, "__nv_relfatbin");
+    if (section.empty() && relocatable.empty()) {
       std::cerr << fmt::format("ptxray: error: {}: no device code (no .nv_fatbin section)\n", o.input);
       return 1;
     }
-    const std::vector<fatbin::FatbinEntry> entries = fatbin::parseFatbins(section);
+    std::vector<fatbin::FatbinEntry> entries = fatbin::parseFatbins(section);
+    const size_t linkedEntries = entries.size();
+    for (fatbin::FatbinEntry &e : fatbin::parseFatbins(relocatable))
+      entries.push_back(e);
     if (!o.ptx && o.outputDirectory.empty()) {
-      for (const fatbin::FatbinEntry &e : entries) {
+      for (size_t i = 0; i < entries.size(); ++i) {
+        const fatbin::FatbinEntry &e = entries[i];
         const char *kind = e.kind == 1 ? "PTX" : e.kind == 2 ? "ELF" : "other";
         const std::string arch = fmt::format("{}_{}", e.kind == 1 ? "compute" : "sm", e.arch);
         const std::string compression = e.flags & fatbin::kFatbinFlagCompressedZstd     ? "zstd"
                                         : e.flags & fatbin::kFatbinFlagCompressedLegacy ? "legacy"
                                                                                         : "none";
-        std::cout << fmt::format("{:<5} {:<11} {:>8} bytes stored, compression {}\n", kind, arch, e.payload.size(),
-                                 compression);
+        std::cout << fmt::format("{:<5} {:<11} {:>8} bytes stored, compression {}{}\n", kind, arch, e.payload.size(),
+                                 compression, i < linkedEntries ? "" : ", relocatable (-rdc=true)");
       }
       return 0;
     }

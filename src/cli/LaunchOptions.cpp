@@ -141,6 +141,9 @@ bool LaunchCommandLine::any() const {
 
 void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o) {
   const CLI::Range nonNegative(0LL, std::numeric_limits<long long>::max(), "NONNEGATIVE");
+  cmd.add_option("modules", o.linkedModules,
+                 "More .ptx/.cu modules, linked with the first as the device linker links nvcc -rdc=true "
+                 "translation units (extern functions and variables resolved across them)");
   cmd.add_option("--kernel", o.kernel, "Kernel to launch (default: the module's only kernel)");
   cmd.add_option("--grid", o.grid, "Grid dimensions X[,Y[,Z]] (default 1)");
   cmd.add_option("--block", o.block, "Block dimensions X[,Y[,Z]] (default 1)");
@@ -162,6 +165,11 @@ void addLaunchOptions(CLI::App &cmd, LaunchCommandLine &o) {
 /// The run spec the command-line form describes.
 json commandLineSpec(const std::string &module, const LaunchCommandLine &o) {
   json spec = {{"module", module}};
+  if (!o.linkedModules.empty()) {
+    spec["module"] = json::array({module});
+    for (const std::string &m : o.linkedModules)
+      spec["module"].push_back(m);
+  }
   json buffers = json::array();
   for (const std::string &b : o.buffers) {
     auto [name, rest] = splitAssignment(b, "--buffer", "NAME=BYTES[:INIT]");
@@ -221,6 +229,12 @@ std::string commandLinePlace(const LaunchCommandLine &o, const std::string &path
 
 std::optional<session::RunSpec> loadSpec(const std::string &input, const LaunchCommandLine &o) {
   try {
+    if (input.ends_with(".json") && !o.linkedModules.empty()) {
+      std::cerr << fmt::format("ptxray: error: {}: a spec names its own modules (\"module\": [\"a.ptx\", "
+                               "\"b.ptx\"] links them); '{}' is one too many\n",
+                               input, o.linkedModules[0]);
+      return std::nullopt;
+    }
     if (input.ends_with(".json"))
       return session::loadRunSpec(input);
     return session::parseRunSpec(commandLineSpec(input, o), input, {});

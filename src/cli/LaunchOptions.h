@@ -27,7 +27,9 @@ struct LaunchCommandLine {
   std::vector<std::string> outputs;
   std::string buildOptions; ///< --build-options: an OpenCL C module's
   std::string globalOffset; ///< --global-offset X[,Y[,Z]]: OpenCL's global work offset
-  bool any() const;         ///< whether any launch option was given
+  /// The positional modules after the first: linked with it (nvcc -rdc=true translation units).
+  std::vector<std::string> linkedModules;
+  bool any() const; ///< whether any launch option was given
 };
 
 /// Registers the launch options on a subcommand.

@@ -245,6 +245,9 @@ void Parser::parseLoc(uint32_t fnIndex) {
        (!pendingModule_.empty() && pendingModule_.back().slot == PendingRef::Slot::LineFunctionName &&
         pendingModule_.back().a == index)))
     error(locLoc, "function_name and inlined_at must be given together");
+  entry.file += fileIndexBase_;
+  if (entry.hasInlinedAt)
+    entry.atFile += fileIndexBase_;
   m_.lines.push_back(entry);
   uint64_t key = (file << 48) ^ (line << 20) ^ col;
   locByPosition_[key] = index;

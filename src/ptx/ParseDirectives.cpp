@@ -6,9 +6,12 @@ namespace ptxray::ptx::detail {
 // =============================================================================================
 // Module level
 
-void Parser::parseModule() {
+void Parser::parseTopLevels() {
   while (!at(TokenKind::End) && !diags_.full())
     parseTopLevel();
+}
+
+void Parser::finishModule() {
   resolvePending(pendingModule_, true);
   if (!sawVersion_)
     error({file_, 0, 1}, "missing .version directive");
@@ -220,7 +223,11 @@ void Parser::parseFile() {
   SourceLoc loc = here();
   if (!parseUnsigned(idx, "a file index"))
     return skipLineRest(directiveOffset);
-  f.index = static_cast<uint32_t>(idx);
+  if (idx > UINT32_MAX - fileIndexBase_) {
+    error(loc, fmt::format("file index {} is too large", idx));
+    return skipLineRest(directiveOffset);
+  }
+  f.index = static_cast<uint32_t>(idx) + fileIndexBase_;
   if (!at(TokenKind::String)) {
     unexpected("a file name string");
     return skipLineRest(directiveOffset);
@@ -259,7 +266,7 @@ void Parser::parseFile() {
       return skipLineRest(directiveOffset);
   }
   if (m_.findFile(f.index))
-    error(loc, fmt::format("duplicate .file index {}", f.index));
+    error(loc, fmt::format("duplicate .file index {}", idx));
   m_.fileByIndex.emplace(f.index, static_cast<uint32_t>(m_.files.size()));
   m_.files.push_back(f);
   m_.items.push_back({TopLevelKind::File, static_cast<uint32_t>(m_.files.size() - 1)});

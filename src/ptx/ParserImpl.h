@@ -122,7 +122,23 @@ public:
     advance();
   }
 
-  void parseModule();
+  void parseModule() {
+    parseTopLevels();
+    finishModule();
+  }
+  /// The module's statements, without resolving the names used before their declarations (a linker
+  /// first points each file's external names at the definitions of other files: ptx/Linker.cpp).
+  void parseTopLevels();
+  /// Resolves the names used before their declarations; checks .version and .target were given.
+  void finishModule();
+  /// `.file N` and `.loc N` of this file name file N + base: the files of linked modules share one
+  /// numbering.
+  void setFileIndexBase(uint32_t base) { fileIndexBase_ = base; }
+  /// Module-scope names of this file: its own definitions, else its declarations.
+  std::unordered_map<std::string_view, uint32_t> &globals() { return globals_; }
+  /// The names this file used before declaring them, resolved by finishModule.
+  const std::vector<PendingRef> &pendingModule() const { return pendingModule_; }
+  uint32_t file() const { return file_; }
 
 private:
   // ---- tokens ------------------------------------------------------------------------------
@@ -395,6 +411,7 @@ private:
   std::unordered_map<uint64_t, uint32_t> locByPosition_; ///< .loc positions of the current function
   uint32_t currentLine_ = kNone;
   uint32_t currentFunction_ = kNone;
+  uint32_t fileIndexBase_ = 0;
 };
 
 } // namespace ptxray::ptx::detail

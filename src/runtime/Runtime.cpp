@@ -170,6 +170,19 @@ void **Runtime::registerFatBinary(const void *wrapper) {
     for (const fatbin::FatbinEntry &e : entries)
       if (e.kind == static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
         binary->ptx.push_back({e.arch, e.text()});
+    // Version 2 (nvcc -rdc=true, crt/link.stub): `extra` lists the translation units' own fatbinaries,
+    // null-terminated; what nvlink linked (SASS, or nothing for PTX units) is `data`.
+    if (w.version == 2 && w.extra) {
+      constexpr size_t kMaxUnits = 65536; // a bound on a list read from the program's memory
+      const auto *units = static_cast<const void *const *>(w.extra);
+      for (size_t i = 0; i < kMaxUnits && units[i]; ++i) {
+        std::vector<fatbin::EmbeddedPtx> unit;
+        for (const fatbin::FatbinEntry &e : fatbin::parseFatbins(fatbin::fatbinAt(units[i])))
+          if (e.kind == static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
+            unit.push_back({e.arch, e.text()});
+        binary->units.push_back(std::move(unit));
+      }
+    }
   } catch (const std::exception &e) {
     binary->loadError = e.what();
   }
@@ -224,12 +237,79 @@ RegisteredVariable *Runtime::variable(const void *hostVariable) {
   return it == variables_.end() ? nullptr : &it->second;
 }
 
+namespace {
+/// NVIDIA's device runtime library (libcudadevrt, which nvcc -rdc=true links into every program): its
+/// PTX defines cudaLaunchDeviceV2 and the rest on the driver's private system calls. ptxray's
+/// device runtime stands in for it, as the driver's does.
+bool isDeviceRuntimeLibrary(const std::vector<fatbin::EmbeddedPtx> &unit) {
+  for (const fatbin::EmbeddedPtx &p : unit) {
+    size_t at = 0;
+    while ((at = p.text.find(" cudaLaunchDeviceV2(", at)) != std::string::npos) {
+      const size_t lineStart = p.text.rfind('\n', at);
+      const std::string_view line(p.text.data() + (lineStart == std::string::npos ? 0 : lineStart + 1),
+                                  at - (lineStart == std::string::npos ? 0 : lineStart + 1));
+      if (line.starts_with(".visible .func") || line.starts_with(".weak .func"))
+        return true;
+      ++at;
+    }
+  }
+  return false;
+}
+} // namespace
+
+vm::LoadedModule *Runtime::linkUnits(RegisteredBinary &binary, int sm) {
+  const arch::ComputeCapability &cc = device_->computeCapability();
+  std::vector<ptx::LinkInput> inputs;
+  for (size_t i = 0; i < binary.units.size(); ++i) {
+    const std::vector<fatbin::EmbeddedPtx> &unit = binary.units[i];
+    if (isDeviceRuntimeLibrary(unit))
+      continue;
+    const fatbin::EmbeddedPtx *ptx = fatbin::choosePtx(unit, sm);
+    if (!ptx && !config_.strictPtx && !unit.empty()) {
+      ptx =
+          &*std::min_element(unit.begin(), unit.end(), [](const fatbin::EmbeddedPtx &a, const fatbin::EmbeddedPtx &b) {
+            return a.arch < b.arch;
+          });
+      std::cerr << fmt::format("ptxray: note: modeling {} with translation unit {}'s compute_{} PTX, which a real {} "
+                               "GPU cannot run (PTXRAY_PTX=strict refuses it as the driver does)\n",
+                               cc.smName(), i + 1, ptx->arch, cc.smName());
+    }
+    if (!ptx) {
+      binary.noImage = true;
+      binary.loadError =
+          unit.empty() ? fmt::format("translation unit {} of this program (nvcc -rdc=true) has no PTX; ptxray runs "
+                                     "PTX: rebuild with -gencode arch=compute_XX,code=compute_XX (or -arch=sm_XX)",
+                                     i + 1)
+                       : fmt::format("translation unit {} of this program (nvcc -rdc=true) has no PTX for {}; the "
+                                     "driver refuses it (PTXRAY_PTX=strict): rebuild for an older architecture",
+                                     i + 1, cc.smName());
+      return nullptr;
+    }
+    inputs.push_back({fmt::format("{}.unit{}.compute_{}.ptx", programName(), i + 1, ptx->arch), ptx->text});
+  }
+  if (inputs.empty()) {
+    binary.noImage = true;
+    binary.loadError = "this program (nvcc -rdc=true) has no device code of its own";
+    return nullptr;
+  }
+  try {
+    return &device_->loadLinkedModules(fmt::format("{}.linked.ptx", programName()), std::move(inputs));
+  } catch (const std::exception &e) {
+    binary.loadError = fmt::format("the device code of this program (nvcc -rdc=true, {} translation units) does "
+                                   "not link: {}",
+                                   binary.units.size(), e.what());
+    return nullptr;
+  }
+}
+
 vm::LoadedModule *Runtime::module(RegisteredBinary &binary, std::string &error) {
   if (!binary.loadTried) {
     binary.loadTried = true;
     const arch::ComputeCapability &cc = device_->computeCapability();
     const int sm = cc.major * 10 + cc.minor;
-    if (binary.loadError.empty()) {
+    if (binary.loadError.empty() && !binary.units.empty()) {
+      binary.module = linkUnits(binary, sm);
+    } else if (binary.loadError.empty()) {
       const fatbin::EmbeddedPtx *ptx = fatbin::choosePtx(binary.ptx, sm);
       if (!ptx && !config_.strictPtx && !binary.ptx.empty()) {
         ptx = &*std::min_element(

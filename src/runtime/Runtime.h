@@ -32,6 +32,9 @@ namespace ptxray::runtime {
 /// One fatbinary the program registered, and the module made of its PTX.
 struct RegisteredBinary {
   std::vector<fatbin::EmbeddedPtx> ptx;
+  /// nvcc -rdc=true: the PTX of each translation unit (the prelinked fatbinaries a version-2 wrapper
+  /// lists), linked into one module when the binary loads, as the driver's JIT linker links them.
+  std::vector<std::vector<fatbin::EmbeddedPtx>> units;
   std::vector<int> cubinArchs;
   std::string loadError; ///< why it has no module (no PTX for the device, PTX that does not load)
   bool noImage = false;  ///< no PTX the device can run (cudaErrorNoKernelImageForDevice)
@@ -70,6 +73,9 @@ public:
 
   // Registration (nvcc's host code, before main).
   void **registerFatBinary(const void *wrapper);
+  /// The module of an nvcc -rdc=true binary: its translation units' PTX for `sm`, linked. Null, with
+  /// the binary's loadError set, when a unit has no PTX to run or the units do not link.
+  vm::LoadedModule *linkUnits(RegisteredBinary &binary, int sm);
   void unregisterFatBinary(void **handle);
   void registerFunction(void **handle, const void *hostFunction, const char *deviceName);
   void registerVariable(void **handle, const void *hostVariable, const char *deviceName, size_t size, bool constant,

@@ -621,7 +621,23 @@ RunSpec parseRunSpec(const json &document, const std::string &name, const std::f
   spec.dir = dir;
   c.requireObject(document, "");
   c.checkKeys(document, "", {"module", "build_options", "buffers", "launches", "operations", "outputs", "host"});
-  spec.module = resolve(dir, c.string(c.required(document, "", "module"), "module"));
+  const json &modules = c.required(document, "", "module");
+  if (modules.is_array()) {
+    // Translation units of relocatable device code, linked into one module.
+    if (modules.empty())
+      c.fail("module", "an empty list: name the module, or the modules to link");
+    for (size_t i = 0; i < modules.size(); ++i) {
+      std::filesystem::path path = resolve(dir, c.string(modules[i], element("module", i)));
+      if (path.extension() == ".cl")
+        c.fail(element("module", i), "OpenCL C modules are not linked here: one .cl module per spec");
+      if (i == 0)
+        spec.module = std::move(path);
+      else
+        spec.linkedModules.push_back(std::move(path));
+    }
+  } else {
+    spec.module = resolve(dir, c.string(modules, "module"));
+  }
   if (document.contains("build_options")) {
     // An OpenCL C module's build options: a string as clBuildProgram takes it, or a list.
     const json &options = document["build_options"];

@@ -2,7 +2,7 @@
 // buffers to set up, the launches (or a session of host operations) to run in order and the buffers
 // to write back to files.
 //
-//   {"module": "PATH.ptx" | "PATH.cu" | "PATH.cl",
+//   {"module": "PATH.ptx" | "PATH.cu" | "PATH.cl" | ["A.ptx", "B.cu", ...] (linked: nvcc -rdc=true units),
 //    "build_options": "-D N=4 -cl-mad-enable" | [...],   (an OpenCL C module's, as clBuildProgram's)
 //    "buffers": [{"name": N, "bytes": B, "init": INIT} | {"name": N, "symbol": SYM, "init": INIT}
 //                | {"name": N, "bytes": B, "host": "pinned" | "pageable", "init": INIT}],
@@ -178,6 +178,9 @@ struct RunSpec {
   std::string name;          ///< the spec as errors name it (its file name as given)
   std::filesystem::path dir; ///< relative paths start here (empty: the current directory)
   std::filesystem::path module;
+  /// "module": [FIRST, MORE...]: the modules linked with the first, as nvcc -rdc=true translation
+  /// units are (ptx::linkModules; .cu files compiled with -rdc=true).
+  std::vector<std::filesystem::path> linkedModules;
   std::vector<std::string> buildOptions; ///< "build_options": an OpenCL C module's (clBuildProgram's)
   std::vector<SpecBuffer> buffers;
   std::vector<SpecLaunch> launches;      ///< every launch, in issue order

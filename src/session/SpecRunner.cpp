@@ -208,8 +208,12 @@ RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   device.setListener(options.listener);
   Checker c(spec.name);
 
-  support::checkInputFile(spec.module);
-  vm::LoadedModule &module = device.loadModuleFile(spec.module.string(), options.keepPtxDirectory, spec.buildOptions);
+  std::vector<std::string> modules{spec.module.string()};
+  for (const std::filesystem::path &p : spec.linkedModules)
+    modules.push_back(p.string());
+  for (const std::string &path : modules)
+    support::checkInputFile(path);
+  vm::LoadedModule &module = device.loadModuleFiles(modules, options.keepPtxDirectory, spec.buildOptions);
   const unsigned pointerBytes = module.ptx().pointerBits() / 8;
   if (options.onModuleWarning)
     for (const std::string &warning : module.warnings())

@@ -275,7 +275,7 @@ std::vector<OpenCLKernelInfo> kernelInfoFromLlvmIr(std::string_view ir) {
   return kernels;
 }
 
-std::string compileCuda(const fs::path &source, const std::string &displayName, int smVersion) {
+std::string compileCuda(const fs::path &source, const std::string &displayName, int smVersion, bool relocatable) {
   std::optional<std::string> nvcc = support::findExecutable("nvcc", {"/usr/local/cuda/bin/nvcc"});
   if (!nvcc)
     throw CompileError(
@@ -293,9 +293,13 @@ std::string compileCuda(const fs::path &source, const std::string &displayName, 
     fs::create_directory_symlink(absolute.parent_path(), dir / "include", ec);
   if (ec)
     throw CompileError(fmt::format("{}: cannot prepare the nvcc run: {}", displayName, ec.message()));
-  support::ProcessResult run =
-      support::runProcess({*nvcc, "-ptx", "-lineinfo", fmt::format("-arch=compute_{}", arch), "-I",
-                           (dir / "include").string(), "-o", (dir / "out.ptx").string(), (dir / "source.cu").string()});
+  std::vector<std::string> command{*nvcc, "-ptx", "-lineinfo", fmt::format("-arch=compute_{}", arch)};
+  if (relocatable) // device code that names functions and variables of other files (nvcc -rdc=true)
+    command.push_back("-rdc=true");
+  for (std::string arg : {std::string("-I"), (dir / "include").string(), std::string("-o"), (dir / "out.ptx").string(),
+                          (dir / "source.cu").string()})
+    command.push_back(std::move(arg));
+  support::ProcessResult run = support::runProcess(command);
   if (!run.started)
     throw CompileError(fmt::format("{}: {}", displayName, run.startError));
   if (run.exitCode != 0) // diagnostics name the copy: give them the user's name back
@@ -336,7 +340,7 @@ std::vector<std::string> splitBuildOptions(std::string_view text) {
 }
 
 std::optional<CompiledModule> compileModuleFile(const fs::path &path, int smVersion,
-                                                const std::vector<std::string> &buildOptions) {
+                                                const std::vector<std::string> &buildOptions, bool relocatable) {
   const bool cuda = path.extension() == ".cu", opencl = path.extension() == ".cl";
   if (!cuda && !opencl)
     return std::nullopt;
@@ -356,7 +360,7 @@ std::optional<CompiledModule> compileModuleFile(const fs::path &path, int smVers
                                      ".file directive, where a string cannot hold one; rename the file",
                                      shown));
     }
-    out.ptx = compileCuda(path, path.string(), smVersion);
+    out.ptx = compileCuda(path, path.string(), smVersion, relocatable);
     return out;
   }
   OpenCLOptions options;

@@ -30,7 +30,8 @@ public:
 
 /// CUDA C++ to PTX with `nvcc -ptx -lineinfo` for compute capability `smVersion` (at least 75, what
 /// nvcc 13 targets). `displayName` names the source in diagnostics and .file directives.
-std::string compileCuda(const std::filesystem::path &source, const std::string &displayName, int smVersion);
+std::string compileCuda(const std::filesystem::path &source, const std::string &displayName, int smVersion,
+                        bool relocatable = false);
 
 /// What an OpenCL build is given: clBuildProgram's options (-D, -I, -cl-std=, -cl-mad-enable,
 /// -cl-fast-relaxed-math, ...). Unknown options are refused as NVIDIA's driver refuses them.
@@ -87,8 +88,11 @@ struct CompiledModule {
   std::string ptx;
   std::string buildLog;
 };
+/// `relocatable`: a .cu file is compiled as nvcc -rdc=true compiles it, its external functions and
+/// variables left to the linker (ptx::linkModules).
 std::optional<CompiledModule> compileModuleFile(const std::filesystem::path &path, int smVersion,
-                                                const std::vector<std::string> &buildOptions = {});
+                                                const std::vector<std::string> &buildOptions = {},
+                                                bool relocatable = false);
 
 /// Whether OpenCL C can be compiled here (clang and libclc's nvptx64 library found), and if not why.
 std::string openclUnavailableReason();

@@ -1,5 +1,6 @@
 #include "vm/Device.h"
 
+#include "abi/SystemCalls.h"
 #include "arch/OccupancyCalculator.h"
 #include "ptx/Demangle.h"
 #include "ptx/Parser.h"
@@ -102,18 +103,20 @@ Device::Device(const arch::ComputeCapability &cc, int smCount)
 
 Device::~Device() = default;
 
-LoadedModule &Device::loadModuleFile(const std::string &path, const std::string &keepPtxDirectory,
-                                     const std::vector<std::string> &buildOptions) {
+namespace {
+/// A module file's PTX: read, or compiled from a source (written to `keepPtxDirectory` when given).
+ptx::LinkInput moduleFileInput(const std::string &path, int sm, const std::string &keepPtxDirectory,
+                               const std::vector<std::string> &buildOptions, bool relocatable) {
   std::optional<toolchain::CompiledModule> compiled;
   try {
-    compiled = toolchain::compileModuleFile(path, cc_.major * 10 + cc_.minor, buildOptions);
+    compiled = toolchain::compileModuleFile(path, sm, buildOptions, relocatable);
   } catch (const toolchain::CompileError &e) {
     throw VmError(e.what());
   }
   if (!compiled) {
     if (!buildOptions.empty())
       throw VmError(fmt::format("{}: build options are for OpenCL C sources", path));
-    return loadModule(path, readFile(path));
+    return {path, readFile(path)};
   }
   std::filesystem::path ptxPath = compiled->name;
   if (!keepPtxDirectory.empty()) {
@@ -124,7 +127,27 @@ LoadedModule &Device::loadModuleFile(const std::string &path, const std::string 
       throw VmError(e.what());
     }
   }
-  return loadModule(ptxPath.lexically_normal().string(), std::move(compiled->ptx));
+  return {ptxPath.lexically_normal().string(), std::move(compiled->ptx)};
+}
+} // namespace
+
+LoadedModule &Device::loadModuleFile(const std::string &path, const std::string &keepPtxDirectory,
+                                     const std::vector<std::string> &buildOptions) {
+  ptx::LinkInput in = moduleFileInput(path, cc_.major * 10 + cc_.minor, keepPtxDirectory, buildOptions, false);
+  return loadModule(std::move(in.name), std::move(in.text));
+}
+
+LoadedModule &Device::loadModuleFiles(const std::vector<std::string> &paths, const std::string &keepPtxDirectory,
+                                      const std::vector<std::string> &buildOptions) {
+  if (paths.size() == 1)
+    return loadModuleFile(paths[0], keepPtxDirectory, buildOptions);
+  std::vector<ptx::LinkInput> inputs;
+  std::string name;
+  for (const std::string &path : paths) {
+    inputs.push_back(moduleFileInput(path, cc_.major * 10 + cc_.minor, keepPtxDirectory, buildOptions, true));
+    name += fmt::format("{}{}", name.empty() ? "" : "+", std::filesystem::path(inputs.back().name).filename().string());
+  }
+  return loadLinkedModules(std::move(name), std::move(inputs));
 }
 
 void Device::noteFeaturesBeyondGpu(LoadedModule &loaded) const {
@@ -145,7 +168,20 @@ void Device::noteFeaturesBeyondGpu(LoadedModule &loaded) const {
 }
 
 LoadedModule &Device::loadModule(std::string name, std::string ptxText, uint64_t constantArgumentBytes) {
-  ptx::ParseResult parsed = ptx::parseModule(name, std::move(ptxText));
+  std::vector<ptx::LinkInput> inputs;
+  inputs.push_back({name, std::move(ptxText)});
+  return loadLinkedModules(std::move(name), std::move(inputs), constantArgumentBytes);
+}
+
+LoadedModule &Device::loadLinkedModules(std::string name, std::vector<ptx::LinkInput> inputs,
+                                        uint64_t constantArgumentBytes) {
+  if (inputs.empty())
+    throw VmError(fmt::format("{}: no modules to link", name));
+  ptx::LinkOptions link;
+  link.providedByDriver = [](std::string_view function) {
+    return abi::findDriverFunction(function, 64) || abi::findDriverFunction(function, 32);
+  };
+  ptx::ParseResult parsed = ptx::linkModules(std::move(inputs), {}, link);
   if (!parsed.ok())
     throw VmError(parsed.diagnostics.render(parsed.module->sources));
   auto loaded = std::make_unique<LoadedModule>();
@@ -159,6 +195,9 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText, uint64_t
   // variables have an offset per kernel (ptx/SharedLayout.h), given to the decoder per kernel; the
   // placement here (every shared variable in turn) only serves code no kernel can reach.
   std::vector<SymbolPlacement> placement(m.symbols.size());
+  // Linked modules: the declarations of a variable another module defines are symbols of that
+  // variable, placed once.
+  std::vector<uint32_t> symbolPlacing(m.variables.size(), kNoSlot);
   uint64_t constBytes = 0, unreachableShared = 0;
   for (uint32_t s = 0; s < m.symbols.size(); ++s) {
     const ptx::Symbol &sym = m.symbols[s];
@@ -168,6 +207,13 @@ LoadedModule &Device::loadModule(std::string name, std::string ptxText, uint64_t
     }
     if (sym.kind != ptx::SymbolKind::Variable)
       continue;
+    if (sym.function == ptx::kNone && sym.index < symbolPlacing.size()) {
+      if (symbolPlacing[sym.index] != kNoSlot) {
+        placement[s] = placement[symbolPlacing[sym.index]];
+        continue;
+      }
+      symbolPlacing[sym.index] = s;
+    }
     const ptx::Variable &v = m.variables[sym.index];
     PlacedVariable pv;
     pv.variable = sym.index;

@@ -6,6 +6,7 @@
 #include "arch/ComputeCapability.h"
 #include "ptx/Diagnostics.h"
 #include "ptx/Ir.h"
+#include "ptx/Parser.h"
 #include "vm/Events.h"
 #include "vm/Fault.h"
 #include "vm/LaunchOptions.h"
@@ -131,6 +132,11 @@ public:
   /// in constant memory (OpenCL's __constant pointers, which the kernel reads with ld.const at an
   /// offset in the bank, as NVIDIA's OpenCL driver places them).
   LoadedModule &loadModule(std::string name, std::string ptxText, uint64_t constantArgumentBytes = 0);
+  /// Links several PTX modules into one and loads it, as the device linker would (ptx::linkModules:
+  /// `nvcc -rdc=true` translation units, cuLink*). Functions the driver provides (vprintf, malloc,
+  /// ...) need no definition. Throws VmError with the linker's diagnostics.
+  LoadedModule &loadLinkedModules(std::string name, std::vector<ptx::LinkInput> inputs,
+                                  uint64_t constantArgumentBytes = 0);
   /// A .ptx file, a .cu file compiled with `nvcc -ptx -lineinfo` for this device's compute capability
   /// when nvcc is installed, or a .cl file (OpenCL C) compiled with clang and libclc with
   /// `buildOptions` (clBuildProgram's: -D, -I, -cl-mad-enable, ...). The PTX of `dir/va.cu` is named
@@ -139,6 +145,10 @@ public:
   /// diagnostics, naming the user's file.
   LoadedModule &loadModuleFile(const std::string &path, const std::string &keepPtxDirectory = {},
                                const std::vector<std::string> &buildOptions = {});
+  /// Several module files linked into one (loadLinkedModules); .cu files are compiled as
+  /// `nvcc -rdc=true` compiles them. One path loads as loadModuleFile.
+  LoadedModule &loadModuleFiles(const std::vector<std::string> &paths, const std::string &keepPtxDirectory = {},
+                                const std::vector<std::string> &buildOptions = {});
 
   // Device memory (cuMemAlloc / cuMemFree / cuMemcpy*).
   uint64_t allocate(uint64_t bytes, std::string label = {});

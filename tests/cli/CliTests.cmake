@@ -394,3 +394,31 @@ add_test(NAME cli.run_which_kernel COMMAND bash -c
   "${PTXRAY_BIN} run ${EXAMPLE} --grid 1 --block 32 2>&1; echo exit=$?")
 set_tests_properties(cli.run_which_kernel PROPERTIES PASS_REGULAR_EXPRESSION
   "^ptxray: error: --kernel: the module has 2 kernels, so the launch must name one: saxpy\\(int, float, float const\\*, float\\*\\) \\[_Z5saxpyifPKfPf\\], block_sum\\(float const\\*, float\\*, int\\) \\[_Z9block_sumPKfPfi\\]\n${CLI_EXIT_2}")
+
+# Device code in several modules, linked as the device linker links nvcc -rdc=true translation units
+# (tests/cli/kernels/link: tests/programs/src/rdc_link's main.cu and lib.cu as nvcc -rdc=true -ptx
+# writes them). combine() in main.ptx calls blend() of lib.ptx, which prints table[0] = 100 (lib.ptx's
+# initializer) and weights[0] (what the host wrote into lib.ptx's __constant__ array); the hottest
+# lines are lines of both sources.
+set(LINK_KERNELS ${CLI_KERNELS}/link)
+add_test(NAME cli.run_linked_modules COMMAND ${PTXRAY_BIN} run ${LINK_KERNELS}/main.ptx ${LINK_KERNELS}/lib.ptx
+  --kernel combine --grid 2 --block 128 --buffer out=1024 --buffer p=8 --arg buf:out --arg buf:p --arg s32:256 --metrics)
+set_tests_properties(cli.run_linked_modules PROPERTIES PASS_REGULAR_EXPRESSION
+  "^blend in lib.cu: x=0.0 weight=0.00 table=100\nblend in lib.cu: x=0.0 weight=0.00 table=100\n== combine\\(float\\*, int\\*, int\\).*hottest lines.*rdc_link/lib\\.cu:17 +168 +128 .*rdc_link/main\\.cu:13 +160 +128 ")
+add_test(NAME cli.run_linked_spec COMMAND ${PTXRAY_BIN} run ${LINK_KERNELS}/combine.json)
+set_tests_properties(cli.run_linked_spec PROPERTIES PASS_REGULAR_EXPRESSION
+  "^blend in lib.cu: x=0.0 weight=0.50 table=100\nblend in lib.cu: x=0.0 weight=0.50 table=100\n$")
+# The device linker's errors, located, and the run refused (exit 1).
+add_test(NAME cli.link_multiple_definition COMMAND bash -c
+  "${PTXRAY_BIN} run ${LINK_KERNELS}/lib.ptx ${LINK_KERNELS}/lib.ptx --kernel combine 2>&1; echo exit=$?")
+set_tests_properties(cli.link_multiple_definition PROPERTIES PASS_REGULAR_EXPRESSION
+  "^ptxray: error: [^\n]*lib\\.ptx:25:31: error: multiple definition of 'table'\n.*lib\\.ptx:25:31: note: first defined here\n.*multiple definition of 'blend\\(float, int\\)' \\(_Z5blendfi\\).*exit=1\n$")
+# Alone, main.ptx's call to blend() has nothing to call: the fault says what to link.
+add_test(NAME cli.run_unlinked_call_says_link COMMAND bash -c
+  "${PTXRAY_BIN} run ${LINK_KERNELS}/main.ptx --kernel combine --grid 2 --block 128 --buffer out=1024 --buffer p=8 --arg buf:out --arg buf:p --arg s32:256 2>&1; echo exit=$?")
+set_tests_properties(cli.run_unlinked_call_says_link PROPERTIES PASS_REGULAR_EXPRESSION
+  "blend\\(float, int\\) \\(_Z5blendfi\\) is declared but not defined in this module: link the module that defines it.*exit=1")
+add_test(NAME cli.usage_spec_with_more_modules COMMAND bash -c
+  "${PTXRAY_BIN} run ${LINK_KERNELS}/combine.json ${LINK_KERNELS}/lib.ptx 2>&1; echo exit=$?")
+set_tests_properties(cli.usage_spec_with_more_modules PROPERTIES PASS_REGULAR_EXPRESSION
+  "a spec names its own modules \\(\"module\": \\[\"a.ptx\", \"b.ptx\"\\] links them\\); '[^']*lib.ptx' is one too many\nexit=2")

@@ -345,3 +345,15 @@ add_test(NAME programs.nvtx_ranges_summary COMMAND bash -c
   "${PTXRAY_BIN} exec --timeline - -- ${PROGRAMS_DIR}/bin/nvtx_ranges 2>&1 >/dev/null | grep '^  NVTX'")
 set_tests_properties(programs.nvtx_ranges_summary PROPERTIES PASS_REGULAR_EXPRESSION
   "^  NVTX     8 ranges, 1 mark: setup [0-9.]+ us \\(1x\\), readback [0-9.]+ us \\(1x\\), solver:iteration [0-9.]+ us \\(3x\\), wait [0-9.]+ us \\(3x\\)\n$")
+
+# nvcc -rdc=true with PTX alone: .nv_fatbin is empty and the translation units (and NVIDIA's device
+# runtime library, which ptxray stands in for) are linked when the program loads. The output is
+# rdc_link's (programs.rdc_link: the same sources with SASS for sm_90 too).
+add_test(NAME programs.rdc_link_ptx_only COMMAND bash -c
+  "cd ${PROGRAMS_DIR} && ${PTXRAY_BIN} exec -- bin/rdc_link_ptx | diff - expected/rdc_link.out && echo SAME")
+set_tests_properties(programs.rdc_link_ptx_only PROPERTIES PASS_REGULAR_EXPRESSION "SAME")
+# The report covers both units: the hottest lines are lines of main.cu and lib.cu.
+add_test(NAME programs.rdc_link_report COMMAND bash -c
+  "${PTXRAY_BIN} exec --report ${CMAKE_CURRENT_BINARY_DIR}/rdc_link.txt -- ${PROGRAMS_DIR}/bin/rdc_link >/dev/null 2>&1 && cat ${CMAKE_CURRENT_BINARY_DIR}/rdc_link.txt")
+set_tests_properties(programs.rdc_link_report PROPERTIES PASS_REGULAR_EXPRESSION
+  "== combine\\(float\\*, int\\*, int\\) on .*src/rdc_link/lib\\.cu:17.*src/rdc_link/main\\.cu:13")

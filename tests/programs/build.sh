@@ -11,7 +11,7 @@ nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 [ -x "$nvcc" ] || { echo "build.sh: nvcc not found (set NVCC or put nvcc on PATH)" >&2; exit 2; }
 cd "$here"
 mkdir -p bin
-if [ $# -gt 0 ]; then names=("$@"); else names=(); for f in src/*.cu src/*.cpp; do names+=("$(basename "${f%.*}")"); done; fi
+if [ $# -gt 0 ]; then names=("$@"); else names=(rdc_link); for f in src/*.cu src/*.cpp; do names+=("$(basename "${f%.*}")"); done; fi
 for name in "${names[@]}"; do
   case "$name" in
   driver_kernels)
@@ -22,6 +22,13 @@ for name in "${names[@]}"; do
     # Host code only (a .cpp file), the driver API only: no runtime (-cudart none), libcuda.so.1.
     echo "nvcc src/$name.cu -> bin/$name (driver API)"
     "$nvcc" -cudart none -o "bin/$name" "src/$name.cpp" -lcuda ;;
+  rdc_link)
+    # Device code in several translation units (src/rdc_link/*.cu), linked: nvcc -rdc=true. Also with
+    # PTX alone (rdc_link_ptx), where nvlink links nothing and the driver's JIT linker does it all.
+    echo "nvcc -rdc=true src/$name/*.cu -> bin/$name, bin/${name}_ptx"
+    "$nvcc" -rdc=true -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" src/$name/main.cu src/$name/lib.cu
+    "$nvcc" -rdc=true -gencode arch=compute_90,code=compute_90 -lineinfo -cudart shared -o "bin/${name}_ptx" \
+      src/$name/main.cu src/$name/lib.cu ;;
   *)
     echo "nvcc src/$name.cu -> bin/$name"
     "$nvcc" -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" "src/$name.cu" ;;

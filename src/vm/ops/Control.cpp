@@ -1,5 +1,6 @@
 // bra, brx.idx, call (direct, indirect, system calls), ret, exit, trap, brkpt.
 #include "abi/SystemCalls.h"
+#include "ptx/Demangle.h"
 #include "vm/Memory.h"
 #include "vm/Simt.h"
 #include "vm/SystemCalls.h"
@@ -138,7 +139,11 @@ void execCall(ExecContext &ctx, const MicroOp &op) {
   }
   if (!callee.source->hasBody) {
     ctx.fault(FaultKind::InvalidCall, std::countr_zero(mask),
-              fmt::format("{} is declared but not defined in this module (it needs to be linked)", callee.name));
+              fmt::format("{} is declared but not defined in this module: link the module that defines it "
+                          "(ptxray run A.ptx B.ptx, \"module\": [...] in a spec; nvcc -rdc=true)",
+                          ptx::demangle(callee.name) == callee.name
+                              ? callee.name
+                              : fmt::format("{} ({})", ptx::demangle(callee.name), callee.name)));
     return;
   }
   bool split = mask != ctx.exec;
