@@ -76,6 +76,7 @@ constexpr DriverErrorText kDriverNames[] = {
     {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
     {215, "CUDA_ERROR_UNSUPPORTED_LIMIT"},
     {218, "CUDA_ERROR_INVALID_PTX"},
+    {301, "CUDA_ERROR_FILE_NOT_FOUND"},
     {400, "CUDA_ERROR_INVALID_HANDLE"},
     {500, "CUDA_ERROR_NOT_FOUND"},
     {600, "CUDA_ERROR_NOT_READY"},
@@ -432,6 +433,48 @@ CUresult cuModuleLoadData(void **module, const void *image) {
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned, void *, void **) {
   return cuModuleLoadData(module, image);
+}
+
+CUresult cuModuleLoad(void **module, const char *path) {
+  return driver("cuModuleLoad", PTXRAY_ARGS(module, path),
+                [&](Runtime &rt) { return rt.loadModuleFromFile(module, path); });
+}
+
+// ---- The JIT linker (runtime/JitLink.h) --------------------------------------------------------------
+
+CUresult cuLinkCreate_v2(unsigned numOptions, int *options, void **optionValues, void **state) {
+  return driver("cuLinkCreate", PTXRAY_ARGS(numOptions, options, optionValues, state), [&](Runtime &rt) {
+    return rt.linkCreate(JitLogs::fromOptions(numOptions, options, optionValues), state);
+  });
+}
+CUresult cuLinkCreate(unsigned numOptions, int *options, void **optionValues, void **state) {
+  return cuLinkCreate_v2(numOptions, options, optionValues, state);
+}
+
+CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name, unsigned, int *, void **) {
+  return driver("cuLinkAddData", PTXRAY_ARGS(state, type, data, size, name),
+                [&](Runtime &rt) { return rt.linkAddData(state, type, data, size, name); });
+}
+CUresult cuLinkAddData(void *state, int type, void *data, size_t size, const char *name, unsigned numOptions,
+                       int *options, void **values) {
+  return cuLinkAddData_v2(state, type, data, size, name, numOptions, options, values);
+}
+
+CUresult cuLinkAddFile_v2(void *state, int type, const char *path, unsigned, int *, void **) {
+  return driver("cuLinkAddFile", PTXRAY_ARGS(state, type, path),
+                [&](Runtime &rt) { return rt.linkAddFile(state, type, path); });
+}
+CUresult cuLinkAddFile(void *state, int type, const char *path, unsigned numOptions, int *options, void **values) {
+  return cuLinkAddFile_v2(state, type, path, numOptions, options, values);
+}
+
+CUresult cuLinkComplete(void *state, void **image, size_t *size) {
+  return driver("cuLinkComplete", PTXRAY_ARGS(state, image, size),
+                [&](Runtime &rt) { return rt.linkComplete(state, image, size); });
+}
+
+CUresult cuLinkDestroy(void *state) {
+  return driver("cuLinkDestroy", PTXRAY_ARGS(state), [&](Runtime &rt) { return rt.linkDestroy(state); });
 }
 
 CUresult cuModuleLoadFatBinary(void **module, const void *image) {
@@ -1251,7 +1294,16 @@ const DriverProc kProcs[] = {
     PTXRAY_PROC("cuCtxSynchronize", 13000, cuCtxSynchronize_v2),
     PTXRAY_PROC("cuCtxGetApiVersion", 3020, cuCtxGetApiVersion),
     PTXRAY_PROC("cuModuleGetLoadingMode", 11070, cuModuleGetLoadingMode),
+    PTXRAY_PROC("cuModuleLoad", 2000, cuModuleLoad),
     PTXRAY_PROC("cuModuleLoadData", 2000, cuModuleLoadData),
+    PTXRAY_PROC("cuLinkCreate", 5050, cuLinkCreate),
+    PTXRAY_PROC("cuLinkCreate", 6050, cuLinkCreate_v2),
+    PTXRAY_PROC("cuLinkAddData", 5050, cuLinkAddData),
+    PTXRAY_PROC("cuLinkAddData", 6050, cuLinkAddData_v2),
+    PTXRAY_PROC("cuLinkAddFile", 5050, cuLinkAddFile),
+    PTXRAY_PROC("cuLinkAddFile", 6050, cuLinkAddFile_v2),
+    PTXRAY_PROC("cuLinkComplete", 5050, cuLinkComplete),
+    PTXRAY_PROC("cuLinkDestroy", 5050, cuLinkDestroy),
     PTXRAY_PROC("cuModuleLoadDataEx", 2010, cuModuleLoadDataEx),
     PTXRAY_PROC("cuModuleLoadFatBinary", 2000, cuModuleLoadFatBinary),
     PTXRAY_PROC("cuModuleUnload", 2000, cuModuleUnload),

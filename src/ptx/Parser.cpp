@@ -175,7 +175,7 @@ void resolveExternalNames(Module &m, std::vector<std::unique_ptr<detail::Parser>
                m.variables[m.symbols[b.symbol].index].sizeInBytes();
       });
     if (!winner) {
-      if (parsers.size() < 2 || (link.providedByDriver && link.providedByDriver(name)))
+      if ((parsers.size() < 2 && !link.requireDefinitions) || (link.providedByDriver && link.providedByDriver(name)))
         continue;
       // Undefined: an error where a module uses it (a declaration nothing uses costs nothing).
       for (const Candidate &c : declarations) {
@@ -237,7 +237,7 @@ ParseResult parseModule(std::string fileName, std::string text, const ParseOptio
 }
 
 ParseResult linkModules(std::vector<LinkInput> inputs, const ParseOptions &options, const LinkOptions &link) {
-  if (inputs.size() == 1)
+  if (inputs.size() == 1 && !link.requireDefinitions)
     return parseModule(std::move(inputs[0].name), std::move(inputs[0].text), options);
   ParseResult result;
   result.module = std::make_unique<Module>();

@@ -36,6 +36,9 @@ struct LinkOptions {
   /// runtime's cudaLaunchDeviceV2...): an extern declaration of one of them is not an undefined
   /// reference. Unset: none.
   std::function<bool(std::string_view name)> providedByDriver;
+  /// A name used but defined nowhere is an error also when there is one module (cuLinkComplete).
+  /// Otherwise one module parses as parseModule does, its unresolved externs found when called.
+  bool requireDefinitions = false;
 };
 
 /// Parses several PTX modules into one, resolving the names they share as the device linker

@@ -33,6 +33,7 @@ inline constexpr Error kErrorInvalidKernelImage = 200;
 inline constexpr Error kErrorNoKernelImageForDevice = 209;
 inline constexpr Error kErrorUnsupportedLimit = 215;
 inline constexpr Error kErrorInvalidPtx = 218;
+inline constexpr Error kErrorFileNotFound = 301;
 inline constexpr Error kErrorInvalidResourceHandle = 400;
 inline constexpr Error kErrorSymbolNotFound = 500;
 inline constexpr Error kErrorNotReady = 600;

@@ -33,6 +33,7 @@ constexpr ErrorText kErrors[] = {
      "no kernel image is available for execution on the device"},
     {kErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
     {kErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {kErrorFileNotFound, "cudaErrorFileNotFound", "file not found"},
     {kErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {kErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
     {kErrorNotReady, "cudaErrorNotReady", "device not ready"},

@@ -285,7 +285,10 @@ vm::LoadedModule *Runtime::linkUnits(RegisteredBinary &binary, int sm) {
                                      i + 1, cc.smName());
       return nullptr;
     }
-    inputs.push_back({fmt::format("{}.unit{}.compute_{}.ptx", programName(), i + 1, ptx->arch), ptx->text});
+    inputs.push_back({i < binary.unitNames.size()
+                          ? binary.unitNames[i]
+                          : fmt::format("{}.unit{}.compute_{}.ptx", programName(), i + 1, ptx->arch),
+                      ptx->text});
   }
   if (inputs.empty()) {
     binary.noImage = true;
@@ -1237,7 +1240,13 @@ cuda::Error Runtime::loadModule(void **module, const void *image) {
   std::memcpy(&magic, image, sizeof magic);
   try {
     std::span<const std::byte> container;
-    if (magic == fatbin::kFatbinWrapperMagic) {
+    if (isLinkedImage(image)) {
+      // cuLinkComplete's image: the units, linked as the binary loads.
+      for (LinkUnit &u : decodeLinkedImage(image)) {
+        binary->units.push_back({fatbin::EmbeddedPtx{0, std::move(u.ptx)}});
+        binary->unitNames.push_back(std::move(u.name));
+      }
+    } else if (magic == fatbin::kFatbinWrapperMagic) {
       const void *data = nullptr;
       std::memcpy(&data, static_cast<const std::byte *>(image) + 8, sizeof data);
       container = fatbin::fatbinAt(data);

@@ -10,6 +10,7 @@
 #include "fatbin/Fatbin.h"
 #include "runtime/CudaAbi.h"
 #include "runtime/Graphs.h"
+#include "runtime/JitLink.h"
 #include "session/Environment.h"
 #include "session/ProgramTools.h"
 #include "support/MemoryBudget.h"
@@ -35,6 +36,7 @@ struct RegisteredBinary {
   /// nvcc -rdc=true: the PTX of each translation unit (the prelinked fatbinaries a version-2 wrapper
   /// lists), linked into one module when the binary loads, as the driver's JIT linker links them.
   std::vector<std::vector<fatbin::EmbeddedPtx>> units;
+  std::vector<std::string> unitNames; ///< the units' names (cuLinkAddData's); empty: numbered
   std::vector<int> cubinArchs;
   std::string loadError; ///< why it has no module (no PTX for the device, PTX that does not load)
   bool noImage = false;  ///< no PTX the device can run (cudaErrorNoKernelImageForDevice)
@@ -168,6 +170,13 @@ public:
 
   // Driver API modules (libcuda.so.1): an image is PTX text, a fatbinary or a fatbinary wrapper.
   cuda::Error loadModule(void **module, const void *image);
+  cuda::Error loadModuleFromFile(void **module, const char *path); ///< cuModuleLoad
+  // The JIT linker (runtime/JitLink.h).
+  cuda::Error linkCreate(const JitLogs &logs, void **state);
+  cuda::Error linkAddData(void *state, int type, const void *data, size_t size, const char *name);
+  cuda::Error linkAddFile(void *state, int type, const char *path);
+  cuda::Error linkComplete(void *state, void **image, size_t *size);
+  cuda::Error linkDestroy(void *state);
   cuda::Error unloadModule(void *module);
   cuda::Error moduleFunction(void **function, void *module, const char *name);
   cuda::Error moduleGlobal(uint64_t *address, size_t *bytes, void *module, const char *name);
@@ -290,6 +299,8 @@ private:
   std::unique_ptr<session::ProgramTools> tools_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<RegisteredBinary>> binaries_;
+  std::vector<std::unique_ptr<LinkState>> linkStates_; ///< cuLinkCreate until cuLinkDestroy
+  LinkState *findLinkState(void *state);
   std::map<const void *, RegisteredFunction> functions_;
   std::map<const void *, RegisteredVariable> variables_;
   cuda::Error sticky_ = cuda::kSuccess;

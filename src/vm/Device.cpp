@@ -167,6 +167,10 @@ void Device::noteFeaturesBeyondGpu(LoadedModule &loaded) const {
                                            loaded.name_, features.size() - kListed, modeledSm));
 }
 
+bool Device::providedByDriver(std::string_view function) {
+  return abi::findDriverFunction(function, 64) || abi::findDriverFunction(function, 32);
+}
+
 LoadedModule &Device::loadModule(std::string name, std::string ptxText, uint64_t constantArgumentBytes) {
   std::vector<ptx::LinkInput> inputs;
   inputs.push_back({name, std::move(ptxText)});
@@ -178,9 +182,7 @@ LoadedModule &Device::loadLinkedModules(std::string name, std::vector<ptx::LinkI
   if (inputs.empty())
     throw VmError(fmt::format("{}: no modules to link", name));
   ptx::LinkOptions link;
-  link.providedByDriver = [](std::string_view function) {
-    return abi::findDriverFunction(function, 64) || abi::findDriverFunction(function, 32);
-  };
+  link.providedByDriver = providedByDriver;
   ptx::ParseResult parsed = ptx::linkModules(std::move(inputs), {}, link);
   if (!parsed.ok())
     throw VmError(parsed.diagnostics.render(parsed.module->sources));

@@ -137,6 +137,9 @@ public:
   /// ...) need no definition. Throws VmError with the linker's diagnostics.
   LoadedModule &loadLinkedModules(std::string name, std::vector<ptx::LinkInput> inputs,
                                   uint64_t constantArgumentBytes = 0);
+  /// Whether a function needs no definition in any linked module: the driver provides it (vprintf,
+  /// malloc, free, __assertfail...).
+  static bool providedByDriver(std::string_view function);
   /// A .ptx file, a .cu file compiled with `nvcc -ptx -lineinfo` for this device's compute capability
   /// when nvcc is installed, or a .cl file (OpenCL C) compiled with clang and libclc with
   /// `buildOptions` (clBuildProgram's: -D, -I, -cl-mad-enable, ...). The PTX of `dir/va.cu` is named

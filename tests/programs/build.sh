@@ -18,6 +18,13 @@ for name in "${names[@]}"; do
     # PTX that driver_api loads at run time with cuModuleLoadData.
     echo "nvcc -ptx src/$name.cu -> bin/$name.ptx"
     "$nvcc" -arch=sm_90 -lineinfo -ptx -o "bin/$name.ptx" "src/$name.cu" ;;
+  jit_link)
+    # Host code only, the driver API's JIT linker on rdc_link's units as PTX (nvcc -ptx -rdc=true).
+    echo "nvcc src/$name.cpp -> bin/$name, bin/${name}_main.ptx, bin/${name}_lib.ptx"
+    "$nvcc" -cudart none -o "bin/$name" "src/$name.cpp" -lcuda
+    for unit in main lib; do
+      "$nvcc" -ptx -rdc=true -arch=sm_90 -lineinfo -o "bin/${name}_$unit.ptx" "src/rdc_link/$unit.cu"
+    done ;;
   driver_api)
     # Host code only (a .cpp file), the driver API only: no runtime (-cudart none), libcuda.so.1.
     echo "nvcc src/$name.cu -> bin/$name (driver API)"
