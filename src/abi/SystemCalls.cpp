@@ -41,11 +41,36 @@ std::optional<SystemCall> findSystemCall(std::string_view name, unsigned address
 std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned addressSize) {
   if (auto call = findSystemCall(name, addressSize))
     return call;
+  const std::string ptr = addressSize == 32 ? ".b32" : ".b64";
   if (name == "printf") // the format, then the arguments, each a parameter of its own
-    return SystemCall{SystemCallId::OpenCLPrintf,
-                      "printf",
-                      SysParam{"status", ".b32"},
-                      {{"format", addressSize == 32 ? ".b32" : ".b64"}}};
+    return SystemCall{SystemCallId::OpenCLPrintf, "printf", SysParam{"status", ".b32"}, {{"format", ptr}}};
+  // The device runtime (cuda_device_runtime_api.h). Dimensions are dim3 values: 12-byte aggregates.
+  if (name == "__cudaCDP2GetParameterBufferV2" || name == "cudaGetParameterBufferV2")
+    return SystemCall{
+        SystemCallId::DeviceGetParameterBuffer,
+        std::string(name),
+        SysParam{"buffer", ptr},
+        {{"func", ptr}, {"gridDimension", ".b8[12]"}, {"blockDimension", ".b8[12]"}, {"sharedMemSize", ".b32"}}};
+  if (name == "__cudaCDP2LaunchDeviceV2" || name == "cudaLaunchDeviceV2" || name == "__cudaCDP2LaunchDeviceV2_ptsz" ||
+      name == "cudaLaunchDeviceV2_ptsz")
+    return SystemCall{SystemCallId::DeviceLaunch,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"parameterBuffer", ptr}, {"stream", ptr}}};
+  if (name == "__cudaCDP2GetLastError")
+    return SystemCall{SystemCallId::DeviceGetLastError, std::string(name), SysParam{"error", ".b32"}, {}};
+  if (name == "__cudaCDP2PeekAtLastError")
+    return SystemCall{SystemCallId::DevicePeekAtLastError, std::string(name), SysParam{"error", ".b32"}, {}};
+  if (name == "__cudaCDP2StreamCreateWithFlags")
+    return SystemCall{SystemCallId::DeviceStreamCreate,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"pStream", ptr}, {"flags", ".b32"}}};
+  if (name == "__cudaCDP2StreamDestroy")
+    return SystemCall{
+        SystemCallId::DeviceStreamDestroy, std::string(name), SysParam{"error", ".b32"}, {{"stream", ptr}}};
+  if (name.starts_with("__cudaCDP2"))
+    return SystemCall{SystemCallId::DeviceRuntimeUnsupported, std::string(name), std::nullopt, {}};
   return std::nullopt;
 }
 

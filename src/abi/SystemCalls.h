@@ -15,7 +15,28 @@ namespace ptxray::abi {
 /// OpenCLPrintf: OpenCL C's printf as clang compiles it for NVIDIA's OpenCL target, a variadic call
 /// to `printf` (the format, then each argument a parameter of its own), which NVIDIA's OpenCL driver
 /// provides (findDriverFunction; not one of the interoperability guide's system calls).
-enum class SystemCallId { Vprintf, Malloc, Free, AssertFail, OpenCLPrintf };
+///
+/// The device runtime (dynamic parallelism, CDP2: cuda_device_runtime_api.h): what nvcc 13 emits for
+/// `kernel<<<g, b, s, stream>>>(...)` in device code, a parameter buffer for the child grid
+/// (DeviceGetParameterBuffer) filled by the parent and launched (DeviceLaunch), and the calling
+/// thread's error state (DeviceGetLastError, DevicePeekAtLastError), streams created in device code
+/// (DeviceStreamCreate, DeviceStreamDestroy). DeviceRuntimeUnsupported: the
+/// rest of the device runtime's functions, which ptxray does not implement yet (a located fault
+/// says which).
+enum class SystemCallId {
+  Vprintf,
+  Malloc,
+  Free,
+  AssertFail,
+  OpenCLPrintf,
+  DeviceGetParameterBuffer,
+  DeviceLaunch,
+  DeviceGetLastError,
+  DevicePeekAtLastError,
+  DeviceStreamCreate,
+  DeviceStreamDestroy,
+  DeviceRuntimeUnsupported
+};
 
 struct SysParam {
   std::string name;    ///< the guide's name ("format", "valist", "status"...)
@@ -35,7 +56,9 @@ struct SystemCall {
 std::vector<SystemCall> systemCalls(unsigned addressSize);
 /// One of them by PTX name, or nullopt when `name` is not a system call.
 std::optional<SystemCall> findSystemCall(std::string_view name, unsigned addressSize);
-/// The functions the driver provides without a definition: the system calls, and OpenCL C's printf.
+/// The functions the driver provides without a definition: the system calls, OpenCL C's printf, and the
+/// device runtime's (its CDP2 names, `__cudaCDP2...`, and the CDP2 launch ABI's cudaGetParameterBufferV2
+/// and cudaLaunchDeviceV2).
 std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned addressSize);
 
 struct VprintfArgument {

@@ -175,7 +175,8 @@ void resolveExternalNames(Module &m, std::vector<std::unique_ptr<detail::Parser>
                m.variables[m.symbols[b.symbol].index].sizeInBytes();
       });
     if (!winner) {
-      if ((parsers.size() < 2 && !link.requireDefinitions) || (link.providedByDriver && link.providedByDriver(name)))
+      if ((parsers.size() < 2 && !link.requireDefinitions) || link.allowUndefined ||
+          (link.providedByDriver && link.providedByDriver(name)))
         continue;
       // Undefined: an error where a module uses it (a declaration nothing uses costs nothing).
       for (const Candidate &c : declarations) {

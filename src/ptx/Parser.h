@@ -39,6 +39,9 @@ struct LinkOptions {
   /// A name used but defined nowhere is an error also when there is one module (cuLinkComplete).
   /// Otherwise one module parses as parseModule does, its unresolved externs found when called.
   bool requireDefinitions = false;
+  /// Names defined nowhere are no error (cuLinkAddData checks each added module against the others
+  /// for duplicate definitions before the last module is there).
+  bool allowUndefined = false;
 };
 
 /// Parses several PTX modules into one, resolving the names they share as the device linker

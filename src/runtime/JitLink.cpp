@@ -164,8 +164,10 @@ std::vector<ArchiveMember> archiveMembers(std::string_view archive) {
 // The driver calls
 
 namespace {
-/// CUDA_ERROR_INVALID_IMAGE: what cuLinkComplete returns when the modules do not link.
-constexpr cuda::Error kLinkFailed = cuda::kErrorInvalidKernelImage;
+/// CUDA_ERROR_INVALID_SOURCE: what an H200's driver returns when the modules do not link, from
+/// cuLinkAddData for a duplicate definition, from cuLinkComplete for an undefined reference
+/// (validation/programs/results/rdc/jit_link.*).
+constexpr cuda::Error kLinkFailed = cuda::kErrorInvalidSource;
 
 std::string linkedFunctionsNote() {
   return "vprintf, malloc, free, __assertfail and the device runtime are provided by ptxray";
@@ -272,6 +274,18 @@ cuda::Error Runtime::linkAddData(void *state, int type, const void *data, size_t
     ptx::ParseResult parsed = ptx::parseModule(n, texts[i]);
     if (!parsed.ok())
       return fail(cuda::kErrorInvalidPtx, parsed.diagnostics.render(parsed.module->sources));
+    // So is a name it defines that an earlier module defines too (the driver's linker says so here).
+    if (!s->units.empty()) {
+      std::vector<ptx::LinkInput> inputs;
+      for (const LinkUnit &u : s->units)
+        inputs.push_back({u.name, u.ptx});
+      inputs.push_back({n, texts[i]});
+      ptx::LinkOptions link;
+      link.allowUndefined = true;
+      ptx::ParseResult linked = ptx::linkModules(std::move(inputs), {.verify = false}, link);
+      if (!linked.ok())
+        return fail(kLinkFailed, linked.diagnostics.render(linked.module->sources));
+    }
     s->units.push_back({n, std::move(texts[i])});
   }
   return cuda::kSuccess;
@@ -300,10 +314,7 @@ cuda::Error Runtime::linkComplete(void *state, void **image, size_t *size) {
     return cuda::kErrorInvalidResourceHandle;
   if (!image)
     return cuda::kErrorInvalidValue;
-  if (s->units.empty()) {
-    s->logs.writeError("nothing to link: add PTX with cuLinkAddData or cuLinkAddFile first");
-    return cuda::kErrorInvalidValue;
-  }
+  // Nothing added links to an image without code, as the driver's does (CUDA_SUCCESS on an H200).
   std::vector<ptx::LinkInput> inputs;
   for (const LinkUnit &u : s->units)
     inputs.push_back({u.name, u.ptx});

@@ -215,6 +215,8 @@ void Runtime::configureLaunch(vm::LaunchOptions &options, const void *hostFuncti
     options.printfFifoBytes = it->second;
   else
     options.printfFifoBytes = defaultLimit(kLimitPrintfFifoSize, smCount());
+  if (auto it = limits_.find(kLimitDevRuntimePendingLaunchCount); it != limits_.end())
+    options.pendingLaunchLimit = static_cast<uint32_t>(std::min<size_t>(it->second, UINT32_MAX));
   // The function's preference, else the device's (a function's PreferNone or Default defers to it).
   const int device = threadDevice();
   int cache = 0, shared = 0;

@@ -547,6 +547,12 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   const DecodedFunction *kernel = module.findKernel(kernelName);
   if (!kernel)
     throw VmError(fmt::format("{}: no kernel named {}", module.name(), kernelName));
+  return launchGrid(module, kernel, config, args, options, GridNesting{});
+}
+
+LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunction *kernel, const LaunchConfig &config,
+                                std::span<const std::vector<std::byte>> args, const LaunchOptions &options,
+                                const GridNesting &nesting) {
   LaunchResult result;
   std::tie(result.refusal, result.error) = checkLaunch(module, *kernel, config, args);
   if (result.refusal != Refusal::None) {
@@ -623,10 +629,20 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   L.clockBase = options.clock.startCycles;
   L.timerBase = options.clock.startNanoseconds;
   L.nsPerCycle = options.clock.smClockHz > 0 ? 1e9 / options.clock.smClockHz : 1;
-  L.listener = listener_;
-  if (listener_)
-    listener_->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
-                              kernelRegisters(module, *kernel), workers, runs, L.slotCount});
+  // Child grids (dynamic parallelism) run without the listeners for now: the tools hear the grids
+  // the host launched (LaunchResult::childGrids says how many more ran).
+  L.listener = nesting.depth == 0 ? listener_ : nullptr;
+  L.depth = nesting.depth;
+  L.pendingLaunches = nesting.pendingLaunches ? nesting.pendingLaunches : std::make_shared<std::atomic<uint64_t>>(0);
+  if (launchesDevice(module.program())) {
+    if (!launchArena_)
+      launchArena_ = std::make_unique<DeviceHeap>(memory_, kLaunchArenaBytes,
+                                                  "the device runtime's parameter buffers (dynamic parallelism)");
+    L.launchArena = launchArena_.get();
+  }
+  if (L.listener)
+    L.listener->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
+                               kernelRegisters(module, *kernel), workers, runs, L.slotCount});
   // A grid that cannot finish within the budget even at one instruction per thread fails at once,
   // as it would after hours (2^31 x 65535 x 65535 one-thread blocks), with the same fault.
   if (const unsigned __int128 threads = static_cast<unsigned __int128>(runs) * config.block.count();
@@ -685,7 +701,66 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
     result.status = LaunchStatus::Faulted;
     result.error = faultName(result.faults.front().kind);
   }
+  if (!L.children.empty())
+    runChildGrids(module, L, result);
   return result;
+}
+
+bool Device::launchesDevice(const Program &program) {
+  return std::any_of(program.functions.begin(), program.functions.end(), [](const DecodedFunction &f) {
+    return f.isSystemCall && f.systemCall == static_cast<int>(abi::SystemCallId::DeviceGetParameterBuffer);
+  });
+}
+
+void Device::runChildGrids(const LoadedModule &module, LaunchState &L, LaunchResult &result) {
+  // A deterministic order: by the launching CTA, thread and the thread's launch count. Grids launched
+  // into the block's stream or fire-and-forget run when the parent grid is done (a schedule CUDA
+  // allows: the parent cannot wait for them, CUDA 12 refuses cudaDeviceSynchronize in device code);
+  // tail launches after all of those, as CDP2 defines them. Each child's own children run before
+  // its next sibling.
+  std::vector<LaunchState::ChildLaunch> children = std::move(L.children);
+  std::stable_sort(children.begin(), children.end(), [](const auto &a, const auto &b) {
+    const bool aTail = a.stream == LaunchState::kTailLaunchStream, bTail = b.stream == LaunchState::kTailLaunchStream;
+    return std::tie(aTail, a.cta, a.thread, a.sequence) < std::tie(bTail, b.cta, b.thread, b.sequence);
+  });
+  LaunchOptions options = L.options;
+  for (size_t i = 0; i < children.size(); ++i) {
+    LaunchState::ChildLaunch &c = children[i];
+    if (!result.ok()) { // a failed grid ends its launch tree; what was still pending never runs
+      *L.pendingLaunches -= children.size() - i;
+      break;
+    }
+    const DecodedFunction &kernel = L.program->functions[c.function];
+    std::vector<std::vector<std::byte>> args(kernel.paramSizes.size());
+    for (size_t p = 0; p < args.size(); ++p) {
+      const uint64_t at = kernel.paramOffsets[p], size = kernel.paramSizes[p];
+      if (at + size <= c.params.size())
+        args[p].assign(c.params.begin() + static_cast<ptrdiff_t>(at),
+                       c.params.begin() + static_cast<ptrdiff_t>(at + size));
+    }
+    LaunchConfig config;
+    config.grid = c.grid;
+    config.block = c.block;
+    config.dynamicSharedBytes = c.sharedBytes;
+    LaunchResult child =
+        launchGrid(module, &kernel, config, args, options, GridNesting{L.depth + 1, L.pendingLaunches});
+    --*L.pendingLaunches;
+    result.childGrids += 1 + child.childGrids;
+    result.threadInstructions += child.threadInstructions;
+    result.printfOutput += child.printfOutput;
+    result.assertOutput += child.assertOutput;
+    if (!child.ok()) {
+      // The launch tree fails with the child's error, as the host sees it at its next synchronization.
+      result.status = child.status == LaunchStatus::Refused ? LaunchStatus::Faulted : child.status;
+      result.refusal = Refusal::None;
+      result.error = child.status == LaunchStatus::Refused
+                         ? fmt::format("a child grid of {} launched by {} was refused: {}", ptx::demangle(kernel.name),
+                                       ptx::demangle(L.kernel->name), child.error)
+                         : child.error;
+      result.faults = std::move(child.faults);
+      result.faultCount += child.faultCount;
+    }
+  }
 }
 
 } // namespace ptxray::vm

@@ -14,6 +14,7 @@
 #include "vm/Program.h"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -32,6 +33,7 @@ public:
 };
 
 class DeviceHeap;
+struct LaunchState;
 class WorkerPool;
 class TextureTable;
 
@@ -114,6 +116,9 @@ struct LaunchResult {
   /// The longest time a warp waited on its clock: the modeled cycles (LaunchClock) from the launch's
   /// start to the last clock register read of the warp that read it latest; 0 when none read one.
   uint64_t clockCycles = 0;
+  /// Grids the launch's threads launched (dynamic parallelism), at every depth; their instructions,
+  /// printf output and faults are the launch's.
+  uint64_t childGrids = 0;
   bool ok() const { return status == LaunchStatus::Success; }
 };
 
@@ -206,6 +211,22 @@ public:
                             const LaunchConfig &config) const;
 
   /// Refusal::None, or why the launch cannot start and the driver's words for it.
+  /// Where a grid stands in its launch tree (dynamic parallelism): 0 for the host's.
+  struct GridNesting {
+    uint32_t depth = 0;
+    std::shared_ptr<std::atomic<uint64_t>> pendingLaunches; ///< shared by the tree; null: a new tree
+  };
+  LaunchResult launchGrid(const LoadedModule &module, const DecodedFunction *kernel, const LaunchConfig &config,
+                          std::span<const std::vector<std::byte>> args, const LaunchOptions &options,
+                          const GridNesting &nesting);
+  /// Runs the child grids the grid of `L` launched, into `result`.
+  void runChildGrids(const LoadedModule &module, LaunchState &L, LaunchResult &result);
+  /// Whether the program's kernels launch grids themselves (call cudaGetParameterBufferV2).
+  static bool launchesDevice(const Program &program);
+  /// The parameter buffers of device-side launches: room for 2048 pending launches (CUDA's default
+  /// pending launch count) of 4 KiB of arguments each.
+  static constexpr uint64_t kLaunchArenaBytes = uint64_t{8} << 20;
+  std::unique_ptr<DeviceHeap> launchArena_;
   std::pair<Refusal, std::string> checkLaunch(const LoadedModule &module, const DecodedFunction &kernel,
                                               const LaunchConfig &config,
                                               std::span<const std::vector<std::byte>> args) const;

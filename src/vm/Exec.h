@@ -16,9 +16,11 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxray::vm {
@@ -198,7 +200,36 @@ struct LaunchState {
   unsigned slotCount = 1;
   unsigned nextSlot = 1;
 
-  std::mutex mutex; ///< guards faults, printf output and slots
+  /// Dynamic parallelism (CDP2, vm/SystemCalls.cpp; run by Device::launch once the grid is done).
+  struct ParameterBuffer {
+    uint32_t function = 0; ///< the child kernel, in program->functions
+    Dim3 grid, block;
+    uint32_t sharedBytes = 0;
+  };
+  struct ChildLaunch {
+    /// Where it was launched: (CTA, thread, the thread's launch count), for an order that does not
+    /// depend on how the host's threads raced.
+    uint64_t cta = 0, thread = 0, sequence = 0;
+    uint32_t function = 0;
+    Dim3 grid, block;
+    uint32_t sharedBytes = 0;
+    uint64_t stream = 0; ///< 0: the block's NULL stream; kTailLaunch, kFireAndForget; else a created one
+    std::vector<std::byte> params;
+  };
+  static constexpr uint64_t kTailLaunchStream = 3;      ///< cudaStreamTailLaunch
+  static constexpr uint64_t kFireAndForgetStream = 4;   ///< cudaStreamFireAndForget
+  DeviceHeap *launchArena = nullptr;                    ///< where parameter buffers live
+  std::map<uint64_t, ParameterBuffer> parameterBuffers; ///< handed out and not yet launched, by address
+  std::vector<ChildLaunch> children;
+  std::unordered_map<uint64_t, uint32_t> launchesByThread; ///< by (CTA, thread): ChildLaunch::sequence
+  std::unordered_map<uint64_t, uint32_t> lastErrors;       ///< by (CTA, thread): cudaGetLastError's
+  /// Child grids pending in the whole tree (LaunchOptions::pendingLaunchLimit), shared with the
+  /// children's own launches.
+  std::shared_ptr<std::atomic<uint64_t>> pendingLaunches;
+  uint32_t depth = 0;          ///< 0 for a grid the host launched, 1 for its children...
+  uint64_t streamsCreated = 0; ///< device-side cudaStreamCreateWithFlags
+
+  std::mutex mutex; ///< guards faults, printf output, slots and the dynamic-parallelism state
   std::vector<Fault> faults;
   uint64_t faultCount = 0; ///< every fault, also those past options.maxFaults
   std::string printfOutput;

@@ -42,6 +42,15 @@ struct LaunchOptions {
   /// the GPU (1 MiB, or 64 KiB per SM when that is more).
   uint64_t printfFifoBytes = 0;
   LaunchClock clock;
+  /// Dynamic parallelism (CDP2). cudaLimitDevRuntimePendingLaunchCount: child grids launched and not
+  /// yet run, over the whole launch tree; a launch past it fails with
+  /// cudaErrorLaunchPendingCountExceeded (CUDA's default is 2048).
+  uint32_t pendingLaunchLimit = 2048;
+  /// The deepest nesting of grids: a grid at this depth (the host's grids are at 0) cannot launch
+  /// (cudaErrorLaunchMaxDepthExceeded). The CUDA guide names 24 levels, but an H200 under CUDA 13 ran
+  /// a chain 41 grids deep without an error (validation/programs/results/rdc, cdp_launches); ptxray
+  /// runs a child grid on the stack of its parent's launch, and stops at 128 levels to bound it.
+  uint32_t maxNestingDepth = 128;
 };
 
 } // namespace ptxray::vm

@@ -197,11 +197,17 @@ void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uin
       fail(lane, FaultKind::ReadOnly, fmt::format("{} is read-only", al->label), reportSpace);
       return;
     }
-    if (al->kind == AllocationKind::Heap && L.heap)
-      if (std::optional<DeviceHeap::Miss> miss = L.heap->check(a, bytes)) {
-        fail(lane, miss->kind, std::move(miss->detail), reportSpace == Space::Generic ? Space::Global : reportSpace);
-        return;
-      }
+    if (al->kind == AllocationKind::Heap) {
+      // malloc's heap, or the device runtime's parameter buffers: each checks its own blocks.
+      DeviceHeap *owner = L.heap && al->base == L.heap->base()                 ? L.heap
+                          : L.launchArena && al->base == L.launchArena->base() ? L.launchArena
+                                                                               : nullptr;
+      if (owner)
+        if (std::optional<DeviceHeap::Miss> miss = owner->check(a, bytes)) {
+          fail(lane, miss->kind, std::move(miss->detail), reportSpace == Space::Generic ? Space::Global : reportSpace);
+          return;
+        }
+    }
     acc.host[lane] = al->host + (a - al->base);
     ok |= 1u << lane;
   };

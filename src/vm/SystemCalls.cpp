@@ -15,10 +15,10 @@ namespace ptxray::vm {
 // ---------------------------------------------------------------------------------------------
 // Heap
 
-DeviceHeap::DeviceHeap(DeviceMemory &memory, uint64_t bytes) : size_(bytes) {
+DeviceHeap::DeviceHeap(DeviceMemory &memory, uint64_t bytes, std::string_view what) : size_(bytes) {
   if (bytes == 0)
     return;
-  auto base = memory.allocate(bytes, AllocationKind::Heap, fmt::format("the device heap ({} bytes)", bytes));
+  auto base = memory.allocate(bytes, AllocationKind::Heap, fmt::format("{} ({} bytes)", what, bytes));
   if (!base) {
     size_ = 0;
     return;
@@ -181,6 +181,183 @@ void emitHeapEvent(ExecContext &ctx, const MicroOp &op, HeapOp kind, HeapEvent &
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
+// The device runtime (dynamic parallelism, CDP2)
+
+namespace {
+
+// cudaError_t values the device runtime returns.
+constexpr uint32_t kCudaSuccess = 0;
+constexpr uint32_t kCudaErrorInvalidValue = 1;
+constexpr uint32_t kCudaErrorMemoryAllocation = 2;
+constexpr uint32_t kCudaErrorInvalidConfiguration = 9;
+constexpr uint32_t kCudaErrorLaunchMaxDepthExceeded = 65;
+constexpr uint32_t kCudaErrorLaunchPendingCountExceeded = 69;
+constexpr uint32_t kCudaErrorInvalidDeviceFunction = 98;
+
+/// The largest grid and block a child launch may have (every GPU since Kepler, which introduced
+/// dynamic parallelism: [PG] compute capabilities table).
+constexpr uint64_t kMaxGridX = 2147483647, kMaxGridYZ = 65535, kMaxBlockXY = 1024, kMaxBlockZ = 64,
+                   kMaxBlockThreads = 1024;
+
+Dim3 dim3Argument(ExecContext &ctx, const MicroOp &op, uint32_t index, int lane) {
+  // dim3 travels as a 12-byte .param aggregate: its bytes in the caller's frame.
+  const uint32_t *list = ctx.fn->extra.data() + op.extra;
+  const uint32_t numRets = list[0], numArgs = list[1];
+  Dim3 d{1, 1, 1};
+  if (index >= numArgs)
+    return d;
+  const uint32_t *a = list + 2 + 2 * numRets + 2 * index;
+  if (static_cast<CallOperandKind>(a[0]) == CallOperandKind::Value) {
+    const uint64_t v = ctx.in(a[1])[lane];
+    d.x = static_cast<uint32_t>(v);
+    d.y = static_cast<uint32_t>(v >> 32);
+    return d;
+  }
+  std::memcpy(&d, frameBytes(ctx, lane, a[1]), sizeof d);
+  return d;
+}
+
+} // namespace
+
+void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask) {
+  LaunchState &L = *ctx.launch;
+  const uint32_t ptrSize = L.program->addressBits / 8;
+  const uint64_t blockThreads = L.block.count();
+  auto threadKey = [&](int lane) {
+    const Dim3 t = ctx.threadIdOf(lane);
+    return ctx.cta->linearId * blockThreads + (uint64_t{t.z} * L.block.y + t.y) * L.block.x + t.x;
+  };
+  auto setError = [&](int lane, uint32_t error) {
+    if (error != kCudaSuccess)
+      L.lastErrors[threadKey(lane)] = error; // under L.mutex
+  };
+  switch (static_cast<abi::SystemCallId>(callee.systemCall)) {
+  case abi::SystemCallId::DeviceGetParameterBuffer: {
+    std::lock_guard lock(L.mutex);
+    forLanes(mask, [&](int lane) {
+      const uint64_t pointer = callArgument(ctx, op, 0, lane, ptrSize);
+      const Dim3 grid = dim3Argument(ctx, op, 1, lane), block = dim3Argument(ctx, op, 2, lane);
+      const uint32_t shared = static_cast<uint32_t>(callArgument(ctx, op, 3, lane, 4));
+      // The kernel a function pointer names: an entry with a body (a child copy of a kernel is the
+      // kernel itself: entries are never copied per kernel).
+      const uint64_t index = (pointer - kFunctionWindow) / kFunctionStride;
+      const bool isFunction = pointer >= kFunctionWindow && (pointer - kFunctionWindow) % kFunctionStride == 0 &&
+                              index < L.program->functions.size();
+      const DecodedFunction *child = isFunction ? &L.program->functions[index] : nullptr;
+      if (!child || !child->isEntry || !child->source->hasBody) {
+        setError(lane, kCudaErrorInvalidDeviceFunction);
+        setCallResult(ctx, op, lane, 0, ptrSize);
+        return;
+      }
+      const uint64_t buffer =
+          L.launchArena ? L.launchArena->allocate(std::max<uint64_t>(child->kernelParamBytes, 1)) : 0;
+      if (!buffer) {
+        setError(lane, kCudaErrorMemoryAllocation);
+        setCallResult(ctx, op, lane, 0, ptrSize);
+        return;
+      }
+      L.parameterBuffers[buffer] = {static_cast<uint32_t>(index), grid, block, shared};
+      setCallResult(ctx, op, lane, buffer, ptrSize);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceLaunch: {
+    std::lock_guard lock(L.mutex);
+    forLanes(mask, [&](int lane) {
+      const uint64_t buffer = callArgument(ctx, op, 0, lane, ptrSize);
+      const uint64_t stream = callArgument(ctx, op, 1, lane, ptrSize);
+      auto it = L.parameterBuffers.find(buffer);
+      uint32_t error = kCudaSuccess;
+      if (it == L.parameterBuffers.end()) {
+        error = kCudaErrorInvalidValue; // not a buffer cudaGetParameterBuffer gave, or launched already
+      } else {
+        const LaunchState::ParameterBuffer p = it->second;
+        const DecodedFunction &child = L.program->functions[p.function];
+        const bool configOk = p.grid.x >= 1 && p.grid.y >= 1 && p.grid.z >= 1 && p.block.x >= 1 && p.block.y >= 1 &&
+                              p.block.z >= 1 && p.grid.x <= kMaxGridX && p.grid.y <= kMaxGridYZ &&
+                              p.grid.z <= kMaxGridYZ && p.block.x <= kMaxBlockXY && p.block.y <= kMaxBlockXY &&
+                              p.block.z <= kMaxBlockZ && p.block.count() <= kMaxBlockThreads;
+        if (!configOk)
+          error = kCudaErrorInvalidConfiguration;
+        else if (L.depth + 1 >= L.options.maxNestingDepth)
+          error = kCudaErrorLaunchMaxDepthExceeded;
+        else if (L.pendingLaunches && L.pendingLaunches->load() >= L.options.pendingLaunchLimit)
+          error = kCudaErrorLaunchPendingCountExceeded;
+        if (error == kCudaSuccess) {
+          LaunchState::ChildLaunch c;
+          c.cta = ctx.cta->linearId;
+          c.thread = threadKey(lane) - ctx.cta->linearId * blockThreads;
+          c.sequence = L.launchesByThread[threadKey(lane)]++;
+          c.function = p.function;
+          c.grid = p.grid;
+          c.block = p.block;
+          c.sharedBytes = p.sharedBytes;
+          c.stream = stream;
+          // The arguments as they are now: the parent may not change them after the launch.
+          c.params.resize(std::max<uint64_t>(child.kernelParamBytes, 1));
+          if (const std::byte *host = L.memory->hostRange(buffer, c.params.size()))
+            std::memcpy(c.params.data(), host, c.params.size());
+          L.children.push_back(std::move(c));
+          if (L.pendingLaunches)
+            ++*L.pendingLaunches;
+        }
+        L.parameterBuffers.erase(it);
+        if (L.launchArena)
+          L.launchArena->release(buffer);
+      }
+      setError(lane, error);
+      setCallResult(ctx, op, lane, error, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceGetLastError:
+  case abi::SystemCallId::DevicePeekAtLastError: {
+    const bool reset = static_cast<abi::SystemCallId>(callee.systemCall) == abi::SystemCallId::DeviceGetLastError;
+    std::lock_guard lock(L.mutex);
+    forLanes(mask, [&](int lane) {
+      auto it = L.lastErrors.find(threadKey(lane));
+      setCallResult(ctx, op, lane, it == L.lastErrors.end() ? kCudaSuccess : it->second, 4);
+      if (reset && it != L.lastErrors.end())
+        L.lastErrors.erase(it);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceStreamCreate: {
+    // A stream of the grid: its launches run once the grid is done, as those into the block's stream
+    // (the parent cannot wait for either). A handle is never 0, 3 or 4 (NULL, tail, fire-and-forget).
+    forLanes(mask, [&](int lane) {
+      const uint64_t where = callArgument(ctx, op, 0, lane, ptrSize);
+      uint64_t handle = 0;
+      {
+        std::lock_guard lock(L.mutex);
+        handle = 0x100 + L.streamsCreated++;
+      }
+      WarpAccess acc;
+      acc.addresses[lane] = where;
+      translate(ctx, Space::Generic, 1u << lane, ptrSize, 1, true, acc);
+      if (!(acc.mask >> lane & 1))
+        return; // translate reported the fault
+      std::memcpy(acc.host[lane], &handle, ptrSize);
+      setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceStreamDestroy:
+    forLanes(mask, [&](int lane) { setCallResult(ctx, op, lane, kCudaSuccess, 4); });
+    return;
+  default: {
+    const int lane = std::countr_zero(mask);
+    ctx.fault(FaultKind::InvalidCall, lane,
+              fmt::format("{} (the device runtime, dynamic parallelism) is not supported by ptxray yet; device-side "
+                          "launches (<<<>>>, cudaGetParameterBufferV2 and cudaLaunchDeviceV2) and "
+                          "cudaGetLastError/cudaPeekAtLastError are",
+                          callee.name));
+    return;
+  }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask) {
   const uint32_t ptrSize = ctx.launch->program->addressBits / 8;
@@ -245,6 +422,13 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
       emitHeapEvent(ctx, op, HeapOp::Free, e);
     return;
   }
+  case abi::SystemCallId::DeviceGetParameterBuffer:
+  case abi::SystemCallId::DeviceLaunch:
+  case abi::SystemCallId::DeviceGetLastError:
+  case abi::SystemCallId::DevicePeekAtLastError:
+  case abi::SystemCallId::DeviceStreamCreate:
+  case abi::SystemCallId::DeviceStreamDestroy:
+  case abi::SystemCallId::DeviceRuntimeUnsupported: runDeviceRuntimeCall(ctx, op, callee, mask); return;
   case abi::SystemCallId::AssertFail: {
     int lane = std::countr_zero(mask);
     std::string message, file, function;

@@ -17,6 +17,10 @@ namespace ptxray::vm {
 /// Runs the system call `callee` for the lanes in `mask` of the call micro-op `op`.
 void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask);
 
+/// The device runtime's calls (dynamic parallelism): parameter buffers, device-side launches (queued on
+/// the LaunchState; Device::launch runs them once the grid is done), the thread's error state.
+void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &callee, uint32_t mask);
+
 /// Argument `index` of a call micro-op for one lane: the low `size` bytes (at most 8).
 uint64_t callArgument(ExecContext &ctx, const MicroOp &op, uint32_t index, int lane, uint32_t size);
 /// Stores a lane's return value (the low `size` bytes of `bits`) where the call wants it.
@@ -28,7 +32,7 @@ void setCallResult(ExecContext &ctx, const MicroOp &op, int lane, uint64_t bits,
 /// a malloc asked for, into a freed block or between blocks is a fault, as compute-sanitizer reports.
 class DeviceHeap {
 public:
-  DeviceHeap(DeviceMemory &memory, uint64_t bytes);
+  DeviceHeap(DeviceMemory &memory, uint64_t bytes, std::string_view what = "the device heap");
   /// Device address of a block of `bytes`, 16-byte aligned, or 0 when the heap cannot hold it.
   uint64_t allocate(uint64_t bytes);
   /// False when `address` is not a live block of this heap.

@@ -18,6 +18,10 @@ for name in "${names[@]}"; do
     # PTX that driver_api loads at run time with cuModuleLoadData.
     echo "nvcc -ptx src/$name.cu -> bin/$name.ptx"
     "$nvcc" -arch=sm_90 -lineinfo -ptx -o "bin/$name.ptx" "src/$name.cu" ;;
+  cdp_launches)
+    # Dynamic parallelism: device-side launches need relocatable device code and the device runtime.
+    echo "nvcc -rdc=true src/$name.cu -> bin/$name"
+    "$nvcc" -rdc=true -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" "src/$name.cu" ;;
   jit_link)
     # Host code only, the driver API's JIT linker on rdc_link's units as PTX (nvcc -ptx -rdc=true).
     echo "nvcc src/$name.cpp -> bin/$name, bin/${name}_main.ptx, bin/${name}_lib.ptx"
