@@ -1,18 +1,34 @@
 // libFuzzer target for the PTX front end. Any input must give diagnostics or a module, never a
 // crash, leak or hang; and a module that parses must print to PTX that re-parses to the same IR
-// and prints identically (the printer's fixed point).
+// and prints identically (the printer's fixed point). The linker (ptx::linkModules) gets the same
+// bytes as two modules: split at a second .version when there is one, else the input twice
+// (duplicate definitions, weak and common resolution, renumbered .file indices).
 #include "ptx/Parser.h"
 #include "ptx/Printer.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
   ptxray::ptx::ParseResult first = ptxray::ptx::parseModule("fuzz.ptx", text);
   // Rendering exercises the line/column and caret code on arbitrary bytes.
   std::string rendered = first.diagnostics.render(first.module->sources);
+  {
+    const size_t second = text.find(".version", text.find(".version") == std::string::npos ? std::string::npos
+                                                                                           : text.find(".version") + 1);
+    std::vector<ptxray::ptx::LinkInput> modules;
+    if (second != std::string::npos && text.find(".version") != std::string::npos)
+      modules = {{"a.ptx", text.substr(0, second)}, {"b.ptx", text.substr(second)}};
+    else
+      modules = {{"a.ptx", text}, {"b.ptx", text}};
+    ptxray::ptx::ParseResult linked = ptxray::ptx::linkModules(std::move(modules));
+    rendered = linked.diagnostics.render(linked.module->sources);
+    if (linked.ok())
+      (void)ptxray::ptx::printModule(*linked.module);
+  }
   if (!first.ok())
     return 0;
   std::string printed = ptxray::ptx::printModule(*first.module);

@@ -1404,6 +1404,16 @@ void PerformanceModel::onLaunchEnd() {
   workers_.clear();
 }
 
+void PerformanceModel::noteChildGrids(uint64_t count) {
+  if (launches_.empty() || count == 0)
+    return;
+  LaunchProfile &p = launches_.back();
+  p.childGrids = count;
+  p.time.explanation += fmt::format("; not counted: the {} child grid{} it launched (dynamic parallelism), which "
+                                    "ran but which the model does not see yet",
+                                    count, count == 1 ? "" : "s");
+}
+
 void PerformanceModel::noteClockWait(uint64_t cycles) {
   if (launches_.empty() || cycles == 0)
     return;

@@ -64,6 +64,9 @@ struct LaunchProfile {
   std::string arch;           ///< display name of the modeled GPU
   uint64_t ctas = 0;          ///< CTAs in the grid
   uint64_t ctasSimulated = 0; ///< CTAs that ran; fewer with sampling, whose counts are scaled to the grid
+  /// Grids this launch's threads launched (dynamic parallelism): they ran, but the model has not
+  /// heard them (noteChildGrids), so their work is in no count and no time here.
+  uint64_t childGrids = 0;
   std::vector<InstructionProfile> instructions; ///< every instruction executed, by function and index
   InstructionCounters total;
   std::array<uint64_t, kInstructionClasses> warpInstructionsByClass{};
@@ -104,6 +107,9 @@ public:
   /// The last launch's warps waited on their clock (vm::LaunchResult::clockCycles): the launch
   /// lasts at least that long, as code that spins on %clock64 until a time has passed does.
   void noteClockWait(uint64_t cycles);
+  /// The last launch's threads launched `count` grids (vm::LaunchResult::childGrids), which the model
+  /// did not see: said in its time's explanation.
+  void noteChildGrids(uint64_t count);
 
   void onLaunchBegin(const vm::LaunchInfo &info) override;
   void onLaunchEnd() override;

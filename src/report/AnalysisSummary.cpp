@@ -59,6 +59,11 @@ std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
     if (L->ctasSimulated < L->ctas)
       rows.push_back(
           {"sampled", fmt::format("{} of {} blocks simulated; counts scaled to the grid", L->ctasSimulated, L->ctas)});
+    if (L->childGrids)
+      rows.push_back({"child grids", fmt::format("{} in its launch tree (dynamic parallelism: launched by its threads "
+                                                 "and theirs) ran, but the model does not see them yet: no count or "
+                                                 "time below has their work",
+                                                 L->childGrids)});
     const model::TimeEstimate &t = L->time;
     rows.push_back(
         {"time estimate",

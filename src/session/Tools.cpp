@@ -132,6 +132,7 @@ const model::LaunchProfile *Instruments::lastProfile(const vm::LaunchResult &res
   if (clockWaitsNoted_ < model_->launches().size()) {
     clockWaitsNoted_ = model_->launches().size();
     model_->noteClockWait(result.clockCycles);
+    model_->noteChildGrids(result.childGrids);
   }
   return &model_->launches().back();
 }
