@@ -133,12 +133,12 @@ void Parser::parseRegisterDecl(uint32_t fnIndex) {
                                kMaxRegistersPerFunction));
         return skipStatement();
       }
-      if (moduleRegisters_ + n > kMaxRegistersPerModule) {
+      if (*moduleRegisters_ + n > kMaxRegistersPerModule) {
         error(loc, fmt::format("'{}<{}>' declares more registers than ptxray takes in one module ({})", item.name, n,
                                kMaxRegistersPerModule));
         return skipStatement();
       }
-      moduleRegisters_ += n;
+      *moduleRegisters_ += n;
       item.rangeCount = static_cast<int32_t>(n);
       Scope &scope = scopes_.back();
       for (const Scope::Range &r : scope.ranges)

@@ -145,6 +145,20 @@ void resolveExternalNames(Module &m, std::vector<std::unique_ptr<detail::Parser>
   std::sort(order.begin(), order.end(),
             [&](std::string_view a, std::string_view b) { return byName[a][0].symbol < byName[b][0].symbol; });
 
+  // Where each module first uses a name (for an undefined reference's error), built when one is found.
+  std::vector<std::unordered_map<std::string_view, const detail::PendingRef *>> firstUse(parsers.size());
+  std::vector<char> firstUseBuilt(parsers.size(), 0);
+  auto useIn = [&](size_t module, std::string_view name) -> const detail::PendingRef * {
+    if (!firstUseBuilt[module]) {
+      firstUseBuilt[module] = 1;
+      for (const detail::PendingRef &r : parsers[module]->pendingModule())
+        if (r.slot != detail::PendingRef::Slot::SectionValue && r.slot != detail::PendingRef::Slot::SectionMinus &&
+            r.slot != detail::PendingRef::Slot::LineFunctionName)
+          firstUse[module].try_emplace(r.name, &r);
+    }
+    auto it = firstUse[module].find(name);
+    return it == firstUse[module].end() ? nullptr : it->second;
+  };
   for (std::string_view name : order) {
     const std::vector<Candidate> &list = byName[name];
     std::vector<Candidate> strong, weak, common, declarations;
@@ -180,13 +194,8 @@ void resolveExternalNames(Module &m, std::vector<std::unique_ptr<detail::Parser>
         continue;
       // Undefined: an error where a module uses it (a declaration nothing uses costs nothing).
       for (const Candidate &c : declarations) {
-        const auto &refs = parsers[c.module]->pendingModule();
-        auto use = std::find_if(refs.begin(), refs.end(), [&](const detail::PendingRef &r) {
-          return r.name == name && r.slot != detail::PendingRef::Slot::SectionValue &&
-                 r.slot != detail::PendingRef::Slot::SectionMinus &&
-                 r.slot != detail::PendingRef::Slot::LineFunctionName;
-        });
-        if (use == refs.end())
+        const detail::PendingRef *use = useIn(c.module, name);
+        if (!use)
           continue;
         diags.error(use->loc, fmt::format("undefined reference to {}: no linked module defines it", shownName(name)));
         diags.note(m.symbols[c.symbol].loc, "declared here");
@@ -250,6 +259,7 @@ ParseResult linkModules(std::vector<LinkInput> inputs, const ParseOptions &optio
 
   std::vector<std::unique_ptr<detail::Parser>> parsers;
   std::vector<ModuleHeader> headers;
+  uint64_t registers = 0; // over every file: the linked module's bound
   for (LinkInput &in : inputs) {
     uint32_t base = 0;
     for (const SourceFile &f : m.files)
@@ -257,6 +267,7 @@ ParseResult linkModules(std::vector<LinkInput> inputs, const ParseOptions &optio
     const uint32_t file = m.sources.add(std::move(in.name), std::move(in.text));
     auto parser = std::make_unique<detail::Parser>(m, result.diagnostics, file);
     parser->setFileIndexBase(base);
+    parser->shareRegisterCount(registers);
     parser->parseTopLevels();
     headers.push_back({m.versionMajor, m.versionMinor, m.target, m.pointerBits(), file});
     // The next module states its own.

@@ -134,6 +134,8 @@ public:
   /// `.file N` and `.loc N` of this file name file N + base: the files of linked modules share one
   /// numbering.
   void setFileIndexBase(uint32_t base) { fileIndexBase_ = base; }
+  /// The files of a link count their registers together (kMaxRegistersPerModule bounds the module).
+  void shareRegisterCount(uint64_t &count) { moduleRegisters_ = &count; }
   /// Module-scope names of this file: its own definitions, else its declarations.
   std::unordered_map<std::string_view, uint32_t> &globals() { return globals_; }
   /// The names this file used before declaring them, resolved by finishModule.
@@ -390,8 +392,11 @@ private:
   };
   std::deque<std::vector<Operand>> scratch_;
   size_t scratchDepth_ = 0;
-  unsigned nesting_ = 0;         ///< NestingLevel
-  uint64_t moduleRegisters_ = 0; ///< registers declared by ranges so far
+  unsigned nesting_ = 0; ///< NestingLevel
+  uint64_t ownRegisters_ = 0;
+  /// Registers declared by ranges so far, in this file or, linked, in every file of the link: the
+  /// bound is the linked module's (shareRegisterCount).
+  uint64_t *moduleRegisters_ = &ownRegisters_;
   bool reportedNesting_ = false; ///< the nesting error was given (reset when nesting_ returns to 0)
 
   Module &m_;
