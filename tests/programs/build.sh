@@ -18,7 +18,7 @@ for name in "${names[@]}"; do
     # PTX that driver_api loads at run time with cuModuleLoadData.
     echo "nvcc -ptx src/$name.cu -> bin/$name.ptx"
     "$nvcc" -arch=sm_90 -lineinfo -ptx -o "bin/$name.ptx" "src/$name.cu" ;;
-  cdp_launches)
+  cdp_launches | cdp_mandelbrot)
     # Dynamic parallelism: device-side launches need relocatable device code and the device runtime.
     echo "nvcc -rdc=true src/$name.cu -> bin/$name"
     "$nvcc" -rdc=true -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" "src/$name.cu" ;;
