@@ -153,6 +153,28 @@ void Runtime::log(const std::string &line) {
 // ---------------------------------------------------------------------------------------------------
 // Registration
 
+void Runtime::readPrelinkedUnits(const void *wrapper, RegisteredBinary &binary) {
+  // Version 2 (nvcc -rdc=true, crt/link.stub): `extra` lists the translation units' own fatbinaries,
+  // null-terminated; what nvlink linked (SASS, or nothing for PTX units) is `data`.
+  struct Wrapper {
+    uint32_t magic, version;
+    const void *data;
+    const void *extra;
+  } w;
+  std::memcpy(&w, wrapper, sizeof w);
+  if (w.magic != fatbin::kFatbinWrapperMagic || w.version != 2 || !w.extra)
+    return;
+  constexpr size_t kMaxUnits = 65536; // a bound on a list read from the program's memory
+  const auto *units = static_cast<const void *const *>(w.extra);
+  for (size_t i = 0; i < kMaxUnits && units[i]; ++i) {
+    std::vector<fatbin::EmbeddedPtx> unit;
+    for (const fatbin::FatbinEntry &e : fatbin::parseFatbins(fatbin::fatbinAt(units[i])))
+      if (e.kind == static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
+        unit.push_back({e.arch, e.text()});
+    binary.units.push_back(std::move(unit));
+  }
+}
+
 void **Runtime::registerFatBinary(const void *wrapper) {
   auto binary = std::make_unique<RegisteredBinary>();
   try {
@@ -170,19 +192,7 @@ void **Runtime::registerFatBinary(const void *wrapper) {
     for (const fatbin::FatbinEntry &e : entries)
       if (e.kind == static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
         binary->ptx.push_back({e.arch, e.text()});
-    // Version 2 (nvcc -rdc=true, crt/link.stub): `extra` lists the translation units' own fatbinaries,
-    // null-terminated; what nvlink linked (SASS, or nothing for PTX units) is `data`.
-    if (w.version == 2 && w.extra) {
-      constexpr size_t kMaxUnits = 65536; // a bound on a list read from the program's memory
-      const auto *units = static_cast<const void *const *>(w.extra);
-      for (size_t i = 0; i < kMaxUnits && units[i]; ++i) {
-        std::vector<fatbin::EmbeddedPtx> unit;
-        for (const fatbin::FatbinEntry &e : fatbin::parseFatbins(fatbin::fatbinAt(units[i])))
-          if (e.kind == static_cast<uint16_t>(fatbin::FatbinEntryKind::Ptx))
-            unit.push_back({e.arch, e.text()});
-        binary->units.push_back(std::move(unit));
-      }
-    }
+    readPrelinkedUnits(wrapper, *binary);
   } catch (const std::exception &e) {
     binary->loadError = e.what();
   }
@@ -1247,9 +1257,12 @@ cuda::Error Runtime::loadModule(void **module, const void *image) {
         binary->unitNames.push_back(std::move(u.name));
       }
     } else if (magic == fatbin::kFatbinWrapperMagic) {
+      // NVIDIA's static runtime hands the driver the wrapper nvcc registered: with -rdc=true, a
+      // version-2 one whose units are linked here.
       const void *data = nullptr;
       std::memcpy(&data, static_cast<const std::byte *>(image) + 8, sizeof data);
       container = fatbin::fatbinAt(data);
+      readPrelinkedUnits(image, *binary);
     } else if (magic == fatbin::kFatbinMagic) {
       container = fatbin::fatbinAt(image);
     }

@@ -78,6 +78,9 @@ public:
   /// The module of an nvcc -rdc=true binary: its translation units' PTX for `sm`, linked. Null, with
   /// the binary's loadError set, when a unit has no PTX to run or the units do not link.
   vm::LoadedModule *linkUnits(RegisteredBinary &binary, int sm);
+  /// A version-2 fatbinary wrapper's translation units (nvcc -rdc=true) into `binary.units`; nothing
+  /// for another wrapper. Throws fatbin::FatbinError.
+  static void readPrelinkedUnits(const void *wrapper, RegisteredBinary &binary);
   void unregisterFatBinary(void **handle);
   void registerFunction(void **handle, const void *hostFunction, const char *deviceName);
   void registerVariable(void **handle, const void *hostVariable, const char *deviceName, size_t size, bool constant,

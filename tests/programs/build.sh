@@ -61,6 +61,12 @@ if [ $# -eq 0 ]; then
     "$nvcc" -arch=sm_90 -lineinfo -o "bin/static/$name" "src/$name.cu"
     strip "bin/static/$name"
   done
+  # Relocatable device code and dynamic parallelism with the static runtime, which hands the driver
+  # the version-2 wrapper of the linked units.
+  echo "nvcc -rdc=true src/rdc_link/*.cu, src/cdp_launches.cu -> bin/static/{rdc_link,cdp_launches} (static runtime)"
+  "$nvcc" -rdc=true -arch=sm_90 -lineinfo -o bin/static/rdc_link src/rdc_link/main.cu src/rdc_link/lib.cu
+  "$nvcc" -rdc=true -arch=sm_90 -lineinfo -o bin/static/cdp_launches src/cdp_launches.cu
+  strip bin/static/rdc_link bin/static/cdp_launches
   # The self-timing program with the static runtime (not in bin/static/: no expected output).
   echo "nvcc src/timing.cu -> bin/timing_static (static runtime)"
   "$nvcc" -arch=sm_90 -lineinfo -o bin/timing_static src/timing.cu
