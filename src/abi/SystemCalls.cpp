@@ -69,6 +69,33 @@ std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned add
   if (name == "__cudaCDP2StreamDestroy")
     return SystemCall{
         SystemCallId::DeviceStreamDestroy, std::string(name), SysParam{"error", ".b32"}, {{"stream", ptr}}};
+  if (name == "__cudaCDP2Malloc")
+    return SystemCall{
+        SystemCallId::DeviceMalloc, std::string(name), SysParam{"error", ".b32"}, {{"devPtr", ptr}, {"size", ptr}}};
+  if (name == "__cudaCDP2Free")
+    return SystemCall{SystemCallId::DeviceFree, std::string(name), SysParam{"error", ".b32"}, {{"devPtr", ptr}}};
+  if (name == "__cudaCDP2GetDevice" || name == "__cudaCDP2GetDeviceCount" || name == "__cudaCDP2RuntimeGetVersion")
+    return SystemCall{SystemCallId::DeviceQuery, std::string(name), SysParam{"error", ".b32"}, {{"value", ptr}}};
+  if (name == "__cudaCDP2EventCreateWithFlags")
+    return SystemCall{SystemCallId::DeviceEventCreate,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"event", ptr}, {"flags", ".b32"}}};
+  if (name == "__cudaCDP2EventDestroy")
+    return SystemCall{SystemCallId::DeviceEventNoOp, std::string(name), SysParam{"error", ".b32"}, {{"event", ptr}}};
+  if (name == "__cudaCDP2EventRecord")
+    return SystemCall{
+        SystemCallId::DeviceEventNoOp, std::string(name), SysParam{"error", ".b32"}, {{"event", ptr}, {"stream", ptr}}};
+  if (name == "__cudaCDP2EventRecordWithFlags")
+    return SystemCall{SystemCallId::DeviceEventNoOp,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"event", ptr}, {"stream", ptr}, {"flags", ".b32"}}};
+  if (name == "__cudaCDP2StreamWaitEvent")
+    return SystemCall{SystemCallId::DeviceEventNoOp,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"stream", ptr}, {"event", ptr}, {"flags", ".b32"}}};
   if (name.starts_with("__cudaCDP2"))
     return SystemCall{SystemCallId::DeviceRuntimeUnsupported, std::string(name), std::nullopt, {}};
   return std::nullopt;

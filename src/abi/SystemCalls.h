@@ -35,6 +35,11 @@ enum class SystemCallId {
   DevicePeekAtLastError,
   DeviceStreamCreate,
   DeviceStreamDestroy,
+  DeviceMalloc,      ///< cudaMalloc in device code: the device heap
+  DeviceFree,        ///< cudaFree in device code
+  DeviceQuery,       ///< cudaGetDevice, cudaGetDeviceCount, cudaRuntimeGetVersion: an int through a pointer
+  DeviceEventCreate, ///< cudaEventCreateWithFlags in device code: a handle
+  DeviceEventNoOp,   ///< cudaEventRecord(WithFlags), cudaEventDestroy, cudaStreamWaitEvent in device code
   DeviceRuntimeUnsupported
 };
 

@@ -89,6 +89,12 @@ constexpr std::array kRules = {
              "one block per SM: nothing else runs while it waits at a barrier", true},
     RuleInfo{"grid-does-not-fill-gpu", Priority::Low, Category::Configuration, "[BPG] 4.4",
              "fewer blocks than the GPU holds at the computed occupancy", true},
+    RuleInfo{"child-grids-too-small", Priority::Medium, Category::Configuration, "[Kepler] 1.4.2.3",
+             "grids launched from the device too small to fill the GPU and shorter than their launch", true},
+    RuleInfo{"launch-per-thread", Priority::Medium, Category::Configuration, "[Kepler] 1.4.2.3",
+             "several threads of a block each launch a grid where one launch per block would do", true},
+    RuleInfo{"recursion-too-deep", Priority::Low, Category::Configuration, "[Kepler] 1.4.2.3",
+             "a recursion of device launches whose last level does less work than its launches cost", true},
     RuleInfo{"kepler-ilp", Priority::Low, Category::Configuration, "[Kepler] 1.4.1",
              "the hot code of a compute- or latency-bound Kepler launch has little instruction-level parallelism",
              true},
@@ -295,7 +301,7 @@ double RuleContext::gain(const std::function<void(model::TimeInputs &)> &change)
 
 void RuleContext::setGain(Finding &f, double seconds) const {
   f.gainSeconds = seconds;
-  f.gainFraction = launch && launch->time.seconds > 0 ? seconds / launch->time.seconds : 0;
+  f.gainFraction = launch && launch->seconds() > 0 ? seconds / launch->seconds() : 0;
 }
 
 const ptx::Function &RuleContext::function(const model::InstructionProfile &p) const {
@@ -362,6 +368,7 @@ std::vector<Finding> advise(const AnalysisInput &input, const AdvisorOptions &op
   configurationRules(ctx, all);
   instructionRules(ctx, all);
   controlFlowRules(ctx, all);
+  launchTreeRules(ctx, all);
   abiRules(ctx, all);
   for (Finding &f : correctnessFindings(input.hazards, ctx.words.language))
     all.push_back(std::move(f));

@@ -71,5 +71,6 @@ void configurationRules(const RuleContext &ctx, std::vector<Finding> &out);
 void instructionRules(const RuleContext &ctx, std::vector<Finding> &out);
 void controlFlowRules(const RuleContext &ctx, std::vector<Finding> &out);
 void abiRules(const RuleContext &ctx, std::vector<Finding> &out);
+void launchTreeRules(const RuleContext &ctx, std::vector<Finding> &out);
 
 } // namespace ptxray::advisor

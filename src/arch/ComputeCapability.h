@@ -100,6 +100,19 @@ struct ArithmeticThroughput {
   int emulatedSequenceLength = 16;
 };
 
+/// Dynamic parallelism: what grids launched from device code cost, in the order the GPU handles them
+/// (model::PerformanceModel's child-grid schedule).
+struct DeviceLaunchCosts {
+  int firstChildNanoseconds = 0;  ///< from a thread's launch call until its child grid begins
+  int nestedChildNanoseconds = 0; ///< the same, for a grid launched by a device-launched grid
+  int callNanoseconds = 0;        ///< a thread's next launch call after its previous one
+  int streamGapNanoseconds = 0;   ///< between two grids of one device stream, both already launched
+  int tailGapNanoseconds = 0;     ///< between two tail launches (cudaStreamTailLaunch)
+  int issueNanoseconds = 0;       ///< between two launches anywhere on the GPU (its launch throughput)
+  int firstIssues = 0;            ///< a grid's first launches, which take firstIssueNanoseconds each
+  int firstIssueNanoseconds = 0;
+};
+
 struct Latencies {
   int registerReadAfterWriteCycles = 0;
   int globalMemoryMinCycles = 0;
@@ -223,6 +236,7 @@ struct ComputeCapability {
   int constantCacheBytes = 0;         ///< working set per SM
   int64_t maxLocalBytesPerThread = 0; ///< a kernel needing more local memory is refused at launch
   int launchOverheadNanoseconds = 0;  ///< time an empty kernel takes, launch to completion
+  DeviceLaunchCosts deviceLaunch;     ///< CC 3.5+ (dynamicParallelism)
 
   ArithmeticThroughput throughput;
   Latencies latency;

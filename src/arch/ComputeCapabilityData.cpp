@@ -71,6 +71,28 @@ ComputeCapability cc10() {
   // Measured: an empty kernel's ncu gpu__time_duration on an H100 (validation/model). The guides give no
   // figure; the same value stands for older GPUs until one is measured there.
   c.launchOverheadNanoseconds = 2140;
+  // [CDP] Measured on an H200 (validation/model/cdp_launch.cu, results-h200/cdp_launch.txt: CUDA events
+  // around one host launch, the median of 93 runs in three passes), each an increment over the same
+  // parent launching nothing, less an empty grid's own 1.44 us. No other GPU was measured: the values
+  // stand for every compute capability with dynamic parallelism (3.5 on).
+  // - a child of the host's grid: one child from one thread adds 13-14 us in some passes and 30 in
+  //   others (serial, fire-and-forget, tail and per-block cases alike); 14.6 us;
+  c.deviceLaunch.firstChildNanoseconds = 14600;
+  // - a child of a device-launched grid: a nested chain adds 9.66 us a level from depth 8 to 23;
+  c.deviceLaunch.nestedChildNanoseconds = 8200;
+  // - one thread's launches, one after another: 6.46 us each from 16 to 64 children;
+  c.deviceLaunch.callNanoseconds = 6500;
+  // - 256 threads of a block into its stream: 3.45 us a grid from 16 to 256, less the grid's own;
+  c.deviceLaunch.streamGapNanoseconds = 2000;
+  // - one thread's tail launches: 8.55 us each from 8 to 16, less the grid's own;
+  c.deviceLaunch.tailGapNanoseconds = 7100;
+  // - a grid's first launches are slower than its later ones: one child from each of 8 to 32 blocks
+  //   costs 2.1 us a launch (fire-and-forget children of 16 threads 1.7 us), from 132 blocks 0.8 us,
+  //   from 1056 to 4224 blocks 0.76 us, and 128 to 256 fire-and-forget children of one block 0.61
+  //   us: 1.6 us for the first 32, 0.62 us for the rest, fits them within 20%.
+  c.deviceLaunch.issueNanoseconds = 620;
+  c.deviceLaunch.firstIssues = 32;
+  c.deviceLaunch.firstIssueNanoseconds = 1600;
   // [WONG]: GT200's texture L1 has 32-byte lines; [MEI]: so have Fermi's, Kepler's and Maxwell's, and from
   // 5.0 L1TEX counts texture traffic in 32-byte sectors (Nsight Compute l1tex__t_sectors_pipe_tex_*).
   c.textureTransactionBytes = 32;

@@ -29,6 +29,14 @@ inline constexpr uint32_t kFatbinMagic = 0xBA55ED50u;
 /// The wrapper nvcc's host code passes to __cudaRegisterFatBinary: {magic, version, data, ...}.
 inline constexpr uint32_t kFatbinWrapperMagic = 0x466243B1u;
 
+/// That wrapper, as it lies in the program's memory. Version 2 (nvcc -rdc=true, crt/link.stub): `extra`
+/// lists the translation units' own fatbinaries, null-terminated, and `data` is what nvlink linked.
+struct FatbinWrapper {
+  uint32_t magic, version;
+  const void *data;
+  const void *extra;
+};
+
 enum class FatbinEntryKind : uint16_t { Ptx = 1, Cubin = 2 };
 
 /// Entry flags (FatbinEntry::flags).

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <bit>
 #include <functional>
+#include <map>
 #include <memory>
+#include <queue>
 
 namespace ptxray::model {
 
@@ -694,6 +696,13 @@ uint64_t PerformanceModel::dramCycles() const {
 PerformanceModel::~PerformanceModel() = default;
 
 void PerformanceModel::onLaunchBegin(const vm::LaunchInfo &info) {
+  if (info.depth == 0) {
+    if (!treeFinished_) // nobody asked for the last tree's root: finish it as it stands
+      finishHostLaunch(0);
+    treeRoot_ = launches_.size();
+    treeProfiles_.clear();
+    treeFinished_ = false;
+  }
   launch_ = info;
   workers_.clear();
   warpsPerCta_ = static_cast<uint32_t>(std::max<uint64_t>((info.block.count() + vm::kWarpSize - 1) / vm::kWarpSize, 1));
@@ -1400,24 +1409,164 @@ void PerformanceModel::onLaunchEnd() {
   in.l2BasisBytesMoved = in.bytesMoved;
   L.timeInputs = in;
   L.time = estimateTime(target_, in);
+  // Its place in the launch tree (dynamic parallelism).
+  const size_t index = launches_.size();
+  if (treeProfiles_.size() <= launch_.treeGrid)
+    treeProfiles_.resize(launch_.treeGrid + 1, -1);
+  treeProfiles_[launch_.treeGrid] = static_cast<int64_t>(index);
+  L.depth = launch_.depth;
+  if (launch_.depth > 0 && launch_.parentGrid < treeProfiles_.size())
+    L.parentProfile = treeProfiles_[launch_.parentGrid];
+  if (launch_.depth > 0 && treeRoot_ < index) {
+    ChildGrid c;
+    c.profile = index;
+    c.depth = launch_.depth;
+    const std::vector<ChildGrid> &siblings = launches_[treeRoot_].childGrids;
+    for (size_t i = siblings.size(); i-- > 0;)
+      if (static_cast<int64_t>(siblings[i].profile) == L.parentProfile) {
+        c.parent = static_cast<int64_t>(i);
+        break;
+      }
+    c.launchingCta = launch_.launchingCta;
+    c.launchingThread = launch_.launchingThread;
+    c.launchSequence = launch_.launchSequence;
+    c.stream = launch_.stream;
+    c.kernel = L.demangled;
+    c.grid = L.grid;
+    c.block = L.block;
+    c.ownSeconds = L.time.seconds;
+    launches_[treeRoot_].childGrids.push_back(std::move(c));
+  }
   launches_.push_back(std::move(L));
   workers_.clear();
 }
 
-void PerformanceModel::noteChildGrids(uint64_t count) {
-  if (launches_.empty() || count == 0)
-    return;
-  LaunchProfile &p = launches_.back();
-  p.childGrids = count;
-  p.time.explanation += fmt::format("; not counted: the {} child grid{} it launched (dynamic parallelism), which "
-                                    "ran but which the model does not see yet",
-                                    count, count == 1 ? "" : "s");
+const LaunchProfile *PerformanceModel::finishHostLaunch(uint64_t clockCycles) {
+  if (treeProfiles_.empty() || treeProfiles_[0] != static_cast<int64_t>(treeRoot_) || treeRoot_ >= launches_.size())
+    return nullptr;
+  LaunchProfile &root = launches_[treeRoot_];
+  if (!treeFinished_) {
+    treeFinished_ = true;
+    noteClockWait(root, clockCycles);
+    scheduleLaunchTree();
+  }
+  return &root;
 }
 
-void PerformanceModel::noteClockWait(uint64_t cycles) {
-  if (launches_.empty() || cycles == 0)
+void PerformanceModel::scheduleLaunchTree() {
+  LaunchProfile &root = launches_[treeRoot_];
+  std::vector<ChildGrid> &grids = root.childGrids;
+  if (grids.empty())
     return;
-  TimeEstimate &t = launches_.back().time;
+  // Each grid's own time, and its children in the order they ran (grid 0 the root, i + 1 child i).
+  const size_t n = grids.size() + 1;
+  std::vector<std::vector<size_t>> children(n);
+  std::vector<double> own(n), share(n);
+  auto shareOf = [&](const LaunchProfile &p) {
+    const double resident =
+        static_cast<double>(std::max(p.occupancy.activeBlocksPerSm, 1)) * std::max(p.time.smCount, 1);
+    return std::min(1.0, static_cast<double>(std::max<uint64_t>(p.ctas, 1)) / resident);
+  };
+  own[0] = root.time.seconds;
+  share[0] = shareOf(root);
+  for (size_t i = 0; i < grids.size(); ++i) {
+    own[i + 1] = grids[i].ownSeconds;
+    share[i + 1] = shareOf(launches_[grids[i].profile]);
+    children[static_cast<size_t>(grids[i].parent + 1)].push_back(i + 1);
+  }
+  // [CDP] arch::DeviceLaunchCosts, measured on an H200. A grid's children are launched as its threads
+  // end (the VM runs them after it; on the GPU they may begin sooner, so this errs long): a thread's
+  // k-th launch call is made k calls after its first, and the GPU takes launches one at a time.
+  // A child begins firstChild after its call (nestedChild below the root's children), after the grid before it in its
+  // stream (the block's own, or one the block created; fire-and-forget grids have none) and once one of the GPU's
+  // resident-grid slots is free. Tail launches begin after everything else the grid launched, one
+  // after another. Bottom up: a grid's span (its start until it and all it launched are done) needs
+  // its children's.
+  const arch::DeviceLaunchCosts &d = cc_.deviceLaunch;
+  const double call = d.callNanoseconds * 1e-9, streamGap = d.streamGapNanoseconds * 1e-9,
+               tailGap = d.tailGapNanoseconds * 1e-9, issue = d.issueNanoseconds * 1e-9,
+               firstIssue = d.firstIssueNanoseconds * 1e-9;
+  const uint64_t firstIssues = static_cast<uint64_t>(std::max(d.firstIssues, 0));
+  const size_t residentGrids = static_cast<size_t>(std::max(cc_.maxResidentGrids, 1));
+  std::vector<double> span(n), start(n); // start: after the launching grid's start
+  for (size_t g = n; g-- > 0;) {
+    span[g] = own[g];
+    if (children[g].empty())
+      continue;
+    const double firstChild = (g == 0 ? d.firstChildNanoseconds : d.nestedChildNanoseconds) * 1e-9;
+    std::map<std::pair<uint64_t, uint64_t>, uint32_t> calls;    // (CTA, thread): launch calls so far
+    std::map<std::pair<uint64_t, uint64_t>, double> streamEnds; // (CTA or 0, stream): its last grid's end
+    std::priority_queue<double, std::vector<double>, std::greater<>> running;
+    double lastIssue = -1, end = own[g], work = 0, tailEnd = -1;
+    uint64_t issued = 0;
+    auto place = [&](size_t c, bool tail) {
+      const ChildGrid &k = grids[c - 1];
+      uint32_t &made = calls[{k.launchingCta, k.launchingThread}];
+      double at = own[g] + made++ * call;
+      at = lastIssue < 0 ? at : std::max(at, lastIssue + (issued <= firstIssues ? firstIssue : issue));
+      lastIssue = at;
+      ++issued;
+      double s = at + firstChild;
+      if (tail) {
+        if (tailEnd >= 0)
+          s = std::max(s, tailEnd + tailGap);
+      } else if (k.stream != vm::LaunchInfo::kFireAndForgetStream) {
+        const auto key = std::make_pair(k.stream == 0 ? k.launchingCta : 0, k.stream);
+        if (auto it = streamEnds.find(key); it != streamEnds.end())
+          s = std::max(s, it->second + streamGap);
+      }
+      if (!tail) {
+        if (running.size() >= residentGrids) {
+          s = std::max(s, running.top());
+          running.pop();
+        }
+        running.push(s + span[c]);
+        work += span[c] * share[c];
+      }
+      start[c] = s;
+      const double e = s + span[c];
+      if (tail)
+        tailEnd = e;
+      else if (k.stream != vm::LaunchInfo::kFireAndForgetStream)
+        streamEnds[{k.stream == 0 ? k.launchingCta : 0, k.stream}] = e;
+      end = std::max(end, e);
+    };
+    for (size_t c : children[g])
+      if (grids[c - 1].stream != vm::LaunchInfo::kTailLaunchStream)
+        place(c, false);
+    // The GPU's SMs bound grids that fill them, whatever the streams allow.
+    end = std::max(end, own[g] + firstChild + work);
+    tailEnd = end - tailGap; // the first tail launch begins once everything else is done
+    for (size_t c : children[g])
+      if (grids[c - 1].stream == vm::LaunchInfo::kTailLaunchStream)
+        place(c, true);
+    span[g] = end;
+  }
+  // Top down: when each grid begins and ends, after the root began.
+  std::vector<double> begin(n, 0);
+  for (size_t c = 1; c < n; ++c) {
+    const size_t parent = static_cast<size_t>(grids[c - 1].parent + 1);
+    begin[c] = begin[parent] + start[c];
+    grids[c - 1].gpuShare = share[c];
+    grids[c - 1].startSeconds = begin[c];
+    grids[c - 1].endSeconds = begin[c] + span[c];
+  }
+  TimeEstimate &t = root.time;
+  t.childGridsSeconds = std::max(0.0, span[0] - t.seconds);
+  uint32_t deepest = 0;
+  for (const ChildGrid &c : grids)
+    deepest = std::max(deepest, c.depth);
+  t.explanation +=
+      fmt::format("; its threads launched {} grid{} ({} level{} deep, dynamic parallelism): {:.2f} us more "
+                  "until the last is done, {:.2f} us in all",
+                  grids.size(), grids.size() == 1 ? "" : "s", deepest, deepest == 1 ? "" : "s",
+                  t.childGridsSeconds * 1e6, root.seconds() * 1e6);
+}
+
+void PerformanceModel::noteClockWait(LaunchProfile &root, uint64_t cycles) {
+  if (cycles == 0)
+    return;
+  TimeEstimate &t = root.time;
   if (t.clockHz <= 0)
     return;
   t.clockWaitSeconds = static_cast<double>(cycles) / t.clockHz;

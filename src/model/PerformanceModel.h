@@ -51,6 +51,24 @@ struct InstructionProfile {
   InstructionCounters counters;
 };
 
+/// A grid a kernel launched (dynamic parallelism), as its launch tree's schedule placed it. The
+/// tree's root, the host's launch, lists them all (LaunchProfile::childGrids).
+struct ChildGrid {
+  size_t profile = 0;        ///< its own profile, in PerformanceModel::launches()
+  uint32_t depth = 1;        ///< 1: launched by the root grid
+  int64_t parent = -1;       ///< the launching grid, an index in the root's childGrids; -1: the root
+  uint64_t launchingCta = 0; ///< linear CTA of the parent that launched it
+  uint64_t launchingThread = 0;
+  uint32_t launchSequence = 0; ///< the launching thread's earlier launches
+  uint64_t stream = 0;         ///< vm::LaunchInfo::stream
+  std::string kernel;          ///< C++ name
+  vm::Dim3 grid, block;
+  double ownSeconds = 0;   ///< its own time estimate (LaunchProfile::time.seconds)
+  double gpuShare = 0;     ///< the share of the GPU's resident blocks its grid fills (at most 1)
+  double startSeconds = 0; ///< when it begins, after the root grid began
+  double endSeconds = 0;   ///< when it and the grids it launched are done, after the root began
+};
+
 struct LaunchProfile {
   /// The module the kernel came from: valid while the device that ran it lives (during the run's
   /// onLaunch callback), for stages that read the PTX beside the counts (the advisor).
@@ -64,9 +82,16 @@ struct LaunchProfile {
   std::string arch;           ///< display name of the modeled GPU
   uint64_t ctas = 0;          ///< CTAs in the grid
   uint64_t ctasSimulated = 0; ///< CTAs that ran; fewer with sampling, whose counts are scaled to the grid
-  /// Grids this launch's threads launched (dynamic parallelism): they ran, but the model has not
-  /// heard them (noteChildGrids), so their work is in no count and no time here.
-  uint64_t childGrids = 0;
+  /// Dynamic parallelism. A grid a kernel launched has a profile of its own, after its parent's
+  /// (depth > 0, parentProfile). The host's launch, the tree's root, lists every grid of its tree in
+  /// the order they ran, with the schedule the time model gave them; its time.childGridsSeconds is
+  /// how much longer than its own grid the tree takes (seconds()).
+  uint32_t depth = 0;
+  int64_t parentProfile = -1; ///< depth > 0: the launching grid's profile, in PerformanceModel::launches()
+  std::vector<ChildGrid> childGrids;
+  /// The time the host waits for the launch: its grid's and, with dynamic parallelism, those of
+  /// every grid it launched.
+  double seconds() const { return time.seconds + time.childGridsSeconds; }
   std::vector<InstructionProfile> instructions; ///< every instruction executed, by function and index
   InstructionCounters total;
   std::array<uint64_t, kInstructionClasses> warpInstructionsByClass{};
@@ -104,12 +129,12 @@ public:
     options_.bankWidthBytes = bankWidthBytes;
     cacheConfig_ = cacheConfig;
   }
-  /// The last launch's warps waited on their clock (vm::LaunchResult::clockCycles): the launch
-  /// lasts at least that long, as code that spins on %clock64 until a time has passed does.
-  void noteClockWait(uint64_t cycles);
-  /// The last launch's threads launched `count` grids (vm::LaunchResult::childGrids), which the model
-  /// did not see: said in its time's explanation.
-  void noteChildGrids(uint64_t count);
+  /// The profile of the last host launch, the root of its launch tree (whose child grids come after
+  /// it), or nullptr if it has none. The first call after the launch finishes it: its warps waited
+  /// `clockCycles` on their clock (vm::LaunchResult::clockCycles; the grid lasts at least that long,
+  /// as code that spins on %clock64 until a time has passed does), and its child grids are placed
+  /// in time.
+  const LaunchProfile *finishHostLaunch(uint64_t clockCycles);
 
   void onLaunchBegin(const vm::LaunchInfo &info) override;
   void onLaunchEnd() override;
@@ -155,6 +180,15 @@ private:
   uint32_t reorderWindow_ = 1; ///< ready times per warp: the most registers of any function of the module
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<LaunchProfile> launches_;
+  /// The current launch tree: its root's index in launches_, and each heard grid's profile by its
+  /// number in the tree (vm::LaunchInfo::treeGrid; -1: it ended without a profile).
+  size_t treeRoot_ = 0;
+  std::vector<int64_t> treeProfiles_;
+  bool treeFinished_ = true;
+  void noteClockWait(LaunchProfile &root, uint64_t cycles);
+  /// Places the current tree's child grids in time (arch::DeviceLaunchCosts) and sets its root's
+  /// time.childGridsSeconds.
+  void scheduleLaunchTree();
 };
 
 } // namespace ptxray::model

@@ -85,6 +85,10 @@ struct TimeEstimate {
   double waves = 0;                ///< rounds of resident CTAs on the busiest SM
   /// The longest a warp read its clock after the launch began (code waiting on %clock64): a floor.
   double clockWaitSeconds = 0;
+  /// Dynamic parallelism: how much longer than `seconds` the grids this launch's threads launched
+  /// (and theirs) keep the launch from completing (LaunchProfile::seconds()). Not in `seconds`, which
+  /// is this grid's own, as its counts are.
+  double childGridsSeconds = 0;
   Bound dominant = Bound::LaunchOverhead;
   uint64_t dramBytes = 0;             ///< the bytes the memory bound assumes cross the DRAM interface
   double clockHz = 0;                 ///< SM clock used (TimeInputs::smClockMHz or the board's default)

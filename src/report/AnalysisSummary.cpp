@@ -59,11 +59,16 @@ std::vector<TableRow> summaryRows(const Analysis &a, bool verbose) {
     if (L->ctasSimulated < L->ctas)
       rows.push_back(
           {"sampled", fmt::format("{} of {} blocks simulated; counts scaled to the grid", L->ctasSimulated, L->ctas)});
-    if (L->childGrids)
-      rows.push_back({"child grids", fmt::format("{} in its launch tree (dynamic parallelism: launched by its threads "
-                                                 "and theirs) ran, but the model does not see them yet: no count or "
-                                                 "time below has their work",
-                                                 L->childGrids)});
+    if (!L->childGrids.empty()) {
+      uint32_t deepest = 0;
+      for (const model::ChildGrid &c : L->childGrids)
+        deepest = std::max(deepest, c.depth);
+      rows.push_back(
+          {"child grids",
+           fmt::format("{} launched by its threads and theirs (dynamic parallelism), {} level{} deep: the "
+                       "launch takes {} until the last is done; the counts and time below are its own grid's",
+                       L->childGrids.size(), deepest, deepest == 1 ? "" : "s", us(L->seconds()))});
+    }
     const model::TimeEstimate &t = L->time;
     rows.push_back(
         {"time estimate",

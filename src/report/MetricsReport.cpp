@@ -269,6 +269,28 @@ nlohmann::json metricsJson(const std::vector<model::LaunchProfile> &launches) {
                  {"bound", model::boundName(L.time.dominant)},
                  {"gpu", L.time.gpu},
                  {"explanation", L.time.explanation}};
+    // Dynamic parallelism: a child grid's depth in its launch tree; the tree's root lists them all.
+    j["depth"] = L.depth;
+    if (!L.childGrids.empty()) {
+      j["time"]["with_child_grids_seconds"] = L.seconds();
+      nlohmann::json grids = nlohmann::json::array();
+      for (const model::ChildGrid &c : L.childGrids)
+        grids.push_back({{"kernel", c.kernel},
+                         {"grid", {c.grid.x, c.grid.y, c.grid.z}},
+                         {"block", {c.block.x, c.block.y, c.block.z}},
+                         {"depth", c.depth},
+                         {"parent", c.parent},
+                         {"launching_cta", c.launchingCta},
+                         {"launching_thread", c.launchingThread},
+                         {"stream", c.stream == vm::LaunchInfo::kTailLaunchStream      ? "tail"
+                                    : c.stream == vm::LaunchInfo::kFireAndForgetStream ? "fire-and-forget"
+                                    : c.stream == 0                                    ? "block"
+                                                                                       : "created"},
+                         {"seconds", c.ownSeconds},
+                         {"start_seconds", c.startSeconds},
+                         {"end_seconds", c.endSeconds}});
+      j["child_grids"] = std::move(grids);
+    }
     nlohmann::json lines = nlohmann::json::array();
     for (const model::LineProfile &l : model::lineProfiles(L))
       lines.push_back({{"file", l.file}, {"line", l.line}, {"metrics", metricObject(model::metricsOf(l.inputs))}});

@@ -381,6 +381,16 @@ void addOperationDetails(nlohmann::json &o, const system::SessionOp &op, const s
   if (op.kind == OpKind::Kernel) {
     o["kernel_us"] = op.kernelSeconds * 1e6;
     o["gpu_share"] = op.gpuShare;
+    if (!op.childGrids.empty()) {
+      nlohmann::json grids = nlohmann::json::array();
+      for (const system::SessionOp::ChildGridSlice &g : op.childGrids)
+        grids.push_back({{"name", g.label},
+                         {"launched_by", g.launchedBy},
+                         {"depth", g.depth},
+                         {"start_us", g.startSeconds * 1e6},
+                         {"end_us", g.endSeconds * 1e6}});
+      o["child_grids"] = std::move(grids);
+    }
   }
 }
 
@@ -532,6 +542,8 @@ nlohmann::json timelineTrace(const Timeline &tl) {
     addOperationDetails(args, op, e);
     if (op.kind == OpKind::Kernel)
       args["queue"] = e.queue;
+    if (!op.childGrids.empty())
+      args["child_grids"] = op.childGrids.size(); // each is a slice of its own, below
     const bool hostWait = e.engine == Engine::Host;
     json ev = {{"name", op.label.empty() ? std::string(system::opKindName(op.kind)) : op.label},
                {"cat", category(op.kind)},
@@ -550,6 +562,31 @@ nlohmann::json timelineTrace(const Timeline &tl) {
     if (op.kind == OpKind::Kernel) {
       running[op.device].push_back({e.start, +1});
       running[op.device].push_back({e.end, -1});
+    }
+    // Grids the kernel's threads launched (dynamic parallelism): async slices on its stream's track,
+    // where siblings that run at once each get a row.
+    for (size_t c = 0; c < op.childGrids.size(); ++c) {
+      const system::SessionOp::ChildGridSlice &g = op.childGrids[c];
+      const std::string id = fmt::format("{}.{}", e.op, c);
+      json begin = {
+          {"name", g.label},
+          {"cat", "child grid"},
+          {"ph", "b"},
+          {"id", id},
+          {"ts", (e.start + g.startSeconds) * 1e6},
+          {"pid", devicePid(op.device)},
+          {"tid", static_cast<int>(op.stream)},
+          {"args",
+           {{"launched_by", g.launchedBy}, {"depth", g.depth}, {"kernel_us", (g.endSeconds - g.startSeconds) * 1e6}}}};
+      json end = {{"name", g.label},
+                  {"cat", "child grid"},
+                  {"ph", "e"},
+                  {"id", id},
+                  {"ts", (e.start + g.endSeconds) * 1e6},
+                  {"pid", devicePid(op.device)},
+                  {"tid", static_cast<int>(op.stream)}};
+      events.push_back(std::move(begin));
+      events.push_back(std::move(end));
     }
   }
   // NVTX: push/pop ranges nest on a track per host thread, start/end ranges (which may overlap) are

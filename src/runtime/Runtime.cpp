@@ -156,11 +156,7 @@ void Runtime::log(const std::string &line) {
 void Runtime::readPrelinkedUnits(const void *wrapper, RegisteredBinary &binary) {
   // Version 2 (nvcc -rdc=true, crt/link.stub): `extra` lists the translation units' own fatbinaries,
   // null-terminated; what nvlink linked (SASS, or nothing for PTX units) is `data`.
-  struct Wrapper {
-    uint32_t magic, version;
-    const void *data;
-    const void *extra;
-  } w;
+  fatbin::FatbinWrapper w;
   std::memcpy(&w, wrapper, sizeof w);
   if (w.magic != fatbin::kFatbinWrapperMagic || w.version != 2 || !w.extra)
     return;
@@ -178,11 +174,7 @@ void Runtime::readPrelinkedUnits(const void *wrapper, RegisteredBinary &binary) 
 void **Runtime::registerFatBinary(const void *wrapper) {
   auto binary = std::make_unique<RegisteredBinary>();
   try {
-    struct Wrapper {
-      uint32_t magic, version;
-      const void *data;
-      const void *extra;
-    } w;
+    fatbin::FatbinWrapper w;
     std::memcpy(&w, wrapper, sizeof w);
     if (w.magic != fatbin::kFatbinWrapperMagic)
       throw fatbin::FatbinError(fmt::format("not a fatbinary wrapper (magic 0x{:08x})", w.magic));

@@ -192,7 +192,10 @@ void Initcheck::onHostWrite(uint64_t address, uint64_t bytes) {
 
 void Initcheck::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
-  launchHazards_.clear();
+  // A launch tree's child grids (dynamic parallelism) are heard after their parent: their hazards
+  // are the host launch's too.
+  if (info.depth == 0)
+    launchHazards_.clear();
   workers_.clear();
   // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
   workers_.resize(std::max({info.slots, info.workers, 1u}));

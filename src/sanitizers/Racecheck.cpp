@@ -598,12 +598,20 @@ Racecheck::~Racecheck() = default;
 
 void Racecheck::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
-  launchHazards_.clear();
+  // A launch tree's child grids (dynamic parallelism) are heard after their parent: their hazards
+  // are the host launch's too.
+  if (info.depth == 0)
+    launchHazards_.clear();
   workers_.clear();
   // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
   workers_.resize(std::max({info.slots, info.workers, 1u}));
   for (unsigned i = 0; i < std::max(info.workers, 1u); ++i)
     workers_[i] = makeWorker();
+  childGrids_.beginGrid(info, std::max({info.slots, info.workers, 1u}));
+}
+
+void Racecheck::onChildLaunch(const vm::WarpRef &warp, uint32_t lanes) {
+  childGrids_.onChildLaunch(warp, lanes);
 }
 
 std::unique_ptr<Racecheck::Worker> Racecheck::makeWorker() const {
@@ -673,6 +681,7 @@ void Racecheck::onInstruction(const vm::WarpRef &warp, const vm::InstructionEven
 void Racecheck::onMemory(const vm::WarpRef &warp, const vm::MemoryEvent &e) {
   if (e.isSynchronization)
     return; // an mbarrier's own word (onMbarrier follows what it orders)
+  childGrids_.onMemory(warp, e);
   const bool isShared = e.space == vm::Space::Shared;
   if (!isShared && e.space != vm::Space::Global)
     return;
@@ -772,6 +781,7 @@ void Racecheck::onLaunchEnd() {
     launchHazards_.push_back(std::move(h));
   }
   workers_.clear();
+  errors_ += childGrids_.endGrid(launchHazards_);
 }
 
 } // namespace ptxray::sanitizers

@@ -47,6 +47,7 @@
 // to run warps in, so reports do not depend on warp order or worker count.
 #pragma once
 
+#include "sanitizers/ChildGridRaces.h"
 #include "sanitizers/Report.h"
 #include "vm/Events.h"
 
@@ -84,6 +85,7 @@ public:
   void onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) override;
   void onWarpSync(const vm::WarpRef &warp, const vm::WarpSyncEvent &e) override;
   void onMbarrier(const vm::WarpRef &warp, const vm::MbarrierEvent &e) override;
+  void onChildLaunch(const vm::WarpRef &warp, uint32_t lanes) override;
 
   struct Worker;
   std::unique_ptr<Worker> makeWorker() const;
@@ -94,6 +96,7 @@ private:
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<Hazard> launchHazards_;
   uint64_t errors_ = 0, warnings_ = 0;
+  ChildGridRaces childGrids_; ///< dynamic parallelism: parents against their child grids
 };
 
 } // namespace ptxray::sanitizers

@@ -285,7 +285,10 @@ Synccheck::~Synccheck() = default;
 
 void Synccheck::onLaunchBegin(const vm::LaunchInfo &info) {
   launch_ = info;
-  launchHazards_.clear();
+  // A launch tree's child grids (dynamic parallelism) are heard after their parent: their hazards
+  // are the host launch's too.
+  if (info.depth == 0)
+    launchHazards_.clear();
   workers_.clear();
   // Slots past the workers' own are made when a CTA first uses one (vm::LaunchInfo::slots).
   workers_.resize(std::max({info.slots, info.workers, 1u}));

@@ -176,7 +176,7 @@ void attachReports(std::vector<report::Analysis> &analyses, std::span<const Tool
 bool KernelAnalyses::wants(const std::string &kernel, double seconds) const {
   auto kept = std::find_if(analyses_.begin(), analyses_.end(),
                            [&](const report::Analysis &a) { return a.launch->kernel == kernel; });
-  return kept == analyses_.end() || seconds > kept->launch->time.seconds;
+  return kept == analyses_.end() || seconds > kept->launch->seconds();
 }
 
 void KernelAnalyses::keep(report::Analysis analysis) {

@@ -208,7 +208,7 @@ std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, 
       return std::nullopt;
     if (recorder_)
       recorder_->launch(*profile, stream, loadSeconds);
-    return profile->time.seconds;
+    return profile->seconds();
   }
   log_.afterLaunch(reports, launch, kernel);
   if (!options_.report.empty())
@@ -221,13 +221,18 @@ std::optional<double> ProgramTools::afterLaunch(const vm::LaunchResult &result, 
   const model::LaunchProfile *profile = modelRunning_ ? instruments_.lastProfile(result) : nullptr;
   if (!profile)
     return std::nullopt;
-  if (filter_.active())
-    keptProfiles_.push_back(instruments_.model()->launches().size() - 1);
-  if (!options_.report.empty() && result.ok() && analyses_.wants(profile->kernel, profile->time.seconds))
+  if (filter_.active()) {
+    // The host launch and its child grids (dynamic parallelism), which follow it.
+    const auto &all = instruments_.model()->launches();
+    const size_t root = static_cast<size_t>(profile - all.data());
+    for (size_t i = root; i < all.size(); ++i)
+      keptProfiles_.push_back(i);
+  }
+  if (!options_.report.empty() && result.ok() && analyses_.wants(profile->kernel, profile->seconds()))
     analyses_.keep(analyzeLaunch(instruments_.target(), *profile, {}, advice_));
   if (recorder_)
     recorder_->launch(*profile, stream, loadSeconds);
-  return profile->time.seconds;
+  return profile->seconds();
 }
 
 bool ProgramTools::finish() {

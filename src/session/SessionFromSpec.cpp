@@ -26,6 +26,11 @@ system::Session sessionFromSpec(const RunSpec &spec, std::span<const model::Laun
   system::Session session;
   std::unordered_map<std::string, size_t> lastRecord; // event -> its last EventRecord operation
   session.ops.reserve(spec.operations.size());
+  // The spec's launches, in order: the host's (a launch tree's child grids follow their root).
+  std::vector<const model::LaunchProfile *> hostLaunches;
+  for (const model::LaunchProfile &p : profiles)
+    if (p.depth == 0)
+      hostLaunches.push_back(&p);
   for (const SpecOperation &s : spec.operations) {
     system::SessionOp op;
     op.stream = s.stream;
@@ -84,10 +89,10 @@ system::Session sessionFromSpec(const RunSpec &spec, std::span<const model::Laun
       op.label = fmt::format("{} = 0x{:02x} ({})", s.dst, s.value, bytesText(s.bytes));
       break;
     case SK::Launch: {
-      if (s.launch >= profiles.size())
+      if (s.launch >= hostLaunches.size())
         return session; // the run stopped before this launch
       std::string where = op.where;
-      op = system::kernelOperation(profiles[s.launch], s.stream, smCount);
+      op = system::kernelOperation(*hostLaunches[s.launch], s.stream, smCount);
       op.where = where;
       op.device = s.device;
       break;

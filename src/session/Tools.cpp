@@ -127,14 +127,9 @@ void Instruments::configure(vm::LaunchOptions &options) const {
 }
 
 const model::LaunchProfile *Instruments::lastProfile(const vm::LaunchResult &result) {
-  if (!model_ || result.status == vm::LaunchStatus::Refused || model_->launches().empty())
+  if (!model_ || result.status == vm::LaunchStatus::Refused)
     return nullptr;
-  if (clockWaitsNoted_ < model_->launches().size()) {
-    clockWaitsNoted_ = model_->launches().size();
-    model_->noteClockWait(result.clockCycles);
-    model_->noteChildGrids(result.childGrids);
-  }
-  return &model_->launches().back();
+  return model_->finishHostLaunch(result.clockCycles);
 }
 
 sanitizers::Hazard faultHazard(const vm::Fault &fault) {

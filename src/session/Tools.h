@@ -107,7 +107,8 @@ public:
   /// The performance model, when selected.
   model::PerformanceModel *model() { return model_.get(); }
   /// The model's profile of the launch that just ended, when the model ran it (not refused), its
-  /// time at least the result's clock wait (vm::LaunchResult::clockCycles).
+  /// time at least the result's clock wait (vm::LaunchResult::clockCycles); with dynamic parallelism
+  /// the root of its launch tree, its child grids placed in time (PerformanceModel::finishHostLaunch).
   const model::LaunchProfile *lastProfile(const vm::LaunchResult &result);
 
   /// The reports of the launch that just ended, tool by tool: racecheck, synccheck and initcheck
@@ -129,7 +130,6 @@ private:
   std::unique_ptr<sanitizers::Initcheck> initcheck_;
   std::unique_ptr<sanitizers::Leakcheck> leakcheck_;
   std::unique_ptr<model::PerformanceModel> model_;
-  size_t clockWaitsNoted_ = 0; ///< the model's launches whose clock wait lastProfile applied
   uint64_t memcheckErrors_ = 0;
 };
 

@@ -53,6 +53,15 @@ struct SessionOp {
   /// together fill no more than the GPU run side by side at full speed.
   double kernelSeconds = 0;
   double gpuShare = 1;
+  /// Kernels: the grids its threads launched (dynamic parallelism), each from when it begins until
+  /// its own grid ends, after the kernel began; kernelSeconds lasts until the last of them is done.
+  struct ChildGridSlice {
+    std::string label;      ///< "child<<<4, 32>>>"
+    std::string launchedBy; ///< the launching grid's label
+    uint32_t depth = 1;
+    double startSeconds = 0, endSeconds = 0;
+  };
+  std::vector<ChildGridSlice> childGrids;
   /// Kernels: host time the launch call spends loading code first (CUDA's lazy module loading: the
   /// first launch of a module's kernel loads the module, of each kernel its function).
   double loadSeconds = 0;

@@ -629,20 +629,35 @@ LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunctio
   L.clockBase = options.clock.startCycles;
   L.timerBase = options.clock.startNanoseconds;
   L.nsPerCycle = options.clock.smClockHz > 0 ? 1e9 / options.clock.smClockHz : 1;
-  // Child grids (dynamic parallelism) run without the listeners for now: the tools hear the grids
-  // the host launched (LaunchResult::childGrids says how many more ran).
-  L.listener = nesting.depth == 0 ? listener_ : nullptr;
+  // Child grids (dynamic parallelism) are heard as launches of their own, after their parent ends
+  // (vm::LaunchInfo::depth).
+  L.listener = listener_;
   L.depth = nesting.depth;
   L.pendingLaunches = nesting.pendingLaunches ? nesting.pendingLaunches : std::make_shared<std::atomic<uint64_t>>(0);
+  L.gridsHeard = nesting.gridsHeard ? nesting.gridsHeard : std::make_shared<uint64_t>(0);
   if (launchesDevice(module.program())) {
     if (!launchArena_)
       launchArena_ = std::make_unique<DeviceHeap>(memory_, kLaunchArenaBytes,
                                                   "the device runtime's parameter buffers (dynamic parallelism)");
     L.launchArena = launchArena_.get();
   }
-  if (L.listener)
-    L.listener->onLaunchBegin({kernel, config.grid, config.block, config.dynamicSharedBytes,
-                               kernelRegisters(module, *kernel), workers, runs, L.slotCount});
+  if (L.listener) {
+    LaunchInfo info{kernel,  config.grid, config.block, config.dynamicSharedBytes, kernelRegisters(module, *kernel),
+                    workers, runs,        L.slotCount};
+    L.treeGrid = (*L.gridsHeard)++;
+    info.depth = nesting.depth;
+    info.treeGrid = L.treeGrid;
+    info.parentGrid = nesting.parentGrid;
+    info.launchingCta = nesting.launchingCta;
+    info.launchingThread = nesting.launchingThread;
+    info.launchSequence = nesting.launchSequence;
+    info.stream = nesting.stream;
+    if (L.launchArena) {
+      info.parameterBuffersBase = L.launchArena->base();
+      info.parameterBuffersBytes = L.launchArena->size();
+    }
+    L.listener->onLaunchBegin(info);
+  }
   // A grid that cannot finish within the budget even at one instruction per thread fails at once,
   // as it would after hours (2^31 x 65535 x 65535 one-thread blocks), with the same fault.
   if (const unsigned __int128 threads = static_cast<unsigned __int128>(runs) * config.block.count();
@@ -742,8 +757,9 @@ void Device::runChildGrids(const LoadedModule &module, LaunchState &L, LaunchRes
     config.grid = c.grid;
     config.block = c.block;
     config.dynamicSharedBytes = c.sharedBytes;
-    LaunchResult child =
-        launchGrid(module, &kernel, config, args, options, GridNesting{L.depth + 1, L.pendingLaunches});
+    GridNesting nesting{L.depth + 1, L.pendingLaunches, L.gridsHeard, L.treeGrid,
+                        c.cta,       c.thread,          c.stream,     static_cast<uint32_t>(c.sequence)};
+    LaunchResult child = launchGrid(module, &kernel, config, args, options, nesting);
     --*L.pendingLaunches;
     result.childGrids += 1 + child.childGrids;
     result.threadInstructions += child.threadInstructions;

@@ -210,11 +210,14 @@ public:
   uint64_t residentCtaLimit(const LoadedModule &module, const DecodedFunction &kernel,
                             const LaunchConfig &config) const;
 
-  /// Refusal::None, or why the launch cannot start and the driver's words for it.
-  /// Where a grid stands in its launch tree (dynamic parallelism): 0 for the host's.
+  /// Where a grid stands in its launch tree (dynamic parallelism): depth 0 for the host's.
   struct GridNesting {
     uint32_t depth = 0;
     std::shared_ptr<std::atomic<uint64_t>> pendingLaunches; ///< shared by the tree; null: a new tree
+    std::shared_ptr<uint64_t> gridsHeard; ///< grids of the tree the listener heard begin (LaunchInfo::treeGrid)
+    uint64_t parentGrid = 0;              ///< LaunchInfo's fields for a child grid
+    uint64_t launchingCta = 0, launchingThread = 0, stream = 0;
+    uint32_t launchSequence = 0;
   };
   LaunchResult launchGrid(const LoadedModule &module, const DecodedFunction *kernel, const LaunchConfig &config,
                           std::span<const std::vector<std::byte>> args, const LaunchOptions &options,
@@ -227,6 +230,7 @@ public:
   /// pending launch count) of 4 KiB of arguments each.
   static constexpr uint64_t kLaunchArenaBytes = uint64_t{8} << 20;
   std::unique_ptr<DeviceHeap> launchArena_;
+  /// Refusal::None, or why the launch cannot start and the driver's words for it.
   std::pair<Refusal, std::string> checkLaunch(const LoadedModule &module, const DecodedFunction &kernel,
                                               const LaunchConfig &config,
                                               std::span<const std::vector<std::byte>> args) const;

@@ -174,6 +174,22 @@ struct LaunchInfo {
   /// other) uses more, up to this many. Per-slot state beyond the first `workers` should be made on
   /// first use (onCtaBegin of that slot), as most launches never use it.
   unsigned slots = 1;
+  /// Dynamic parallelism. Grids a kernel launched run after the grid that launched them ends, each
+  /// heard as a launch of its own, depth-first in the order they run (Device::runChildGrids); the
+  /// grids of one host launch make a launch tree, numbered in that order from its root's 0.
+  uint32_t depth = 0;                             ///< 0: launched by the host
+  uint64_t treeGrid = 0;                          ///< this grid's number in its tree
+  uint64_t parentGrid = 0;                        ///< depth > 0: the number of the grid that launched it
+  uint64_t launchingCta = 0, launchingThread = 0; ///< depth > 0: where, linear indices in the parent
+  uint32_t launchSequence = 0;                    ///< depth > 0: the launching thread's earlier launches
+  /// depth > 0: the device stream, as the device runtime names them: 0 the block's own (NULL)
+  /// stream, kTailLaunchStream, kFireAndForgetStream, else one the block created.
+  uint64_t stream = 0;
+  /// The device runtime's parameter buffers ([base, base + bytes); 0 bytes: none): driver memory the
+  /// launching threads fill and the launch consumes, reused from launch to launch.
+  uint64_t parameterBuffersBase = 0, parameterBuffersBytes = 0;
+  static constexpr uint64_t kTailLaunchStream = 3;    ///< cudaStreamTailLaunch
+  static constexpr uint64_t kFireAndForgetStream = 4; ///< cudaStreamFireAndForget
 };
 
 class Listener {
@@ -195,6 +211,9 @@ public:
   virtual void onExit(const WarpRef &, const ExitEvent &) {}
   virtual void onHeap(const WarpRef &, const HeapEvent &) {}
   virtual void onMbarrier(const WarpRef &, const MbarrierEvent &) {}
+  /// Dynamic parallelism: the `lanes` of the warp launched a grid each (cudaLaunchDeviceV2 accepted
+  /// it; the grid is heard after this one ends, vm::LaunchInfo::depth).
+  virtual void onChildLaunch(const WarpRef &, uint32_t /*lanes*/) {}
   // Device memory, from the host (tools that keep shadow state of it: initcheck).
   /// A new allocation (its bytes are zero, but a tool may treat them as never written).
   virtual void onAllocate(const Allocation & /*allocation*/) {}

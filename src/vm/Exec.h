@@ -216,8 +216,8 @@ struct LaunchState {
     uint64_t stream = 0; ///< 0: the block's NULL stream; kTailLaunch, kFireAndForget; else a created one
     std::vector<std::byte> params;
   };
-  static constexpr uint64_t kTailLaunchStream = 3;      ///< cudaStreamTailLaunch
-  static constexpr uint64_t kFireAndForgetStream = 4;   ///< cudaStreamFireAndForget
+  static constexpr uint64_t kTailLaunchStream = LaunchInfo::kTailLaunchStream;
+  static constexpr uint64_t kFireAndForgetStream = LaunchInfo::kFireAndForgetStream;
   DeviceHeap *launchArena = nullptr;                    ///< where parameter buffers live
   std::map<uint64_t, ParameterBuffer> parameterBuffers; ///< handed out and not yet launched, by address
   std::vector<ChildLaunch> children;
@@ -226,8 +226,11 @@ struct LaunchState {
   /// Child grids pending in the whole tree (LaunchOptions::pendingLaunchLimit), shared with the
   /// children's own launches.
   std::shared_ptr<std::atomic<uint64_t>> pendingLaunches;
-  uint32_t depth = 0;          ///< 0 for a grid the host launched, 1 for its children...
-  uint64_t streamsCreated = 0; ///< device-side cudaStreamCreateWithFlags
+  uint32_t depth = 0;                   ///< 0 for a grid the host launched, 1 for its children...
+  uint64_t treeGrid = 0;                ///< its number in the launch tree (LaunchInfo::treeGrid)
+  std::shared_ptr<uint64_t> gridsHeard; ///< the tree's count of grids the listener heard
+  uint64_t streamsCreated = 0;          ///< device-side cudaStreamCreateWithFlags
+  uint64_t eventsCreated = 0;           ///< device-side cudaEventCreateWithFlags
 
   std::mutex mutex; ///< guards faults, printf output, slots and the dynamic-parallelism state
   std::vector<Fault> faults;

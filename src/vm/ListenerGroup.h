@@ -80,6 +80,10 @@ public:
     for (Listener *m : members_)
       m->onMbarrier(warp, e);
   }
+  void onChildLaunch(const WarpRef &warp, uint32_t lanes) override {
+    for (Listener *m : members_)
+      m->onChildLaunch(warp, lanes);
+  }
   void onAllocate(const Allocation &allocation) override {
     for (Listener *m : members_)
       m->onAllocate(allocation);

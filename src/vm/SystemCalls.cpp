@@ -189,6 +189,7 @@ namespace {
 constexpr uint32_t kCudaSuccess = 0;
 constexpr uint32_t kCudaErrorInvalidValue = 1;
 constexpr uint32_t kCudaErrorMemoryAllocation = 2;
+constexpr uint32_t kCudaErrorInvalidDevicePointer = 17;
 constexpr uint32_t kCudaErrorInvalidConfiguration = 9;
 constexpr uint32_t kCudaErrorLaunchMaxDepthExceeded = 65;
 constexpr uint32_t kCudaErrorLaunchPendingCountExceeded = 69;
@@ -231,6 +232,19 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
     if (error != kCudaSuccess)
       L.lastErrors[threadKey(lane)] = error; // under L.mutex
   };
+  // Writes a call's out-parameter (a handle, a pointer, an int) through the lane's pointer, a store
+  // the listeners hear (initcheck: the variable is written); false when the pointer faulted (reported).
+  auto storeResult = [&](int lane, uint64_t where, uint64_t value, uint32_t bytes) {
+    WarpAccess acc;
+    acc.addresses[lane] = where;
+    translate(ctx, Space::Generic, 1u << lane, bytes, 1, true, acc);
+    if (!(acc.mask >> lane & 1))
+      return false;
+    std::memcpy(acc.host[lane], &value, bytes);
+    if (ctx.listener)
+      emitMemoryEvent(ctx, op, MemoryOp::Store, acc, static_cast<uint8_t>(bytes), 1);
+    return true;
+  };
   switch (static_cast<abi::SystemCallId>(callee.systemCall)) {
   case abi::SystemCallId::DeviceGetParameterBuffer: {
     std::lock_guard lock(L.mutex);
@@ -263,6 +277,7 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
   }
   case abi::SystemCallId::DeviceLaunch: {
     std::lock_guard lock(L.mutex);
+    uint32_t launched = 0;
     forLanes(mask, [&](int lane) {
       const uint64_t buffer = callArgument(ctx, op, 0, lane, ptrSize);
       const uint64_t stream = callArgument(ctx, op, 1, lane, ptrSize);
@@ -300,6 +315,7 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
           L.children.push_back(std::move(c));
           if (L.pendingLaunches)
             ++*L.pendingLaunches;
+          launched |= 1u << lane;
         }
         L.parameterBuffers.erase(it);
         if (L.launchArena)
@@ -308,6 +324,8 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
       setError(lane, error);
       setCallResult(ctx, op, lane, error, 4);
     });
+    if (ctx.listener && launched)
+      ctx.listener->onChildLaunch(ctx.warpRef(), launched);
     return;
   }
   case abi::SystemCallId::DeviceGetLastError:
@@ -326,22 +344,90 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
     // A stream of the grid: its launches run once the grid is done, as those into the block's stream
     // (the parent cannot wait for either). A handle is never 0, 3 or 4 (NULL, tail, fire-and-forget).
     forLanes(mask, [&](int lane) {
-      const uint64_t where = callArgument(ctx, op, 0, lane, ptrSize);
       uint64_t handle = 0;
       {
         std::lock_guard lock(L.mutex);
         handle = 0x100 + L.streamsCreated++;
       }
-      WarpAccess acc;
-      acc.addresses[lane] = where;
-      translate(ctx, Space::Generic, 1u << lane, ptrSize, 1, true, acc);
-      if (!(acc.mask >> lane & 1))
-        return; // translate reported the fault
-      std::memcpy(acc.host[lane], &handle, ptrSize);
-      setCallResult(ctx, op, lane, kCudaSuccess, 4);
+      if (storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), handle, ptrSize))
+        setCallResult(ctx, op, lane, kCudaSuccess, 4);
     });
     return;
   }
+  case abi::SystemCallId::DeviceMalloc: {
+    // Device-side cudaMalloc takes from the device heap, as malloc does (cudaLimitMallocHeapSize);
+    // its blocks are freed by device-side cudaFree.
+    HeapEvent e;
+    forLanes(mask, [&](int lane) {
+      const uint64_t bytes = callArgument(ctx, op, 1, lane, ptrSize);
+      const uint64_t p = L.heap && bytes ? L.heap->allocate(bytes) : 0;
+      if (!storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), p, ptrSize)) {
+        if (p)
+          L.heap->release(p);
+        return;
+      }
+      setCallResult(ctx, op, lane, p || !bytes ? kCudaSuccess : kCudaErrorMemoryAllocation, 4);
+      if (p) {
+        e.mask |= 1u << lane;
+        e.addresses[lane] = p;
+        e.bytes[lane] = bytes;
+      } else if (bytes) {
+        std::lock_guard lock(L.mutex);
+        setError(lane, kCudaErrorMemoryAllocation);
+      }
+    });
+    if (ctx.listener && e.mask)
+      emitHeapEvent(ctx, op, HeapOp::Malloc, e);
+    return;
+  }
+  case abi::SystemCallId::DeviceFree: {
+    HeapEvent e;
+    forLanes(mask, [&](int lane) {
+      const uint64_t p = callArgument(ctx, op, 0, lane, ptrSize);
+      if (p && (!L.heap || !L.heap->release(p))) {
+        // Not a pointer device-side cudaMalloc returned, or freed twice: the error, no fault.
+        setCallResult(ctx, op, lane, kCudaErrorInvalidDevicePointer, 4);
+        std::lock_guard lock(L.mutex);
+        setError(lane, kCudaErrorInvalidDevicePointer);
+        return;
+      }
+      setCallResult(ctx, op, lane, kCudaSuccess, 4);
+      if (p) {
+        e.mask |= 1u << lane;
+        e.addresses[lane] = p;
+      }
+    });
+    if (ctx.listener && e.mask)
+      emitHeapEvent(ctx, op, HeapOp::Free, e);
+    return;
+  }
+  case abi::SystemCallId::DeviceQuery: {
+    // One GPU, device 0, the device runtime of CUDA 13.0.
+    const uint32_t value = callee.name == "__cudaCDP2GetDeviceCount"      ? 1
+                           : callee.name == "__cudaCDP2RuntimeGetVersion" ? 13000
+                                                                          : 0;
+    forLanes(mask, [&](int lane) {
+      if (storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), value, 4))
+        setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceEventCreate: {
+    // Events in device code order work between streams; the grids a grid launched run one after
+    // another once it is done, in a fixed order (launching block, thread, launch count), so a wait
+    // on an event recorded by an earlier launch of the same thread always holds.
+    forLanes(mask, [&](int lane) {
+      uint64_t handle = 0;
+      {
+        std::lock_guard lock(L.mutex);
+        handle = 0x100 + L.eventsCreated++;
+      }
+      if (storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), handle, ptrSize))
+        setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceEventNoOp:
   case abi::SystemCallId::DeviceStreamDestroy:
     forLanes(mask, [&](int lane) { setCallResult(ctx, op, lane, kCudaSuccess, 4); });
     return;
@@ -349,7 +435,8 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
     const int lane = std::countr_zero(mask);
     ctx.fault(FaultKind::InvalidCall, lane,
               fmt::format("{} (the device runtime, dynamic parallelism) is not supported by ptxray yet; device-side "
-                          "launches (<<<>>>, cudaGetParameterBufferV2 and cudaLaunchDeviceV2) and "
+                          "launches (<<<>>>, cudaGetParameterBufferV2 and cudaLaunchDeviceV2), streams, events, "
+                          "cudaMalloc/cudaFree, cudaGetDevice(Count), cudaRuntimeGetVersion and "
                           "cudaGetLastError/cudaPeekAtLastError are",
                           callee.name));
     return;
@@ -428,6 +515,11 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
   case abi::SystemCallId::DevicePeekAtLastError:
   case abi::SystemCallId::DeviceStreamCreate:
   case abi::SystemCallId::DeviceStreamDestroy:
+  case abi::SystemCallId::DeviceMalloc:
+  case abi::SystemCallId::DeviceFree:
+  case abi::SystemCallId::DeviceQuery:
+  case abi::SystemCallId::DeviceEventCreate:
+  case abi::SystemCallId::DeviceEventNoOp:
   case abi::SystemCallId::DeviceRuntimeUnsupported: runDeviceRuntimeCall(ctx, op, callee, mask); return;
   case abi::SystemCallId::AssertFail: {
     int lane = std::countr_zero(mask);

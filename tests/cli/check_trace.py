@@ -2,16 +2,19 @@
 """Checks a file `--trace` wrote against what Perfetto and chrome://tracing need of the Trace Event
 Format (JSON object form), independently of ptxray's code:
 
-- one JSON object with a `traceEvents` list; every event has a phase ptxray uses (X, i, C, M), a
-  numeric pid, and (but for counters and process metadata) a tid;
+- one JSON object with a `traceEvents` list; every event has a phase ptxray uses (X, i, C, M, and
+  the async b/e), a numeric pid, and (but for counters and process metadata) a tid;
+- async slices (b, e) pair up by category and id, the end no earlier than the beginning; child grids
+  (category "child grid") lie within a kernel's slice on their row;
 - complete events (X) have a name, finite ts and dur >= 0; on one row (pid, tid) they nest or follow
   each other, never overlap in part (the viewers stack a row's slices: a partial overlap draws wrong);
 - instants (i) are thread-scoped; counters (C) carry numeric arguments;
 - every row that holds an event is named (thread_name), every process too (process_name);
 - with --ops N: N operations in all (each one event, X or i, whose args.index are 0..N-1);
-- with --rows NAME,...: those rows are named.
+- with --rows NAME,...: those rows are named;
+- with --child-grids N: N child-grid slices.
 
-  check_trace.py TRACE.json [--ops N] [--rows NAME,...]
+  check_trace.py TRACE.json [--ops N] [--rows NAME,...] [--child-grids N]
 Prints "trace ok: ..." or the first problems, exit status 1.
 """
 import argparse
@@ -25,6 +28,7 @@ def main():
     ap.add_argument("trace")
     ap.add_argument("--ops", type=int)
     ap.add_argument("--rows", default="")
+    ap.add_argument("--child-grids", type=int)
     a = ap.parse_args()
     problems = []
     with open(a.trace) as f:
@@ -36,8 +40,26 @@ def main():
     rows, processes, named_rows = {}, set(), {}
     process_names = set()
     indices = []
+    opened, async_slices = {}, []
     for n, e in enumerate(events):
         ph = e.get("ph")
+        if ph in ("b", "e"):
+            key = (e.get("cat"), e.get("id"), e.get("pid"))
+            ts = e.get("ts")
+            if not isinstance(ts, (int, float)) or not math.isfinite(ts) or not e.get("name"):
+                problems.append(f"event {n}: async ts {ts!r}, name {e.get('name')!r}")
+            elif ph == "b":
+                if key in opened:
+                    problems.append(f"event {n}: async slice {key} begins twice")
+                opened[key] = (ts, e)
+            elif key not in opened:
+                problems.append(f"event {n}: async slice {key} ends without beginning")
+            else:
+                begin, first = opened.pop(key)
+                if ts < begin:
+                    problems.append(f"event {n}: async slice {key} ends before it begins")
+                async_slices.append((first, begin, ts))
+            continue
         if ph not in ("X", "i", "C", "M"):
             problems.append(f"event {n}: phase {ph!r}")
             continue
@@ -88,6 +110,18 @@ def main():
                 problems.append(f"row {row}: event {n} [{start}, {end}] overlaps event {stack[-1][2]} "
                                 f"[{stack[-1][0]}, {stack[-1][1]}] in part")
             stack.append((start, end, n))
+    for key in opened:
+        problems.append(f"async slice {key} never ends")
+    children = [(first, begin, end) for first, begin, end in async_slices if first.get("cat") == "child grid"]
+    kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") == "kernel"]
+    eps = 1e-3
+    for first, begin, end in children:
+        row = (first.get("pid"), first.get("tid"))
+        if not any((k["pid"], k["tid"]) == row and k["ts"] - eps <= begin and end <= k["ts"] + k["dur"] + eps
+                   for k in kernels):
+            problems.append(f"child grid {first['name']} [{begin}, {end}] lies in no kernel of row {row}")
+    if a.child_grids is not None and len(children) != a.child_grids:
+        problems.append(f"{len(children)} child grids, not {a.child_grids}")
     for pid in processes:
         if pid not in process_names:
             problems.append(f"process {pid} has no process_name")
@@ -101,7 +135,7 @@ def main():
         return 1
     slices = sum(len(s) for s in rows.values())
     print(f"trace ok: {slices} slices on {len(rows)} rows of {len(processes)} processes, "
-          f"{len(indices)} operations")
+          f"{len(indices)} operations, {len(children)} child grids")
     return 0
 
 

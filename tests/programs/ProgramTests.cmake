@@ -357,9 +357,18 @@ add_test(NAME programs.rdc_link_report COMMAND bash -c
   "${PTXRAY_BIN} exec --report ${CMAKE_CURRENT_BINARY_DIR}/rdc_link.txt -- ${PROGRAMS_DIR}/bin/rdc_link >/dev/null 2>&1 && cat ${CMAKE_CURRENT_BINARY_DIR}/rdc_link.txt")
 set_tests_properties(programs.rdc_link_report PROPERTIES PASS_REGULAR_EXPRESSION
   "== combine\\(float\\*, int\\*, int\\) on .*src/rdc_link/lib\\.cu:17.*src/rdc_link/main\\.cu:13")
-# Child grids ran exactly, but the model does not see them yet: the report says so (cdp_launches'
-# quicksort: 231 grids below the first).
+# The model times the child grids: the report says how many ran under the launch, how deep, and how
+# long the launch lasts with them (cdp_launches' quicksort: 231 grids below the first).
 add_test(NAME programs.cdp_report_names_child_grids COMMAND bash -c
   "${PTXRAY_BIN} exec --report ${CMAKE_CURRENT_BINARY_DIR}/cdp.txt -- ${PROGRAMS_DIR}/bin/cdp_launches >/dev/null 2>&1 && cat ${CMAKE_CURRENT_BINARY_DIR}/cdp.txt")
 set_tests_properties(programs.cdp_report_names_child_grids PROPERTIES PASS_REGULAR_EXPRESSION
-  "== quicksort\\(unsigned int\\*, int, int, int\\) on [^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n  child grids +231 in its launch tree \\(dynamic parallelism")
+  "== quicksort\\(unsigned int\\*, int, int, int\\) on [^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n  child grids +231 launched by its threads and theirs \\(dynamic parallelism\\),")
+# The trace shows cdp_mandelbrot's child grids as slices within the kernel that launched them
+# (tests/cli/check_trace.py): each of the first grid's 16 blocks launches one 4 x 4 grid, and 224 of
+# those grids' 256 blocks (those whose border dwell differs) one more.
+add_test(NAME programs.cdp_trace_child_grids COMMAND bash -c
+  "${PTXRAY_BIN} exec --trace cdp.trace.json -- ${PROGRAMS_DIR}/bin/cdp_mandelbrot >/dev/null && \
+   python3 ${PROJECT_SOURCE_DIR}/tests/cli/check_trace.py cdp.trace.json --ops 9 --child-grids 240 && \
+   grep -o '\"depth\":[0-9]*' cdp.trace.json | sort | uniq -c | tr -s ' '")
+set_tests_properties(programs.cdp_trace_child_grids PROPERTIES PASS_REGULAR_EXPRESSION
+  "trace ok: [0-9]+ slices on [0-9]+ rows of [0-9]+ processes, 9 operations, 240 child grids\n 16 \"depth\":1\n 224 \"depth\":2\n")

@@ -41,9 +41,10 @@ inline std::vector<AdvisedLaunch> adviseSpec(const session::RunSpec &spec, const
   run.listener = &perf;
   run.launch.threads = 2;
   run.onLaunch = [&](const session::LaunchReport &r) {
-    if (!r.result.ok() || perf.launches().empty())
+    const model::LaunchProfile *root = r.result.ok() ? perf.finishHostLaunch(r.result.clockCycles) : nullptr;
+    if (!root)
       return;
-    const model::LaunchProfile &L = perf.launches().back();
+    const model::LaunchProfile &L = *root; // with dynamic parallelism, its launch tree's root
     advisor::AnalysisInput in;
     in.target = target;
     in.module = L.module;

@@ -46,8 +46,12 @@ __device__ int borderDwell(int w, int h, float x0, float y0, float x1, float y1,
     }
   atomicCAS(&common, kMaxDwell + 1, mine);
   __syncthreads();
-  // Every thread folds its value in; any disagreement makes it kDifferentDwells.
-  if (mine != common && mine != kMaxDwell + 1)
+  // Every thread folds its value in; any disagreement makes it kDifferentDwells. (Each reads the
+  // value first, with a barrier before anyone changes it: racecheck found the read and another
+  // thread's atomicExch unordered.)
+  const int first = common;
+  __syncthreads();
+  if (mine != first && mine != kMaxDwell + 1)
     atomicExch(&common, kDifferentDwells);
   __syncthreads();
   return common;
