@@ -60,8 +60,8 @@ void launchPerThread(const RuleContext &ctx, const model::LaunchProfile &L, std:
   std::map<int64_t, std::set<std::pair<uint64_t, uint64_t>>> threads;
   std::map<int64_t, std::set<uint64_t>> blocks;
   for (const model::ChildGrid &c : L.childGrids) {
-    threads[c.parent].insert({c.launchingCta, c.launchingThread});
-    blocks[c.parent].insert(c.launchingCta);
+    threads[c.parent].insert({c.origin.launchingCta, c.origin.launchingThread});
+    blocks[c.parent].insert(c.origin.launchingCta);
   }
   size_t launchers = 0, launchingBlocks = 0;
   for (const auto &[parent, t] : threads) {

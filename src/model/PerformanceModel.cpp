@@ -1427,10 +1427,7 @@ void PerformanceModel::onLaunchEnd() {
         c.parent = static_cast<int64_t>(i);
         break;
       }
-    c.launchingCta = launch_.launchingCta;
-    c.launchingThread = launch_.launchingThread;
-    c.launchSequence = launch_.launchSequence;
-    c.stream = launch_.stream;
+    c.origin = launch_.origin;
     c.kernel = L.demangled;
     c.grid = L.grid;
     c.block = L.block;
@@ -1500,7 +1497,7 @@ void PerformanceModel::scheduleLaunchTree() {
     double lastIssue = -1, end = own[g], work = 0, tailEnd = -1;
     uint64_t issued = 0;
     auto place = [&](size_t c, bool tail) {
-      const ChildGrid &k = grids[c - 1];
+      const vm::GridOrigin &k = grids[c - 1].origin;
       uint32_t &made = calls[{k.launchingCta, k.launchingThread}];
       double at = own[g] + made++ * call;
       at = lastIssue < 0 ? at : std::max(at, lastIssue + (issued <= firstIssues ? firstIssue : issue));
@@ -1510,7 +1507,7 @@ void PerformanceModel::scheduleLaunchTree() {
       if (tail) {
         if (tailEnd >= 0)
           s = std::max(s, tailEnd + tailGap);
-      } else if (k.stream != vm::LaunchInfo::kFireAndForgetStream) {
+      } else if (k.stream != vm::GridOrigin::kFireAndForgetStream) {
         const auto key = std::make_pair(k.stream == 0 ? k.launchingCta : 0, k.stream);
         if (auto it = streamEnds.find(key); it != streamEnds.end())
           s = std::max(s, it->second + streamGap);
@@ -1527,18 +1524,18 @@ void PerformanceModel::scheduleLaunchTree() {
       const double e = s + span[c];
       if (tail)
         tailEnd = e;
-      else if (k.stream != vm::LaunchInfo::kFireAndForgetStream)
+      else if (k.stream != vm::GridOrigin::kFireAndForgetStream)
         streamEnds[{k.stream == 0 ? k.launchingCta : 0, k.stream}] = e;
       end = std::max(end, e);
     };
     for (size_t c : children[g])
-      if (grids[c - 1].stream != vm::LaunchInfo::kTailLaunchStream)
+      if (grids[c - 1].origin.stream != vm::GridOrigin::kTailLaunchStream)
         place(c, false);
     // The GPU's SMs bound grids that fill them, whatever the streams allow.
     end = std::max(end, own[g] + firstChild + work);
     tailEnd = end - tailGap; // the first tail launch begins once everything else is done
     for (size_t c : children[g])
-      if (grids[c - 1].stream == vm::LaunchInfo::kTailLaunchStream)
+      if (grids[c - 1].origin.stream == vm::GridOrigin::kTailLaunchStream)
         place(c, true);
     span[g] = end;
   }

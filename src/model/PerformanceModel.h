@@ -54,14 +54,11 @@ struct InstructionProfile {
 /// A grid a kernel launched (dynamic parallelism), as its launch tree's schedule placed it. The
 /// tree's root, the host's launch, lists them all (LaunchProfile::childGrids).
 struct ChildGrid {
-  size_t profile = 0;        ///< its own profile, in PerformanceModel::launches()
-  uint32_t depth = 1;        ///< 1: launched by the root grid
-  int64_t parent = -1;       ///< the launching grid, an index in the root's childGrids; -1: the root
-  uint64_t launchingCta = 0; ///< linear CTA of the parent that launched it
-  uint64_t launchingThread = 0;
-  uint32_t launchSequence = 0; ///< the launching thread's earlier launches
-  uint64_t stream = 0;         ///< vm::LaunchInfo::stream
-  std::string kernel;          ///< C++ name
+  size_t profile = 0;      ///< its own profile, in PerformanceModel::launches()
+  uint32_t depth = 1;      ///< 1: launched by the root grid
+  int64_t parent = -1;     ///< the launching grid, an index in the root's childGrids; -1: the root
+  vm::GridOrigin origin{}; ///< where in the parent it was launched, into which stream
+  std::string kernel;      ///< C++ name
   vm::Dim3 grid, block;
   double ownSeconds = 0;   ///< its own time estimate (LaunchProfile::time.seconds)
   double gpuShare = 0;     ///< the share of the GPU's resident blocks its grid fills (at most 1)

@@ -280,12 +280,12 @@ nlohmann::json metricsJson(const std::vector<model::LaunchProfile> &launches) {
                          {"block", {c.block.x, c.block.y, c.block.z}},
                          {"depth", c.depth},
                          {"parent", c.parent},
-                         {"launching_cta", c.launchingCta},
-                         {"launching_thread", c.launchingThread},
-                         {"stream", c.stream == vm::LaunchInfo::kTailLaunchStream      ? "tail"
-                                    : c.stream == vm::LaunchInfo::kFireAndForgetStream ? "fire-and-forget"
-                                    : c.stream == 0                                    ? "block"
-                                                                                       : "created"},
+                         {"launching_cta", c.origin.launchingCta},
+                         {"launching_thread", c.origin.launchingThread},
+                         {"stream", c.origin.stream == vm::GridOrigin::kTailLaunchStream      ? "tail"
+                                    : c.origin.stream == vm::GridOrigin::kFireAndForgetStream ? "fire-and-forget"
+                                    : c.origin.stream == 0                                    ? "block"
+                                                                                              : "created"},
                          {"seconds", c.ownSeconds},
                          {"start_seconds", c.startSeconds},
                          {"end_seconds", c.endSeconds}});

@@ -24,10 +24,10 @@ void ChildGridRaces::beginGrid(const vm::LaunchInfo &info, unsigned slots) {
   g.depth = info.depth;
   g.blockThreads = blockThreads_;
   g.kernel = info.kernel->name;
-  g.launchSequence = info.launchSequence;
-  g.tail = info.stream == vm::LaunchInfo::kTailLaunchStream;
+  g.launchSequence = info.origin.launchSequence;
+  g.tail = info.origin.stream == vm::GridOrigin::kTailLaunchStream;
   if (info.depth > 0 && info.parentGrid < grids_.size())
-    g.launchingThread = info.launchingCta * grids_[info.parentGrid].blockThreads + info.launchingThread;
+    g.launchingThread = info.origin.launchingCta * grids_[info.parentGrid].blockThreads + info.origin.launchingThread;
   workers_.clear();
   workers_.resize(std::max(slots, 1u));
   launching_.store(false, std::memory_order_relaxed);

@@ -648,10 +648,7 @@ LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunctio
     info.depth = nesting.depth;
     info.treeGrid = L.treeGrid;
     info.parentGrid = nesting.parentGrid;
-    info.launchingCta = nesting.launchingCta;
-    info.launchingThread = nesting.launchingThread;
-    info.launchSequence = nesting.launchSequence;
-    info.stream = nesting.stream;
+    info.origin = nesting.origin;
     if (L.launchArena) {
       info.parameterBuffersBase = L.launchArena->base();
       info.parameterBuffersBytes = L.launchArena->size();
@@ -735,8 +732,10 @@ void Device::runChildGrids(const LoadedModule &module, LaunchState &L, LaunchRes
   // its next sibling.
   std::vector<LaunchState::ChildLaunch> children = std::move(L.children);
   std::stable_sort(children.begin(), children.end(), [](const auto &a, const auto &b) {
-    const bool aTail = a.stream == LaunchState::kTailLaunchStream, bTail = b.stream == LaunchState::kTailLaunchStream;
-    return std::tie(aTail, a.cta, a.thread, a.sequence) < std::tie(bTail, b.cta, b.thread, b.sequence);
+    const GridOrigin &x = a.origin, &y = b.origin;
+    const bool xTail = x.stream == GridOrigin::kTailLaunchStream, yTail = y.stream == GridOrigin::kTailLaunchStream;
+    return std::tie(xTail, x.launchingCta, x.launchingThread, x.launchSequence) <
+           std::tie(yTail, y.launchingCta, y.launchingThread, y.launchSequence);
   });
   LaunchOptions options = L.options;
   for (size_t i = 0; i < children.size(); ++i) {
@@ -757,8 +756,7 @@ void Device::runChildGrids(const LoadedModule &module, LaunchState &L, LaunchRes
     config.grid = c.grid;
     config.block = c.block;
     config.dynamicSharedBytes = c.sharedBytes;
-    GridNesting nesting{L.depth + 1, L.pendingLaunches, L.gridsHeard, L.treeGrid,
-                        c.cta,       c.thread,          c.stream,     static_cast<uint32_t>(c.sequence)};
+    GridNesting nesting{L.depth + 1, L.pendingLaunches, L.gridsHeard, L.treeGrid, c.origin};
     LaunchResult child = launchGrid(module, &kernel, config, args, options, nesting);
     --*L.pendingLaunches;
     result.childGrids += 1 + child.childGrids;

@@ -216,8 +216,7 @@ public:
     std::shared_ptr<std::atomic<uint64_t>> pendingLaunches; ///< shared by the tree; null: a new tree
     std::shared_ptr<uint64_t> gridsHeard; ///< grids of the tree the listener heard begin (LaunchInfo::treeGrid)
     uint64_t parentGrid = 0;              ///< LaunchInfo's fields for a child grid
-    uint64_t launchingCta = 0, launchingThread = 0, stream = 0;
-    uint32_t launchSequence = 0;
+    GridOrigin origin{};
   };
   LaunchResult launchGrid(const LoadedModule &module, const DecodedFunction *kernel, const LaunchConfig &config,
                           std::span<const std::vector<std::byte>> args, const LaunchOptions &options,

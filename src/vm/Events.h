@@ -162,6 +162,19 @@ struct CallEvent {
 };
 
 /// What a launch is: the kernel, its configuration and the resources the launch check used.
+/// Where a child grid was launched (dynamic parallelism): the launching thread, as linear indices in
+/// the parent grid, its launch count, and the device stream. The VM's record of a launch, the
+/// listeners' LaunchInfo and the model's ChildGrid carry it as one.
+struct GridOrigin {
+  uint64_t launchingCta = 0, launchingThread = 0;
+  uint32_t launchSequence = 0; ///< the launching thread's earlier launches
+  /// The device stream, as the device runtime names them: 0 the block's own (NULL) stream,
+  /// kTailLaunchStream, kFireAndForgetStream, else one the block created.
+  uint64_t stream = 0;
+  static constexpr uint64_t kTailLaunchStream = 3;    ///< cudaStreamTailLaunch
+  static constexpr uint64_t kFireAndForgetStream = 4; ///< cudaStreamFireAndForget
+};
+
 struct LaunchInfo {
   const DecodedFunction *kernel = nullptr;
   Dim3 grid, block;
@@ -177,19 +190,13 @@ struct LaunchInfo {
   /// Dynamic parallelism. Grids a kernel launched run after the grid that launched them ends, each
   /// heard as a launch of its own, depth-first in the order they run (Device::runChildGrids); the
   /// grids of one host launch make a launch tree, numbered in that order from its root's 0.
-  uint32_t depth = 0;                             ///< 0: launched by the host
-  uint64_t treeGrid = 0;                          ///< this grid's number in its tree
-  uint64_t parentGrid = 0;                        ///< depth > 0: the number of the grid that launched it
-  uint64_t launchingCta = 0, launchingThread = 0; ///< depth > 0: where, linear indices in the parent
-  uint32_t launchSequence = 0;                    ///< depth > 0: the launching thread's earlier launches
-  /// depth > 0: the device stream, as the device runtime names them: 0 the block's own (NULL)
-  /// stream, kTailLaunchStream, kFireAndForgetStream, else one the block created.
-  uint64_t stream = 0;
+  uint32_t depth = 0;      ///< 0: launched by the host
+  uint64_t treeGrid = 0;   ///< this grid's number in its tree
+  uint64_t parentGrid = 0; ///< depth > 0: the number of the grid that launched it
+  GridOrigin origin{};     ///< depth > 0: where in it
   /// The device runtime's parameter buffers ([base, base + bytes); 0 bytes: none): driver memory the
   /// launching threads fill and the launch consumes, reused from launch to launch.
   uint64_t parameterBuffersBase = 0, parameterBuffersBytes = 0;
-  static constexpr uint64_t kTailLaunchStream = 3;    ///< cudaStreamTailLaunch
-  static constexpr uint64_t kFireAndForgetStream = 4; ///< cudaStreamFireAndForget
 };
 
 class Listener {

@@ -208,16 +208,15 @@ struct LaunchState {
   };
   struct ChildLaunch {
     /// Where it was launched: (CTA, thread, the thread's launch count), for an order that does not
-    /// depend on how the host's threads raced.
-    uint64_t cta = 0, thread = 0, sequence = 0;
+    /// depend on how the host's threads raced, and into which stream.
+    GridOrigin origin{};
     uint32_t function = 0;
     Dim3 grid, block;
     uint32_t sharedBytes = 0;
-    uint64_t stream = 0; ///< 0: the block's NULL stream; kTailLaunch, kFireAndForget; else a created one
     std::vector<std::byte> params;
   };
-  static constexpr uint64_t kTailLaunchStream = LaunchInfo::kTailLaunchStream;
-  static constexpr uint64_t kFireAndForgetStream = LaunchInfo::kFireAndForgetStream;
+  static constexpr uint64_t kTailLaunchStream = GridOrigin::kTailLaunchStream;
+  static constexpr uint64_t kFireAndForgetStream = GridOrigin::kFireAndForgetStream;
   DeviceHeap *launchArena = nullptr;                    ///< where parameter buffers live
   std::map<uint64_t, ParameterBuffer> parameterBuffers; ///< handed out and not yet launched, by address
   std::vector<ChildLaunch> children;

@@ -300,14 +300,14 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
           error = kCudaErrorLaunchPendingCountExceeded;
         if (error == kCudaSuccess) {
           LaunchState::ChildLaunch c;
-          c.cta = ctx.cta->linearId;
-          c.thread = threadKey(lane) - ctx.cta->linearId * blockThreads;
-          c.sequence = L.launchesByThread[threadKey(lane)]++;
+          c.origin.launchingCta = ctx.cta->linearId;
+          c.origin.launchingThread = threadKey(lane) - ctx.cta->linearId * blockThreads;
+          c.origin.launchSequence = L.launchesByThread[threadKey(lane)]++;
+          c.origin.stream = stream;
           c.function = p.function;
           c.grid = p.grid;
           c.block = p.block;
           c.sharedBytes = p.sharedBytes;
-          c.stream = stream;
           // The arguments as they are now: the parent may not change them after the launch.
           c.params.resize(std::max<uint64_t>(child.kernelParamBytes, 1));
           if (const std::byte *host = L.memory->hostRange(buffer, c.params.size()))

@@ -112,7 +112,7 @@ TEST(ChildGridTime, TheTreeAsTheModelSeesIt) {
     EXPECT_EQ(c.parent, static_cast<int64_t>(i) - 1);
     EXPECT_EQ(c.profile, i + 1);
     EXPECT_EQ(c.kernel, "chain(int)");
-    EXPECT_EQ(c.stream, 0u);
+    EXPECT_EQ(c.origin.stream, 0u);
     // Each begins after its parent began, and ends after it begins.
     const double parentStart = i == 0 ? 0 : t.root.childGrids[i - 1].startSeconds;
     EXPECT_GT(c.startSeconds, parentStart);
@@ -123,14 +123,14 @@ TEST(ChildGridTime, TheTreeAsTheModelSeesIt) {
   const Tree blocks = run("_Z14perBlockParentv", {4, 1, 1}, {32, 1, 1});
   ASSERT_EQ(blocks.root.childGrids.size(), 4u);
   for (size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(blocks.root.childGrids[i].launchingCta, i);
-    EXPECT_EQ(blocks.root.childGrids[i].launchingThread, 0u);
+    EXPECT_EQ(blocks.root.childGrids[i].origin.launchingCta, i);
+    EXPECT_EQ(blocks.root.childGrids[i].origin.launchingThread, 0u);
     EXPECT_EQ(blocks.root.childGrids[i].parent, -1);
   }
   // Tail launches run after the others, one after another.
   const Tree tail = run("_Z10tailParenti", {1, 1, 1}, {1, 1, 1}, 2);
   ASSERT_EQ(tail.root.childGrids.size(), 2u);
-  EXPECT_EQ(tail.root.childGrids[0].stream, vm::LaunchInfo::kTailLaunchStream);
+  EXPECT_EQ(tail.root.childGrids[0].origin.stream, vm::GridOrigin::kTailLaunchStream);
   EXPECT_GE(tail.root.childGrids[1].startSeconds, tail.root.childGrids[0].endSeconds);
   // Without children nothing is added.
   const Tree none = run("_Z12serialParentii", {1, 1, 1}, {1, 1, 1}, 0, 1);
