@@ -42,6 +42,7 @@ std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned add
   if (auto call = findSystemCall(name, addressSize))
     return call;
   const std::string ptr = addressSize == 32 ? ".b32" : ".b64";
+  const std::string &sizeT = ptr;
   if (name == "printf") // the format, then the arguments, each a parameter of its own
     return SystemCall{SystemCallId::OpenCLPrintf, "printf", SysParam{"status", ".b32"}, {{"format", ptr}}};
   // The device runtime (cuda_device_runtime_api.h). Dimensions are dim3 values: 12-byte aggregates.
@@ -74,7 +75,8 @@ std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned add
         SystemCallId::DeviceMalloc, std::string(name), SysParam{"error", ".b32"}, {{"devPtr", ptr}, {"size", ptr}}};
   if (name == "__cudaCDP2Free")
     return SystemCall{SystemCallId::DeviceFree, std::string(name), SysParam{"error", ".b32"}, {{"devPtr", ptr}}};
-  if (name == "__cudaCDP2GetDevice" || name == "__cudaCDP2GetDeviceCount" || name == "__cudaCDP2RuntimeGetVersion")
+  if (name == "__cudaCDP2GetDevice" || name == "__cudaCDP2GetDeviceCount" || name == "__cudaCDP2RuntimeGetVersion" ||
+      name == "__cudaCDP2DeviceGetCacheConfig" || name == "__cudaCDP2DeviceGetSharedMemConfig")
     return SystemCall{SystemCallId::DeviceQuery, std::string(name), SysParam{"error", ".b32"}, {{"value", ptr}}};
   if (name == "__cudaCDP2EventCreateWithFlags")
     return SystemCall{SystemCallId::DeviceEventCreate,
@@ -83,19 +85,85 @@ std::optional<SystemCall> findDriverFunction(std::string_view name, unsigned add
                       {{"event", ptr}, {"flags", ".b32"}}};
   if (name == "__cudaCDP2EventDestroy")
     return SystemCall{SystemCallId::DeviceEventNoOp, std::string(name), SysParam{"error", ".b32"}, {{"event", ptr}}};
-  if (name == "__cudaCDP2EventRecord")
+  if (name == "__cudaCDP2EventRecord" || name == "__cudaCDP2EventRecord_ptsz")
     return SystemCall{
         SystemCallId::DeviceEventNoOp, std::string(name), SysParam{"error", ".b32"}, {{"event", ptr}, {"stream", ptr}}};
-  if (name == "__cudaCDP2EventRecordWithFlags")
+  if (name == "__cudaCDP2EventRecordWithFlags" || name == "__cudaCDP2EventRecordWithFlags_ptsz")
     return SystemCall{SystemCallId::DeviceEventNoOp,
                       std::string(name),
                       SysParam{"error", ".b32"},
                       {{"event", ptr}, {"stream", ptr}, {"flags", ".b32"}}};
-  if (name == "__cudaCDP2StreamWaitEvent")
+  if (name == "__cudaCDP2StreamWaitEvent" || name == "__cudaCDP2StreamWaitEvent_ptsz")
     return SystemCall{SystemCallId::DeviceEventNoOp,
                       std::string(name),
                       SysParam{"error", ".b32"},
                       {{"stream", ptr}, {"event", ptr}, {"flags", ".b32"}}};
+  if (name == "__cudaCDP2GetErrorName" || name == "__cudaCDP2GetErrorString")
+    return SystemCall{SystemCallId::DeviceErrorText, std::string(name), SysParam{"text", ptr}, {{"error", ".b32"}}};
+  if (name == "__cudaCDP2DeviceGetAttribute")
+    return SystemCall{SystemCallId::DeviceGetAttribute,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"value", ptr}, {"attr", ".b32"}, {"device", ".b32"}}};
+  if (name == "__cudaCDP2DeviceGetLimit")
+    return SystemCall{SystemCallId::DeviceGetLimit,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"pValue", ptr}, {"limit", ".b32"}}};
+  if (name == "__cudaCDP2FuncGetAttributes")
+    return SystemCall{SystemCallId::DeviceFuncGetAttributes,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"attr", ptr}, {"func", ptr}}};
+  if (name == "__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessor")
+    return SystemCall{SystemCallId::DeviceOccupancy,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"numBlocks", ptr}, {"func", ptr}, {"blockSize", ".b32"}, {"dynamicSmemSize", sizeT}}};
+  if (name == "__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessorWithFlags")
+    return SystemCall{
+        SystemCallId::DeviceOccupancy,
+        std::string(name),
+        SysParam{"error", ".b32"},
+        {{"numBlocks", ptr}, {"func", ptr}, {"blockSize", ".b32"}, {"dynamicSmemSize", sizeT}, {"flags", ".b32"}}};
+  // Copies in device code; the _ptsz forms (per-thread default stream) take the same parameters.
+  const std::string_view base = name.ends_with("_ptsz") ? name.substr(0, name.size() - 5) : name;
+  if (base == "__cudaCDP2MemcpyAsync")
+    return SystemCall{SystemCallId::DeviceMemcpyAsync,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"dst", ptr}, {"src", ptr}, {"count", sizeT}, {"kind", ".b32"}, {"stream", ptr}}};
+  if (base == "__cudaCDP2Memcpy2DAsync")
+    return SystemCall{SystemCallId::DeviceMemcpy2DAsync,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"dst", ptr},
+                       {"dpitch", sizeT},
+                       {"src", ptr},
+                       {"spitch", sizeT},
+                       {"width", sizeT},
+                       {"height", sizeT},
+                       {"kind", ".b32"},
+                       {"stream", ptr}}};
+  if (base == "__cudaCDP2Memcpy3DAsync")
+    return SystemCall{
+        SystemCallId::DeviceMemcpy3DAsync, std::string(name), SysParam{"error", ".b32"}, {{"p", ptr}, {"stream", ptr}}};
+  if (base == "__cudaCDP2MemsetAsync")
+    return SystemCall{SystemCallId::DeviceMemsetAsync,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"devPtr", ptr}, {"value", ".b32"}, {"count", sizeT}, {"stream", ptr}}};
+  if (base == "__cudaCDP2Memset2DAsync")
+    return SystemCall{
+        SystemCallId::DeviceMemset2DAsync,
+        std::string(name),
+        SysParam{"error", ".b32"},
+        {{"devPtr", ptr}, {"pitch", sizeT}, {"value", ".b32"}, {"width", sizeT}, {"height", sizeT}, {"stream", ptr}}};
+  if (base == "__cudaCDP2Memset3DAsync") // cudaPitchedPtr and cudaExtent by value: 32- and 24-byte aggregates
+    return SystemCall{SystemCallId::DeviceMemset3DAsync,
+                      std::string(name),
+                      SysParam{"error", ".b32"},
+                      {{"pitchedDevPtr", ".b8[32]"}, {"value", ".b32"}, {"extent", ".b8[24]"}, {"stream", ptr}}};
   if (name.starts_with("__cudaCDP2"))
     return SystemCall{SystemCallId::DeviceRuntimeUnsupported, std::string(name), std::nullopt, {}};
   return std::nullopt;

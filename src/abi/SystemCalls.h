@@ -35,11 +35,26 @@ enum class SystemCallId {
   DevicePeekAtLastError,
   DeviceStreamCreate,
   DeviceStreamDestroy,
-  DeviceMalloc,      ///< cudaMalloc in device code: the device heap
-  DeviceFree,        ///< cudaFree in device code
-  DeviceQuery,       ///< cudaGetDevice, cudaGetDeviceCount, cudaRuntimeGetVersion: an int through a pointer
-  DeviceEventCreate, ///< cudaEventCreateWithFlags in device code: a handle
-  DeviceEventNoOp,   ///< cudaEventRecord(WithFlags), cudaEventDestroy, cudaStreamWaitEvent in device code
+  DeviceMalloc, ///< cudaMalloc in device code: the device heap
+  DeviceFree,   ///< cudaFree in device code
+  /// cudaGetDevice, cudaGetDeviceCount, cudaRuntimeGetVersion, cudaDeviceGetCacheConfig,
+  /// cudaDeviceGetSharedMemConfig: an int through a pointer
+  DeviceQuery,
+  DeviceEventCreate,       ///< cudaEventCreateWithFlags in device code: a handle
+  DeviceEventNoOp,         ///< cudaEventRecord(WithFlags), cudaEventDestroy, cudaStreamWaitEvent in device code
+  DeviceErrorText,         ///< cudaGetErrorName, cudaGetErrorString: a string in device memory
+  DeviceGetAttribute,      ///< cudaDeviceGetAttribute
+  DeviceGetLimit,          ///< cudaDeviceGetLimit
+  DeviceFuncGetAttributes, ///< cudaFuncGetAttributes
+  DeviceOccupancy,         ///< cudaOccupancyMaxActiveBlocksPerMultiprocessor(WithFlags)
+  /// cudaMemcpyAsync, cudaMemcpy2DAsync, cudaMemcpy3DAsync, cudaMemsetAsync, cudaMemset2DAsync,
+  /// cudaMemset3DAsync in device code: copies into the stream, run in order with its grids
+  DeviceMemcpyAsync,
+  DeviceMemcpy2DAsync,
+  DeviceMemcpy3DAsync,
+  DeviceMemsetAsync,
+  DeviceMemset2DAsync,
+  DeviceMemset3DAsync,
   DeviceRuntimeUnsupported
 };
 

@@ -42,7 +42,7 @@ std::vector<std::byte> argBytes(const void *p, size_t n) {
 report::CoalescingSeries runExperiments(const arch::ArchTarget &target, const GuideChartsOptions &o) {
   const std::string archName = target.displayName();
   const arch::ComputeCapability &cc = *target.computeCapability;
-  vm::Device device(cc, target.gpu ? target.gpu->smCount : 0);
+  vm::Device device(cc, target.gpu ? target.gpu->smCount : 0, target.gpu);
   const vm::LoadedModule &module = device.loadModule("examples/guide/copy.ptx", kGuideCopyPtx);
   report::CoalescingSeries series;
   series.gpu = target.displayName();

@@ -98,7 +98,7 @@ Platform::Platform() {
   target_ = setup.target;
   tools_ = std::move(setup.tools);
   const arch::Gpu *board = target_.board();
-  gpu_ = std::make_unique<vm::Device>(*target_.computeCapability, board ? board->smCount : 0);
+  gpu_ = std::make_unique<vm::Device>(*target_.computeCapability, board ? board->smCount : 0, board);
   tools_->attach(*gpu_);
   if (session::SessionRecorder *s = tools_->recorder())
     s->setHostApi(system::HostApi::OpenCL);

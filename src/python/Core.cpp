@@ -691,7 +691,7 @@ std::shared_ptr<DeviceState> makeDevice(const std::string &gpu, const std::vecto
   }
   state->instruments = std::make_unique<session::Instruments>(state->target, state->tools);
   const arch::ArchTarget &t = state->target;
-  state->device = std::make_unique<vm::Device>(*t.computeCapability, t.gpu ? t.gpu->smCount : 0);
+  state->device = std::make_unique<vm::Device>(*t.computeCapability, t.gpu ? t.gpu->smCount : 0, t.gpu);
   state->instruments->attach(*state->device);
   state->launchOptions.threads = threads;
   state->launchOptions.maxInstructions = maxInstructions;

@@ -305,6 +305,17 @@ std::string timelineSvg(const Timeline &tl) {
       if (w > 24)
         svg += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" fill="#ffffff" font-size="10">{}</text>)", x0 + 3,
                            y + laneHeight / 2 + 4, e.op);
+      // Grids the kernel launched (dynamic parallelism): a thin bar each along the bottom of its
+      // kernel, a row per depth (the third and deeper share the last), when it ran.
+      for (const system::SessionOp::ChildGridSlice &g : op.childGrids) {
+        const double g0 = x(e.start + g.startSeconds), gw = std::max(1.0, x(e.start + g.endSeconds) - g0);
+        const double gy = y + laneHeight - 3 - 4 * std::min<double>(g.depth, 3);
+        svg += fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="3" fill="#0b3d0b" )"
+                           R"(fill-opacity="0.75"><title>child grid {} (depth {}, launched by {}): {} to {}</title>)"
+                           R"(</rect>)",
+                           g0, gy, gw, escapeXml(g.label), g.depth, escapeXml(g.launchedBy),
+                           escapeXml(timeText(e.start + g.startSeconds)), escapeXml(timeText(e.start + g.endSeconds)));
+      }
     }
   }
   const double axisY = top + laneHeight * static_cast<double>(lanes.size());

@@ -8,59 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "abi/CudaRuntimeAbi.h"
+
 namespace ptxray::runtime::cuda {
 
-using Error = int; ///< cudaError_t
-
-// cudaError_t values.
-inline constexpr Error kSuccess = 0;
-inline constexpr Error kErrorInvalidValue = 1;
-inline constexpr Error kErrorMemoryAllocation = 2;
-inline constexpr Error kErrorInitializationError = 3;
-inline constexpr Error kErrorInvalidConfiguration = 9;
-inline constexpr Error kErrorInvalidPitchValue = 12;
-inline constexpr Error kErrorInvalidSymbol = 13;
-inline constexpr Error kErrorInvalidHostPointer = 16;
-inline constexpr Error kErrorInvalidDevicePointer = 17;
-inline constexpr Error kErrorInvalidTexture = 18;
-inline constexpr Error kErrorInvalidChannelDescriptor = 20;
-inline constexpr Error kErrorInvalidMemcpyDirection = 21;
-inline constexpr Error kErrorMissingConfiguration = 52;
-inline constexpr Error kErrorLaunchMaxDepthExceeded = 65;
-inline constexpr Error kErrorLaunchPendingCountExceeded = 69;
-inline constexpr Error kErrorInvalidDeviceFunction = 98;
-inline constexpr Error kErrorNoDevice = 100;
-inline constexpr Error kErrorInvalidDevice = 101;
-inline constexpr Error kErrorInvalidKernelImage = 200;
-inline constexpr Error kErrorNoKernelImageForDevice = 209;
-inline constexpr Error kErrorUnsupportedLimit = 215;
-inline constexpr Error kErrorInvalidPtx = 218;
-inline constexpr Error kErrorFileNotFound = 301;
-inline constexpr Error kErrorInvalidSource = 300;
-inline constexpr Error kErrorInvalidResourceHandle = 400;
-inline constexpr Error kErrorSymbolNotFound = 500;
-inline constexpr Error kErrorNotReady = 600;
-inline constexpr Error kErrorIllegalAddress = 700;
-inline constexpr Error kErrorPeerAccessAlreadyEnabled = 704;
-inline constexpr Error kErrorPeerAccessNotEnabled = 705;
-inline constexpr Error kErrorLaunchOutOfResources = 701;
-inline constexpr Error kErrorLaunchTimeout = 702;
-inline constexpr Error kErrorAssert = 710;
-inline constexpr Error kErrorHardwareStackError = 714;
-inline constexpr Error kErrorIllegalInstruction = 715;
-inline constexpr Error kErrorMisalignedAddress = 716;
-inline constexpr Error kErrorInvalidAddressSpace = 717;
-inline constexpr Error kErrorInvalidPc = 718;
-inline constexpr Error kErrorLaunchFailure = 719;
-inline constexpr Error kErrorHostMemoryAlreadyRegistered = 712;
-inline constexpr Error kErrorHostMemoryNotRegistered = 713;
-inline constexpr Error kErrorCooperativeLaunchTooLarge = 720;
-inline constexpr Error kErrorNotSupported = 801;
-inline constexpr Error kErrorUnknown = 999;
-
-/// cudaGetErrorName / cudaGetErrorString texts; "unrecognized error code" for unknown values.
-const char *errorName(Error error);
-const char *errorString(Error error);
+// cudaError_t, its names and texts, cudaDeviceAttr and cudaLimit: shared with the device runtime.
+using namespace ::ptxray::abi::cuda;
 
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -202,54 +155,6 @@ struct DeviceProp {
   unsigned int gpuPciSubsystemID;
   int hostNumaMultinodeIpcSupported;
   int reserved[56];
-};
-
-// cudaDeviceAttr values that cudaDeviceGetAttribute answers (DeviceProperties.cpp).
-enum DeviceAttr : int {
-  AttrMaxThreadsPerBlock = 1,
-  AttrMaxBlockDimX = 2,
-  AttrMaxBlockDimY = 3,
-  AttrMaxBlockDimZ = 4,
-  AttrMaxGridDimX = 5,
-  AttrMaxGridDimY = 6,
-  AttrMaxGridDimZ = 7,
-  AttrMaxSharedMemoryPerBlock = 8,
-  AttrTotalConstantMemory = 9,
-  AttrWarpSize = 10,
-  AttrMaxPitch = 11,
-  AttrMaxRegistersPerBlock = 12,
-  AttrClockRate = 13,
-  AttrTextureAlignment = 14,
-  AttrGpuOverlap = 15,
-  AttrMultiProcessorCount = 16,
-  AttrKernelExecTimeout = 17,
-  AttrIntegrated = 18,
-  AttrCanMapHostMemory = 19,
-  AttrComputeMode = 20,
-  AttrConcurrentKernels = 31,
-  AttrEccEnabled = 32,
-  AttrPciBusId = 33,
-  AttrPciDeviceId = 34,
-  AttrTccDriver = 35,
-  AttrMemoryClockRate = 36,
-  AttrGlobalMemoryBusWidth = 37,
-  AttrL2CacheSize = 38,
-  AttrMaxThreadsPerMultiProcessor = 39,
-  AttrAsyncEngineCount = 40,
-  AttrUnifiedAddressing = 41,
-  AttrComputeCapabilityMajor = 75,
-  AttrComputeCapabilityMinor = 76,
-  AttrStreamPrioritiesSupported = 78,
-  AttrGlobalL1CacheSupported = 79,
-  AttrLocalL1CacheSupported = 80,
-  AttrMaxSharedMemoryPerMultiprocessor = 81,
-  AttrMaxRegistersPerMultiprocessor = 82,
-  AttrManagedMemory = 83,
-  AttrIsMultiGpuBoard = 84,
-  AttrCooperativeLaunch = 95,
-  AttrMaxSharedMemoryPerBlockOptin = 97,
-  AttrMaxBlocksPerMultiprocessor = 106,
-  AttrReservedSharedMemoryPerBlock = 111,
 };
 
 struct ChannelFormatDesc { // cudaChannelFormatDesc

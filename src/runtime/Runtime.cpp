@@ -114,7 +114,7 @@ Runtime::Runtime() {
     std::cerr << fmt::format("ptxray: note: {} stands for the {}, its reference board\n",
                              target_.computeCapability->smName(), board->name);
   deviceCount_ = (board ? std::max(1, board->gpusPerBoard) : 1) * config_.boards.value_or(1);
-  device_ = std::make_unique<vm::Device>(*target_.computeCapability, board ? board->smCount : 0);
+  device_ = std::make_unique<vm::Device>(*target_.computeCapability, board ? board->smCount : 0, board);
   tools_->attach(*device_);
   const char *loading = std::getenv("CUDA_MODULE_LOADING");
   eagerLoading_ = loading && std::string_view(loading) == "EAGER";
@@ -919,29 +919,6 @@ double Runtime::lazyLoadSeconds(const vm::LoadedModule &module, const vm::Decode
   return seconds;
 }
 
-namespace {
-arch::OccupancyInput occupancyInput(vm::Device &device, const vm::LoadedModule &m, const vm::DecodedFunction &kernel,
-                                    int blockSize, size_t dynamicShared) {
-  arch::OccupancyInput in;
-  in.threadsPerBlock = blockSize;
-  in.registersPerThread = static_cast<int>(device.kernelRegisters(m, kernel));
-  in.staticSharedBytes = kernel.staticSharedBytes;
-  in.dynamicSharedBytes = dynamicShared;
-  return in;
-}
-
-std::optional<int> maxntid(const vm::DecodedFunction &kernel) {
-  for (const ptx::PerfDirective &d : kernel.source->directives)
-    if (d.kind == ptx::PerfDirectiveKind::MaxNTid || d.kind == ptx::PerfDirectiveKind::ReqNTid) {
-      uint64_t product = 1;
-      for (uint32_t v : d.values)
-        product *= v;
-      return static_cast<int>(product);
-    }
-  return std::nullopt;
-}
-} // namespace
-
 cuda::Error Runtime::funcAttributes(cuda::FuncAttributes *attributes, const void *hostFunction) {
   if (!attributes)
     return cuda::kErrorInvalidValue;
@@ -953,23 +930,16 @@ cuda::Error Runtime::funcAttributes(cuda::FuncAttributes *attributes, const void
   const vm::DecodedFunction *kernel = m ? m->findKernel(f->name) : nullptr;
   if (!kernel)
     return cuda::kErrorInvalidDeviceFunction;
-  const arch::ComputeCapability &cc = device_->computeCapability();
+  const vm::FunctionAttributes a = device_->functionAttributes(*m, *kernel, f->maxDynamicSharedBytes);
   *attributes = {};
-  attributes->sharedSizeBytes = kernel->staticSharedBytes;
-  attributes->localSizeBytes = kernel->frameBytes;
-  attributes->numRegs = static_cast<int>(device_->kernelRegisters(*m, *kernel));
-  // The largest block the registers allow, in whole warps, within the hardware's and the kernel's limits.
-  int maxThreads = cc.maxThreadsPerBlock;
-  if (attributes->numRegs > 0)
-    maxThreads = std::min(maxThreads, cc.maxRegistersPerBlock / attributes->numRegs / cc.warpSize * cc.warpSize);
-  if (auto limit = maxntid(*kernel))
-    maxThreads = std::min(maxThreads, *limit);
-  attributes->maxThreadsPerBlock = maxThreads;
-  attributes->ptxVersion = static_cast<int>(m->ptx().ptxVersion());
-  attributes->binaryVersion = cc.major * 10 + cc.minor;
-  attributes->maxDynamicSharedSizeBytes =
-      f->maxDynamicSharedBytes >= 0 ? f->maxDynamicSharedBytes
-                                    : std::max(0, cc.sharedPerBlock - static_cast<int>(kernel->staticSharedBytes));
+  attributes->sharedSizeBytes = a.sharedSizeBytes;
+  attributes->constSizeBytes = a.constSizeBytes;
+  attributes->localSizeBytes = a.localSizeBytes;
+  attributes->numRegs = a.numRegs;
+  attributes->maxThreadsPerBlock = a.maxThreadsPerBlock;
+  attributes->ptxVersion = a.ptxVersion;
+  attributes->binaryVersion = a.binaryVersion;
+  attributes->maxDynamicSharedSizeBytes = a.maxDynamicSharedSizeBytes;
   attributes->preferredShmemCarveout = -1;
   return cuda::kSuccess;
 }
@@ -1003,13 +973,10 @@ cuda::Error Runtime::occupancyMaxActiveBlocks(int *blocks, const void *hostFunct
   const vm::DecodedFunction *kernel = m ? m->findKernel(f->name) : nullptr;
   if (!kernel)
     return cuda::kErrorInvalidDeviceFunction;
-  try {
-    arch::OccupancyResult r = arch::computeOccupancy(device_->computeCapability(),
-                                                     occupancyInput(*device_, *m, *kernel, blockSize, dynamicShared));
-    *blocks = r.launches() ? r.activeBlocksPerSm : 0;
-  } catch (const std::invalid_argument &) {
+  const std::optional<int> perSm = device_->activeBlocksPerSm(*m, *kernel, blockSize, dynamicShared);
+  if (!perSm)
     return cuda::kErrorInvalidValue;
-  }
+  *blocks = *perSm;
   return cuda::kSuccess;
 }
 

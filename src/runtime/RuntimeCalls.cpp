@@ -20,25 +20,16 @@ constexpr unsigned kScheduleMask = 0x07;
 constexpr unsigned kMapHost = 0x08;
 constexpr unsigned kFlagsMask = 0xff;
 
-// cudaLimit / CUlimit.
-constexpr int kLimitStackSize = 0;
-constexpr int kLimitPrintfFifoSize = 1;
-constexpr int kLimitMallocHeapSize = 2;
-constexpr int kLimitDevRuntimeSyncDepth = 3;
-constexpr int kLimitDevRuntimePendingLaunchCount = 4;
-constexpr int kLimitMaxL2FetchGranularity = 5;
-constexpr int kLimitPersistingL2CacheSize = 6;
-
 /// What CUDA reports before a program sets a limit (the heap is the VM's own).
 size_t defaultLimit(int limit, int smCount) {
   switch (limit) {
-  case kLimitStackSize: return 1024;
+  case cuda::LimitStackSize: return 1024;
   // The programming guide says 1 MB; an H200 (132 SMs, driver 580) reports 8650752, 64 KiB per SM
   // (validation/programs/results/runtime_calls.out): 64 KiB per SM, at least 1 MiB.
-  case kLimitPrintfFifoSize: return std::max<size_t>(1024 * 1024, static_cast<size_t>(smCount) * 64 * 1024);
-  case kLimitDevRuntimeSyncDepth: return 2;
-  case kLimitDevRuntimePendingLaunchCount: return 2048;
-  case kLimitMaxL2FetchGranularity: return 64;
+  case cuda::LimitPrintfFifoSize: return std::max<size_t>(1024 * 1024, static_cast<size_t>(smCount) * 64 * 1024);
+  case cuda::LimitDevRuntimeSyncDepth: return 2;
+  case cuda::LimitDevRuntimePendingLaunchCount: return 2048;
+  case cuda::LimitMaxL2FetchGranularity: return 64;
   default: return 0;
   }
 }
@@ -95,9 +86,9 @@ cuda::Error Runtime::setLimit(int which, size_t value) {
   // Sizes the GPU could not hold are refused as an H200 refuses SIZE_MAX (cudaErrorInvalidValue);
   // those the GPU holds but the VM's address space does not fail to allocate rather than leaving a
   // heap of 0 bytes behind a success.
-  if (which == kLimitStackSize && value > static_cast<uint64_t>(cc.maxLocalBytesPerThread))
+  if (which == cuda::LimitStackSize && value > static_cast<uint64_t>(cc.maxLocalBytesPerThread))
     return cuda::kErrorInvalidValue;
-  if (which == kLimitPrintfFifoSize || which == kLimitMallocHeapSize) {
+  if (which == cuda::LimitPrintfFifoSize || which == cuda::LimitMallocHeapSize) {
     const uint64_t window = vm::kGlobalAddressSpace;
     const arch::Gpu *board = target_.board();
     if (value > (board ? static_cast<uint64_t>(board->memoryBytes) : window))
@@ -106,31 +97,31 @@ cuda::Error Runtime::setLimit(int which, size_t value) {
       return cuda::kErrorMemoryAllocation;
   }
   switch (which) {
-  case kLimitStackSize:
-  case kLimitMaxL2FetchGranularity:
-  case kLimitPersistingL2CacheSize: break;
-  case kLimitPrintfFifoSize:
-  case kLimitMallocHeapSize: {
+  case cuda::LimitStackSize:
+  case cuda::LimitMaxL2FetchGranularity:
+  case cuda::LimitPersistingL2CacheSize: break;
+  case cuda::LimitPrintfFifoSize:
+  case cuda::LimitMallocHeapSize: {
     // Not after a kernel that uses printf (or malloc and free) has run: the FIFO (the heap) is in use.
-    const char *call = which == kLimitPrintfFifoSize ? "vprintf" : "malloc";
+    const char *call = which == cuda::LimitPrintfFifoSize ? "vprintf" : "malloc";
     for (const auto &b : binaries_)
       if (b->module && b->module->program().findFunction(call) && launches_ > 0)
         return cuda::kErrorInvalidValue;
-    if (which == kLimitMallocHeapSize)
+    if (which == cuda::LimitMallocHeapSize)
       device_->setHeapBytes(value);
     break;
   }
-  case kLimitDevRuntimeSyncDepth: // the device runtime's cudaDeviceSynchronize: before compute capability 9.0
+  case cuda::LimitDevRuntimeSyncDepth: // the device runtime's cudaDeviceSynchronize: before compute capability 9.0
     if (cc.major >= 9)
       return cuda::kErrorUnsupportedLimit;
     break;
-  case kLimitDevRuntimePendingLaunchCount:
+  case cuda::LimitDevRuntimePendingLaunchCount:
     if (cc.major * 10 + cc.minor < 35)
       return cuda::kErrorUnsupportedLimit;
     break;
   default: return cuda::kErrorUnsupportedLimit;
   }
-  if (which == kLimitMaxL2FetchGranularity && value > 128)
+  if (which == cuda::LimitMaxL2FetchGranularity && value > 128)
     value = 128; // a hint between 0 and 128 bytes
   limits_[which] = value;
   return cuda::kSuccess;
@@ -139,9 +130,9 @@ cuda::Error Runtime::setLimit(int which, size_t value) {
 cuda::Error Runtime::limit(size_t *value, int which) const {
   if (!value)
     return cuda::kErrorInvalidValue;
-  if (which < kLimitStackSize || which > kLimitPersistingL2CacheSize)
+  if (which < cuda::LimitStackSize || which > cuda::LimitPersistingL2CacheSize)
     return cuda::kErrorUnsupportedLimit;
-  if (which == kLimitMallocHeapSize) {
+  if (which == cuda::LimitMallocHeapSize) {
     *value = device_->heapBytes();
     return cuda::kSuccess;
   }
@@ -207,15 +198,15 @@ cuda::Error Runtime::funcSetSharedMemConfig(const void *hostFunction, int config
 void Runtime::configureLaunch(vm::LaunchOptions &options, const void *hostFunction) {
   // The driver grows a thread's stack to what a kernel's frames need whatever the limit says, when
   // ptxas could size them; a recursive kernel gets the limit and no more (LaunchOptions).
-  if (auto it = limits_.find(kLimitStackSize); it != limits_.end()) {
+  if (auto it = limits_.find(cuda::LimitStackSize); it != limits_.end()) {
     options.stackBytesPerThread = std::max<uint64_t>(options.stackBytesPerThread, it->second);
     options.stackLimitBytes = it->second;
   }
-  if (auto it = limits_.find(kLimitPrintfFifoSize); it != limits_.end())
+  if (auto it = limits_.find(cuda::LimitPrintfFifoSize); it != limits_.end())
     options.printfFifoBytes = it->second;
   else
-    options.printfFifoBytes = defaultLimit(kLimitPrintfFifoSize, smCount());
-  if (auto it = limits_.find(kLimitDevRuntimePendingLaunchCount); it != limits_.end())
+    options.printfFifoBytes = defaultLimit(cuda::LimitPrintfFifoSize, smCount());
+  if (auto it = limits_.find(cuda::LimitDevRuntimePendingLaunchCount); it != limits_.end())
     options.pendingLaunchLimit = static_cast<uint32_t>(std::min<size_t>(it->second, UINT32_MAX));
   // The function's preference, else the device's (a function's PreferNone or Default defers to it).
   const int device = threadDevice();

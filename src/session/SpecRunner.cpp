@@ -204,7 +204,7 @@ arch::ArchTarget RunOptions::defaultTarget() {
 
 RunOutcome runSpec(const RunSpec &spec, const RunOptions &options) {
   const arch::ArchTarget &target = options.target;
-  vm::Device device(*target.computeCapability, target.gpu ? target.gpu->smCount : 0);
+  vm::Device device(*target.computeCapability, target.gpu ? target.gpu->smCount : 0, target.gpu);
   device.setListener(options.listener);
   Checker c(spec.name);
 

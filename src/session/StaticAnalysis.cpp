@@ -17,7 +17,7 @@ namespace ptxray::session {
 StaticAnalysisResult analyzeStatically(const arch::ArchTarget &target, const StaticAnalysisRequest &request) {
   const arch::ComputeCapability &cc = *target.computeCapability;
   StaticAnalysisResult out;
-  vm::Device device(cc, target.gpu ? target.gpu->smCount : 0);
+  vm::Device device(cc, target.gpu ? target.gpu->smCount : 0, target.gpu);
   // A source's PTX is kept so that ptxas can count its registers.
   const bool cuda = request.module.ends_with(".cu") || request.module.ends_with(".cl");
   std::optional<support::TemporaryFolder> temporary;

@@ -1,5 +1,6 @@
 #include "vm/Device.h"
 
+#include "abi/CudaRuntimeAbi.h"
 #include "abi/SystemCalls.h"
 #include "arch/OccupancyCalculator.h"
 #include "ptx/Demangle.h"
@@ -95,8 +96,8 @@ uint64_t LoadedModule::deviceAddress(const PlacedVariable &v) const {
 // ---------------------------------------------------------------------------------------------
 // Device
 
-Device::Device(const arch::ComputeCapability &cc, int smCount)
-    : cc_(cc), smCount_(std::max(smCount, 1)), textures_(std::make_unique<TextureTable>()),
+Device::Device(const arch::ComputeCapability &cc, int smCount, const arch::Gpu *board)
+    : cc_(cc), smCount_(std::max(smCount, 1)), board_(board), textures_(std::make_unique<TextureTable>()),
       workers_(std::make_unique<WorkerPool>()) {
   textures_->setMemory(&memory_);
 }
@@ -502,18 +503,55 @@ std::pair<Refusal, std::string> Device::checkLaunch(const LoadedModule &module, 
 
 uint64_t Device::residentCtaLimit(const LoadedModule &module, const DecodedFunction &kernel,
                                   const LaunchConfig &config) const {
+  // checkLaunch refuses blocks the calculator refuses before this is asked.
+  const int perSm =
+      std::max(activeBlocksPerSm(module, kernel, static_cast<int>(std::min<uint64_t>(config.block.count(), 1u << 30)),
+                                 config.dynamicSharedBytes)
+                   .value_or(1),
+               1);
+  return static_cast<uint64_t>(perSm) * static_cast<uint64_t>(std::max(smCount_, 1));
+}
+
+std::optional<int> Device::activeBlocksPerSm(const LoadedModule &module, const DecodedFunction &kernel, int blockSize,
+                                             uint64_t dynamicSharedBytes) const {
   arch::OccupancyInput in;
-  in.threadsPerBlock = static_cast<int>(std::min<uint64_t>(config.block.count(), 1u << 30));
+  in.threadsPerBlock = blockSize;
   in.registersPerThread = static_cast<int>(kernelRegisters(module, kernel));
   in.staticSharedBytes = kernel.staticSharedBytes;
-  in.dynamicSharedBytes = config.dynamicSharedBytes;
-  int perSm = 1;
+  in.dynamicSharedBytes = dynamicSharedBytes;
   try {
-    perSm = std::max(arch::computeOccupancy(cc_, in).activeBlocksPerSm, 1);
+    const arch::OccupancyResult r = arch::computeOccupancy(cc_, in);
+    return r.launches() ? r.activeBlocksPerSm : 0;
   } catch (const std::invalid_argument &) {
-    // checkLaunch refuses such blocks before this is asked.
+    return std::nullopt;
   }
-  return static_cast<uint64_t>(perSm) * static_cast<uint64_t>(std::max(smCount_, 1));
+}
+
+FunctionAttributes Device::functionAttributes(const LoadedModule &module, const DecodedFunction &kernel,
+                                              int maxDynamicSharedBytes) const {
+  FunctionAttributes a;
+  a.sharedSizeBytes = kernel.staticSharedBytes;
+  a.localSizeBytes = kernel.frameBytes;
+  a.numRegs = static_cast<int>(kernelRegisters(module, kernel));
+  // The largest block the registers allow, in whole warps, within the hardware's and the kernel's limits.
+  int maxThreads = cc_.maxThreadsPerBlock;
+  if (a.numRegs > 0)
+    maxThreads = std::min(maxThreads, cc_.maxRegistersPerBlock / a.numRegs / cc_.warpSize * cc_.warpSize);
+  for (const ptx::PerfDirective &d : kernel.source->directives)
+    if (d.kind == ptx::PerfDirectiveKind::MaxNTid || d.kind == ptx::PerfDirectiveKind::ReqNTid) {
+      uint64_t product = 1;
+      for (uint32_t v : d.values)
+        product *= v;
+      maxThreads = static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(maxThreads), product));
+      break;
+    }
+  a.maxThreadsPerBlock = maxThreads;
+  a.ptxVersion = static_cast<int>(module.ptx().ptxVersion());
+  a.binaryVersion = cc_.major * 10 + cc_.minor;
+  a.maxDynamicSharedSizeBytes = maxDynamicSharedBytes >= 0
+                                    ? maxDynamicSharedBytes
+                                    : std::max(0, cc_.sharedPerBlock - static_cast<int>(kernel.staticSharedBytes));
+  return a;
 }
 
 uint64_t Device::gridWorkspace() {
@@ -550,6 +588,15 @@ LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelN
   return launchGrid(module, kernel, config, args, options, GridNesting{});
 }
 
+namespace {
+
+bool usesSystemCall(const Program &program, abi::SystemCallId id) {
+  return std::any_of(program.functions.begin(), program.functions.end(),
+                     [id](const DecodedFunction &f) { return f.isSystemCall && f.systemCall == static_cast<int>(id); });
+}
+
+} // namespace
+
 LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunction *kernel, const LaunchConfig &config,
                                 std::span<const std::vector<std::byte>> args, const LaunchOptions &options,
                                 const GridNesting &nesting) {
@@ -563,6 +610,8 @@ LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunctio
     heap_ = std::make_unique<DeviceHeap>(memory_, heapBytes_);
 
   LaunchState L;
+  L.device = this;
+  L.module = &module;
   L.program = &module.program();
   L.kernel = kernel;
   L.memory = &memory_;
@@ -635,6 +684,8 @@ LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunctio
   L.depth = nesting.depth;
   L.pendingLaunches = nesting.pendingLaunches ? nesting.pendingLaunches : std::make_shared<std::atomic<uint64_t>>(0);
   L.gridsHeard = nesting.gridsHeard ? nesting.gridsHeard : std::make_shared<uint64_t>(0);
+  if (usesSystemCall(module.program(), abi::SystemCallId::DeviceErrorText))
+    makeErrorTexts();
   if (launchesDevice(module.program())) {
     if (!launchArena_)
       launchArena_ = std::make_unique<DeviceHeap>(memory_, kLaunchArenaBytes,
@@ -718,10 +769,78 @@ LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunctio
   return result;
 }
 
+uint64_t Device::errorTextAddress(int error, bool name) const {
+  auto it = errorTexts_.find(error);
+  const std::pair<uint64_t, uint64_t> &t = it == errorTexts_.end() ? unknownErrorTexts_ : it->second;
+  return name ? t.first : t.second;
+}
+
+void Device::makeErrorTexts() {
+  if (!errorTexts_.empty())
+    return;
+  std::string bytes; // every name and text, each with its terminating NUL
+  std::vector<std::pair<size_t, size_t>> offsets;
+  auto add = [&](const char *name, const char *text) {
+    offsets.emplace_back(bytes.size(), bytes.size() + std::strlen(name) + 1);
+    bytes.append(name).push_back(0);
+    bytes.append(text).push_back(0);
+  };
+  const auto table = abi::cuda::errorTexts();
+  for (const abi::cuda::ErrorText &e : table)
+    add(e.name, e.text);
+  add(abi::cuda::kUnknownErrorName, abi::cuda::kUnknownErrorText);
+  auto base = memory_.allocate(bytes.size(), AllocationKind::Driver, "the device runtime's error names and texts");
+  if (!base)
+    return; // no room: the calls return null pointers
+  std::memcpy(memory_.hostRange(*base, bytes.size()), bytes.data(), bytes.size());
+  for (size_t i = 0; i < table.size(); ++i)
+    errorTexts_[table[i].error] = {*base + offsets[i].first, *base + offsets[i].second};
+  unknownErrorTexts_ = {*base + offsets.back().first, *base + offsets.back().second};
+}
+
+namespace {
+
+/// Runs a copy or a set a grid put into a stream (device-side cudaMemcpy*Async, cudaMemset*Async):
+/// row by row, as memmove (a copy may overlap itself), each row heard as a write from outside a grid
+/// (initcheck). The call checked the rows; memory freed since is a fault of the launch tree.
+void runStreamCopy(DeviceMemory &memory, const LaunchState &L, const LaunchState::ChildLaunch &c,
+                   LaunchResult &result) {
+  const LaunchState::ChildLaunch::Rows &r = c.rows;
+  const bool copy = c.kind == LaunchState::ChildLaunch::Kind::Copy;
+  for (uint64_t z = 0; z < r.depth; ++z)
+    for (uint64_t y = 0; y < r.height; ++y) {
+      const uint64_t dst = r.dst + z * r.dstSlice + y * r.dstPitch, src = r.src + z * r.srcSlice + y * r.srcPitch;
+      std::byte *to = memory.hostRange(dst, r.width);
+      const std::byte *from = copy ? memory.hostRange(src, r.width) : nullptr;
+      if (!to || (copy && !from)) {
+        Fault f;
+        f.kind = FaultKind::OutOfBounds;
+        f.kernel = L.kernel->name;
+        f.address = to ? src : dst;
+        f.size = static_cast<uint32_t>(std::min<uint64_t>(r.width, UINT32_MAX));
+        f.isWrite = !to;
+        f.detail = fmt::format("a device-side {} launched by {} (block {}, thread {}): [0x{:x}, +{}) is no longer "
+                               "device memory",
+                               copy ? "cudaMemcpyAsync" : "cudaMemsetAsync", ptx::demangle(L.kernel->name),
+                               c.origin.launchingCta, c.origin.launchingThread, f.address, r.width);
+        result.status = LaunchStatus::Faulted;
+        result.error = f.detail;
+        result.faults.push_back(std::move(f));
+        ++result.faultCount;
+        return;
+      }
+      if (copy)
+        std::memmove(to, from, r.width);
+      else
+        std::memset(to, r.value, r.width);
+      memory.noteHostWrite(dst, r.width);
+    }
+}
+
+} // namespace
+
 bool Device::launchesDevice(const Program &program) {
-  return std::any_of(program.functions.begin(), program.functions.end(), [](const DecodedFunction &f) {
-    return f.isSystemCall && f.systemCall == static_cast<int>(abi::SystemCallId::DeviceGetParameterBuffer);
-  });
+  return usesSystemCall(program, abi::SystemCallId::DeviceGetParameterBuffer);
 }
 
 void Device::runChildGrids(const LoadedModule &module, LaunchState &L, LaunchResult &result) {
@@ -743,6 +862,11 @@ void Device::runChildGrids(const LoadedModule &module, LaunchState &L, LaunchRes
     if (!result.ok()) { // a failed grid ends its launch tree; what was still pending never runs
       *L.pendingLaunches -= children.size() - i;
       break;
+    }
+    if (c.kind != LaunchState::ChildLaunch::Kind::Grid) {
+      runStreamCopy(memory_, L, c, result);
+      --*L.pendingLaunches;
+      continue;
     }
     const DecodedFunction &kernel = L.program->functions[c.function];
     std::vector<std::vector<std::byte>> args(kernel.paramSizes.size());

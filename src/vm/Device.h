@@ -4,6 +4,7 @@
 #pragma once
 
 #include "arch/ComputeCapability.h"
+#include "arch/GpuDatabase.h"
 #include "ptx/Diagnostics.h"
 #include "ptx/Ir.h"
 #include "ptx/Parser.h"
@@ -22,6 +23,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxray::vm {
@@ -122,15 +124,29 @@ struct LaunchResult {
   bool ok() const { return status == LaunchStatus::Success; }
 };
 
+/// What cudaFuncGetAttributes says of a kernel (cudaFuncAttributes' fields ptxray knows).
+struct FunctionAttributes {
+  uint64_t sharedSizeBytes = 0; ///< static shared memory
+  uint64_t constSizeBytes = 0;
+  uint64_t localSizeBytes = 0; ///< the kernel's frame per thread
+  int maxThreadsPerBlock = 0;  ///< the largest block the registers, the GPU and .maxntid allow
+  int numRegs = 0;             ///< Device::kernelRegisters
+  int ptxVersion = 0;          ///< the module's .version, as 10 x major + minor
+  int binaryVersion = 0;       ///< the GPU's compute capability, as 10 x major + minor
+  int maxDynamicSharedSizeBytes = 0;
+};
+
 class Device {
 public:
-  /// A device of the given compute capability with `smCount` SMs (for %nsmid / %smid).
-  explicit Device(const arch::ComputeCapability &cc, int smCount = 0);
+  /// A device of the given compute capability with `smCount` SMs (for %nsmid / %smid), on `board`
+  /// (the device runtime's cudaDeviceGetAttribute; nullptr: a compute capability alone).
+  explicit Device(const arch::ComputeCapability &cc, int smCount = 0, const arch::Gpu *board = nullptr);
   ~Device();
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
 
   const arch::ComputeCapability &computeCapability() const { return cc_; }
+  const arch::Gpu *board() const { return board_; }
 
   /// Parses, verifies and loads PTX. Throws VmError with every diagnostic when it does not verify.
   /// `constantArgumentBytes`: room after the module's own constants for kernel arguments that live
@@ -205,6 +221,18 @@ public:
 
   /// Registers per thread the launch checks assume: .maxnreg, else the PTX liveness estimate.
   uint32_t kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const;
+  /// Where cudaGetErrorName's (`name`) or cudaGetErrorString's text for `error` lies in device
+  /// memory, for the device runtime's (driver memory made before the first launch that can ask).
+  uint64_t errorTextAddress(int error, bool name) const;
+  /// cudaFuncGetAttributes for a kernel, the host's and the device runtime's.
+  /// `maxDynamicSharedBytes`: what cudaFuncSetAttribute set; -1: the default (the block's limit less
+  /// the kernel's static shared memory).
+  FunctionAttributes functionAttributes(const LoadedModule &module, const DecodedFunction &kernel,
+                                        int maxDynamicSharedBytes = -1) const;
+  /// cudaOccupancyMaxActiveBlocksPerMultiprocessor: blocks of `blockSize` threads an SM keeps resident
+  /// (0 when one cannot launch); nullopt for a block size the calculator refuses.
+  std::optional<int> activeBlocksPerSm(const LoadedModule &module, const DecodedFunction &kernel, int blockSize,
+                                       uint64_t dynamicSharedBytes) const;
   /// CTAs of this launch the GPU keeps resident at once: blocks per SM (the occupancy calculator)
   /// x SMs. A cooperative launch may not have more.
   uint64_t residentCtaLimit(const LoadedModule &module, const DecodedFunction &kernel,
@@ -237,10 +265,14 @@ public:
 private:
   /// The grid workspace cooperative launches share (allocated on first use, kept).
   uint64_t gridWorkspace();
+  /// Writes every error's name and text into driver memory, once (errorTextAddress).
+  void makeErrorTexts();
+
   /// Fills `loaded`'s warnings: what of it the modeled GPU lacks.
   void noteFeaturesBeyondGpu(LoadedModule &loaded) const;
   const arch::ComputeCapability &cc_;
   int smCount_ = 1;
+  const arch::Gpu *board_ = nullptr;
   DeviceMemory memory_;
   Listener *listener_ = nullptr;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
@@ -250,6 +282,8 @@ private:
   std::unique_ptr<TextureTable> textures_;
   uint64_t launches_ = 0;
   uint64_t gridWorkspace_ = 0;
+  std::unordered_map<int, std::pair<uint64_t, uint64_t>> errorTexts_; ///< error -> (name, text) addresses
+  std::pair<uint64_t, uint64_t> unknownErrorTexts_{};                 ///< for values the table lacks
   std::unique_ptr<WorkerPool> workers_; ///< the launches' worker threads, kept between launches
 };
 

@@ -27,6 +27,8 @@ namespace ptxray::vm {
 
 class DeviceHeap;
 class TextureTable;
+class Device;
+class LoadedModule;
 
 /// One path of a warp: run `mask` from `pc` until `rpc` (where it rejoins the entry below).
 struct SimtEntry {
@@ -117,6 +119,8 @@ struct Cta {
 
 /// Everything a launch shares between its workers.
 struct LaunchState {
+  const Device *device = nullptr;       ///< the GPU it runs on (the device runtime's queries)
+  const LoadedModule *module = nullptr; ///< the module of `program`
   const Program *program = nullptr;
   const DecodedFunction *kernel = nullptr;
   DeviceMemory *memory = nullptr;
@@ -206,10 +210,20 @@ struct LaunchState {
     Dim3 grid, block;
     uint32_t sharedBytes = 0;
   };
+  /// A grid a thread launched, or a copy or set it put into a stream (cudaMemcpy*Async and
+  /// cudaMemset*Async in device code), which runs in order with the grids.
   struct ChildLaunch {
     /// Where it was launched: (CTA, thread, the thread's launch count), for an order that does not
     /// depend on how the host's threads raced, and into which stream.
     GridOrigin origin{};
+    enum class Kind : uint8_t { Grid, Copy, Set } kind = Kind::Grid;
+    /// A copy or a set: `depth` slices of `height` rows of `width` bytes each.
+    struct Rows {
+      uint64_t dst = 0, dstPitch = 0, dstSlice = 0;
+      uint64_t src = 0, srcPitch = 0, srcSlice = 0; ///< a copy's
+      uint64_t width = 0, height = 1, depth = 1;
+      uint8_t value = 0; ///< a set's byte
+    } rows;
     uint32_t function = 0;
     Dim3 grid, block;
     uint32_t sharedBytes = 0;

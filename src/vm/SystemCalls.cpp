@@ -1,6 +1,9 @@
 #include "vm/SystemCalls.h"
 
+#include "abi/CudaRuntimeAbi.h"
 #include "abi/SystemCalls.h"
+#include "arch/DeviceAttributes.h"
+#include "vm/Device.h"
 #include "vm/DevicePrintf.h"
 #include "vm/MemoryAccess.h"
 #include "vm/Simt.h"
@@ -186,14 +189,25 @@ void emitHeapEvent(ExecContext &ctx, const MicroOp &op, HeapOp kind, HeapEvent &
 namespace {
 
 // cudaError_t values the device runtime returns.
-constexpr uint32_t kCudaSuccess = 0;
-constexpr uint32_t kCudaErrorInvalidValue = 1;
-constexpr uint32_t kCudaErrorMemoryAllocation = 2;
-constexpr uint32_t kCudaErrorInvalidDevicePointer = 17;
-constexpr uint32_t kCudaErrorInvalidConfiguration = 9;
-constexpr uint32_t kCudaErrorLaunchMaxDepthExceeded = 65;
-constexpr uint32_t kCudaErrorLaunchPendingCountExceeded = 69;
-constexpr uint32_t kCudaErrorInvalidDeviceFunction = 98;
+constexpr uint32_t kCudaSuccess = abi::cuda::kSuccess;
+constexpr uint32_t kCudaErrorInvalidValue = abi::cuda::kErrorInvalidValue;
+constexpr uint32_t kCudaErrorMemoryAllocation = abi::cuda::kErrorMemoryAllocation;
+constexpr uint32_t kCudaErrorInvalidDevicePointer = abi::cuda::kErrorInvalidDevicePointer;
+constexpr uint32_t kCudaErrorInvalidConfiguration = abi::cuda::kErrorInvalidConfiguration;
+constexpr uint32_t kCudaErrorLaunchMaxDepthExceeded = abi::cuda::kErrorLaunchMaxDepthExceeded;
+constexpr uint32_t kCudaErrorLaunchPendingCountExceeded = abi::cuda::kErrorLaunchPendingCountExceeded;
+constexpr uint32_t kCudaErrorInvalidDeviceFunction = abi::cuda::kErrorInvalidDeviceFunction;
+constexpr uint32_t kCudaErrorInvalidPitchValue = abi::cuda::kErrorInvalidPitchValue;
+constexpr uint32_t kCudaErrorInvalidMemcpyDirection = abi::cuda::kErrorInvalidMemcpyDirection;
+/// cudaMemcpyKind values a copy in device code may take: cudaMemcpyDeviceToDevice and
+/// cudaMemcpyDefault; the others are refused with cudaErrorInvalidMemcpyDirection, as an H200 refuses
+/// cudaMemcpyHostToDevice (validation/programs/results/rdc/cdp_runtime_api.out).
+constexpr uint32_t kMemcpyDeviceToDevice = 3, kMemcpyDefault = 4;
+/// A set in device code writes zero bytes whatever value it is given: what the device runtime of
+/// CUDA 13 does on an H200 (driver 580.159: cudaMemsetAsync, cudaMemset2DAsync and cudaMemset3DAsync
+/// with 0x01, 0x5a, 0x7f and 0xff all left zeros; validation/programs/results/rdc/cdp_runtime_api.out),
+/// so a program computes under ptxray what it computes on the GPU.
+constexpr bool kDeviceMemsetWritesZero = true;
 
 /// The largest grid and block a child launch may have (every GPU since Kepler, which introduced
 /// dynamic parallelism: [PG] compute capabilities table).
@@ -216,6 +230,39 @@ Dim3 dim3Argument(ExecContext &ctx, const MicroOp &op, uint32_t index, int lane)
   }
   std::memcpy(&d, frameBytes(ctx, lane, a[1]), sizeof d);
   return d;
+}
+
+/// The fields of an aggregate argument passed by value (cudaPitchedPtr, cudaExtent): `count` values of
+/// `fieldBytes` each, from its bytes in the caller's frame.
+std::array<uint64_t, 4> aggregateArgument(ExecContext &ctx, const MicroOp &op, uint32_t index, int lane, int count,
+                                          uint32_t fieldBytes) {
+  std::array<uint64_t, 4> fields{};
+  const uint32_t *list = ctx.fn->extra.data() + op.extra;
+  const uint32_t numRets = list[0], numArgs = list[1];
+  if (index >= numArgs)
+    return fields;
+  const uint32_t *a = list + 2 + 2 * numRets + 2 * index;
+  if (static_cast<CallOperandKind>(a[0]) == CallOperandKind::Value) {
+    fields[0] = ctx.in(a[1])[lane];
+    return fields;
+  }
+  const std::byte *bytes = frameBytes(ctx, lane, a[1]);
+  for (int i = 0; i < count && i < 4; ++i)
+    std::memcpy(&fields[i], bytes + i * fieldBytes, fieldBytes);
+  return fields;
+}
+
+/// The kernel a device function pointer names (its index in the program's functions), or nullopt:
+/// an entry with a body (a child copy of a kernel is the kernel itself: entries are never copied).
+std::optional<uint32_t> kernelAt(const LaunchState &L, uint64_t pointer) {
+  const uint64_t index = (pointer - kFunctionWindow) / kFunctionStride;
+  if (pointer < kFunctionWindow || (pointer - kFunctionWindow) % kFunctionStride != 0 ||
+      index >= L.program->functions.size())
+    return std::nullopt;
+  const DecodedFunction &f = L.program->functions[index];
+  if (!f.isEntry || !f.source->hasBody)
+    return std::nullopt;
+  return static_cast<uint32_t>(index);
 }
 
 } // namespace
@@ -249,20 +296,15 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
   case abi::SystemCallId::DeviceGetParameterBuffer: {
     std::lock_guard lock(L.mutex);
     forLanes(mask, [&](int lane) {
-      const uint64_t pointer = callArgument(ctx, op, 0, lane, ptrSize);
       const Dim3 grid = dim3Argument(ctx, op, 1, lane), block = dim3Argument(ctx, op, 2, lane);
       const uint32_t shared = static_cast<uint32_t>(callArgument(ctx, op, 3, lane, 4));
-      // The kernel a function pointer names: an entry with a body (a child copy of a kernel is the
-      // kernel itself: entries are never copied per kernel).
-      const uint64_t index = (pointer - kFunctionWindow) / kFunctionStride;
-      const bool isFunction = pointer >= kFunctionWindow && (pointer - kFunctionWindow) % kFunctionStride == 0 &&
-                              index < L.program->functions.size();
-      const DecodedFunction *child = isFunction ? &L.program->functions[index] : nullptr;
-      if (!child || !child->isEntry || !child->source->hasBody) {
+      const std::optional<uint32_t> index = kernelAt(L, callArgument(ctx, op, 0, lane, ptrSize));
+      if (!index) {
         setError(lane, kCudaErrorInvalidDeviceFunction);
         setCallResult(ctx, op, lane, 0, ptrSize);
         return;
       }
+      const DecodedFunction *child = &L.program->functions[*index];
       const uint64_t buffer =
           L.launchArena ? L.launchArena->allocate(std::max<uint64_t>(child->kernelParamBytes, 1)) : 0;
       if (!buffer) {
@@ -270,7 +312,7 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
         setCallResult(ctx, op, lane, 0, ptrSize);
         return;
       }
-      L.parameterBuffers[buffer] = {static_cast<uint32_t>(index), grid, block, shared};
+      L.parameterBuffers[buffer] = {*index, grid, block, shared};
       setCallResult(ctx, op, lane, buffer, ptrSize);
     });
     return;
@@ -403,9 +445,12 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
   }
   case abi::SystemCallId::DeviceQuery: {
     // One GPU, device 0, the device runtime of CUDA 13.0.
-    const uint32_t value = callee.name == "__cudaCDP2GetDeviceCount"      ? 1
-                           : callee.name == "__cudaCDP2RuntimeGetVersion" ? 13000
-                                                                          : 0;
+    // cudaDeviceGetCacheConfig: cudaFuncCachePreferNone; cudaDeviceGetSharedMemConfig:
+    // cudaSharedMemBankSizeFourByte (an H200's answers, validation/programs/results/rdc/cdp_runtime_api.out).
+    const uint32_t value = callee.name == "__cudaCDP2GetDeviceCount"             ? 1
+                           : callee.name == "__cudaCDP2RuntimeGetVersion"        ? 13000
+                           : callee.name == "__cudaCDP2DeviceGetSharedMemConfig" ? 1
+                                                                                 : 0;
     forLanes(mask, [&](int lane) {
       if (storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), value, 4))
         setCallResult(ctx, op, lane, kCudaSuccess, 4);
@@ -431,13 +476,241 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
   case abi::SystemCallId::DeviceStreamDestroy:
     forLanes(mask, [&](int lane) { setCallResult(ctx, op, lane, kCudaSuccess, 4); });
     return;
+  case abi::SystemCallId::DeviceErrorText: {
+    // The same names and texts as the host's cudaGetErrorName/cudaGetErrorString (an H200 gives
+    // the same), in driver memory the device made before the launch (Device::errorTextAddress).
+    const bool name = callee.name == "__cudaCDP2GetErrorName";
+    forLanes(mask, [&](int lane) {
+      const int error = static_cast<int>(callArgument(ctx, op, 0, lane, 4));
+      setCallResult(ctx, op, lane, L.device ? L.device->errorTextAddress(error, name) : 0, ptrSize);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceGetAttribute: {
+    forLanes(mask, [&](int lane) {
+      // The device argument is not checked: an H200 answers for device 1 of a one-GPU machine too
+      // (tests/kernels/cdp/device_runtime.cu, measured).
+      const int attribute = static_cast<int>(callArgument(ctx, op, 1, lane, 4));
+      const std::optional<int> value =
+          arch::cudaDeviceAttribute(L.device->computeCapability(), L.device->board(), attribute, 0);
+      const uint32_t error = value ? kCudaSuccess : kCudaErrorInvalidValue;
+      if (error != kCudaSuccess) {
+        setCallResult(ctx, op, lane, error, 4);
+        std::lock_guard lock(L.mutex);
+        setError(lane, error);
+        return;
+      }
+      if (storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), static_cast<uint32_t>(*value), 4))
+        setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceGetLimit: {
+    // The launch's own limits: those the host set before it (cudaDeviceSetLimit), else CUDA's defaults.
+    forLanes(mask, [&](int lane) {
+      std::optional<uint64_t> value;
+      switch (static_cast<int>(callArgument(ctx, op, 1, lane, 4))) {
+      case abi::cuda::LimitStackSize: value = L.options.stackLimitBytes; break;
+      case abi::cuda::LimitPrintfFifoSize: value = L.printfFifoBytes; break;
+      case abi::cuda::LimitMallocHeapSize: value = L.heap ? L.heap->size() : 0; break;
+      case abi::cuda::LimitDevRuntimeSyncDepth: value = 2; break; // the host's default
+      case abi::cuda::LimitDevRuntimePendingLaunchCount: value = L.options.pendingLaunchLimit; break;
+      case abi::cuda::LimitMaxL2FetchGranularity: value = 64; break;
+      case abi::cuda::LimitPersistingL2CacheSize: value = 0; break;
+      default: break; // an H200 answers an unknown limit with cudaErrorInvalidValue
+      }
+      if (!value) {
+        setCallResult(ctx, op, lane, kCudaErrorInvalidValue, 4);
+        std::lock_guard lock(L.mutex);
+        setError(lane, kCudaErrorInvalidValue);
+        return;
+      }
+      if (storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), *value, ptrSize))
+        setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceFuncGetAttributes: {
+    forLanes(mask, [&](int lane) {
+      // A pointer that names no kernel is not refused: an H200 returns cudaSuccess for it (measured,
+      // tests/kernels/cdp/device_runtime.cu); ptxray then writes every field 0.
+      const std::optional<uint32_t> index = kernelAt(L, callArgument(ctx, op, 1, lane, ptrSize));
+      const FunctionAttributes a = index && L.module
+                                       ? L.device->functionAttributes(*L.module, L.program->functions[*index])
+                                       : FunctionAttributes{};
+      // cudaFuncAttributes: three size_t, then 13 ints and 16 reserved ones (144 bytes with 64-bit
+      // addresses), stored a 4-byte word at a time (the structure's alignment is at least 4).
+      std::vector<std::byte> bytes(3 * ptrSize + 29 * 4, std::byte{0});
+      const uint64_t sizes[3] = {a.sharedSizeBytes, a.constSizeBytes, a.localSizeBytes};
+      for (int i = 0; i < 3; ++i)
+        std::memcpy(bytes.data() + i * ptrSize, &sizes[i], ptrSize);
+      const int ints[7] = {a.maxThreadsPerBlock,        a.numRegs,     a.ptxVersion, a.binaryVersion, 0,
+                           a.maxDynamicSharedSizeBytes, index ? -1 : 0};
+      std::memcpy(bytes.data() + 3 * ptrSize, ints, sizeof ints);
+      bytes.resize((bytes.size() + 7) / 8 * 8, std::byte{0});
+      const uint64_t where = callArgument(ctx, op, 0, lane, ptrSize);
+      for (size_t at = 0; at < bytes.size(); at += 4) {
+        uint32_t word;
+        std::memcpy(&word, bytes.data() + at, 4);
+        if (!storeResult(lane, where + at, word, 4))
+          return;
+      }
+      setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceOccupancy: {
+    forLanes(mask, [&](int lane) {
+      const std::optional<uint32_t> index = kernelAt(L, callArgument(ctx, op, 1, lane, ptrSize));
+      const int blockSize = static_cast<int>(callArgument(ctx, op, 2, lane, 4));
+      const uint64_t dynamicShared = callArgument(ctx, op, 3, lane, ptrSize);
+      std::optional<int> blocks;
+      uint32_t error = kCudaErrorInvalidDeviceFunction;
+      if (index && L.module) {
+        blocks = blockSize > 0
+                     ? L.device->activeBlocksPerSm(*L.module, L.program->functions[*index], blockSize, dynamicShared)
+                     : std::nullopt;
+        error = blocks ? kCudaSuccess : kCudaErrorInvalidValue;
+      }
+      if (error != kCudaSuccess) {
+        setCallResult(ctx, op, lane, error, 4);
+        std::lock_guard lock(L.mutex);
+        setError(lane, error);
+        return;
+      }
+      if (storeResult(lane, callArgument(ctx, op, 0, lane, ptrSize), static_cast<uint32_t>(*blocks), 4))
+        setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
+  case abi::SystemCallId::DeviceMemcpyAsync:
+  case abi::SystemCallId::DeviceMemcpy2DAsync:
+  case abi::SystemCallId::DeviceMemcpy3DAsync:
+  case abi::SystemCallId::DeviceMemsetAsync:
+  case abi::SystemCallId::DeviceMemset2DAsync:
+  case abi::SystemCallId::DeviceMemset3DAsync: {
+    const auto id = static_cast<abi::SystemCallId>(callee.systemCall);
+    forLanes(mask, [&](int lane) {
+      using Kind = LaunchState::ChildLaunch::Kind;
+      LaunchState::ChildLaunch c;
+      LaunchState::ChildLaunch::Rows &r = c.rows;
+      uint32_t kind = kMemcpyDeviceToDevice, error = kCudaSuccess;
+      uint64_t stream = 0;
+      auto arg = [&](uint32_t i, uint32_t bytes) { return callArgument(ctx, op, i, lane, bytes); };
+      switch (id) {
+      case abi::SystemCallId::DeviceMemcpyAsync:
+        c.kind = Kind::Copy;
+        r.dst = arg(0, ptrSize), r.src = arg(1, ptrSize), r.width = arg(2, ptrSize);
+        kind = static_cast<uint32_t>(arg(3, 4)), stream = arg(4, ptrSize);
+        break;
+      case abi::SystemCallId::DeviceMemcpy2DAsync:
+        c.kind = Kind::Copy;
+        r.dst = arg(0, ptrSize), r.dstPitch = arg(1, ptrSize), r.src = arg(2, ptrSize), r.srcPitch = arg(3, ptrSize);
+        r.width = arg(4, ptrSize), r.height = arg(5, ptrSize), kind = static_cast<uint32_t>(arg(6, 4));
+        stream = arg(7, ptrSize);
+        if (r.height > 1 && (r.width > r.dstPitch || r.width > r.srcPitch))
+          error = kCudaErrorInvalidPitchValue;
+        break;
+      case abi::SystemCallId::DeviceMemcpy3DAsync: {
+        // cudaMemcpy3DParms: srcArray, srcPos (x, y, z), srcPtr (ptr, pitch, xsize, ysize), dstArray,
+        // dstPos, dstPtr, extent (width, height, depth), each a pointer-sized word, then kind.
+        c.kind = Kind::Copy;
+        stream = arg(1, ptrSize);
+        const uint64_t at = arg(0, ptrSize);
+        uint64_t w[19] = {};
+        for (int i = 0; i < 19; ++i)
+          if (!readDeviceBytes(ctx, lane, at + i * ptrSize, &w[i], ptrSize))
+            return; // reported
+        uint32_t k = 0;
+        if (!readDeviceBytes(ctx, lane, at + 19 * ptrSize, &k, 4))
+          return;
+        kind = k;
+        const uint64_t srcArray = w[0], srcX = w[1], srcY = w[2], srcZ = w[3], srcPtr = w[4], srcPitch = w[5],
+                       srcYsize = w[7], dstArray = w[8], dstX = w[9], dstY = w[10], dstZ = w[11], dstPtr = w[12],
+                       dstPitch = w[13], dstYsize = w[15];
+        if (srcArray || dstArray) { // arrays: the device runtime copies linear memory only
+          error = kCudaErrorInvalidValue;
+          break;
+        }
+        r.src = srcPtr + srcZ * srcPitch * srcYsize + srcY * srcPitch + srcX;
+        r.dst = dstPtr + dstZ * dstPitch * dstYsize + dstY * dstPitch + dstX;
+        r.srcPitch = srcPitch, r.dstPitch = dstPitch;
+        r.srcSlice = srcPitch * srcYsize, r.dstSlice = dstPitch * dstYsize;
+        r.width = w[16], r.height = w[17], r.depth = w[18];
+        if ((r.height > 1 || r.depth > 1) && (r.width > srcPitch || r.width > dstPitch))
+          error = kCudaErrorInvalidPitchValue;
+        break;
+      }
+      case abi::SystemCallId::DeviceMemsetAsync:
+        c.kind = Kind::Set;
+        r.dst = arg(0, ptrSize), r.value = static_cast<uint8_t>(arg(1, 4)), r.width = arg(2, ptrSize);
+        stream = arg(3, ptrSize);
+        break;
+      case abi::SystemCallId::DeviceMemset2DAsync:
+        c.kind = Kind::Set;
+        r.dst = arg(0, ptrSize), r.dstPitch = arg(1, ptrSize), r.value = static_cast<uint8_t>(arg(2, 4));
+        r.width = arg(3, ptrSize), r.height = arg(4, ptrSize), stream = arg(5, ptrSize);
+        if (r.height > 1 && r.width > r.dstPitch) // cudaErrorInvalidValue, where a copy says pitch (H200)
+          error = kCudaErrorInvalidValue;
+        break;
+      default: { // cudaMemset3DAsync(cudaPitchedPtr, value, cudaExtent, stream)
+        c.kind = Kind::Set;
+        const auto p = aggregateArgument(ctx, op, 0, lane, 4, ptrSize);
+        const auto e = aggregateArgument(ctx, op, 2, lane, 3, ptrSize);
+        r.dst = p[0], r.dstPitch = p[1], r.dstSlice = p[1] * p[3];
+        r.value = static_cast<uint8_t>(arg(1, 4));
+        r.width = e[0], r.height = e[1], r.depth = e[2], stream = arg(3, ptrSize);
+        if ((r.height > 1 || r.depth > 1) && r.width > r.dstPitch)
+          error = kCudaErrorInvalidValue;
+        break;
+      }
+      }
+      if (c.kind == Kind::Copy && kind != kMemcpyDeviceToDevice && kind != kMemcpyDefault)
+        error = kCudaErrorInvalidMemcpyDirection;
+      if (c.kind == Kind::Set && kDeviceMemsetWritesZero)
+        r.value = 0;
+      if (r.width == 0 || r.height == 0 || r.depth == 0)
+        r.height = r.depth = 0; // nothing to do, a success
+      // Every row must be device memory now: a row outside it faults at the call, where the program
+      // named it (on a GPU the copy faults later, and the launch tree ends with an illegal address).
+      for (uint64_t z = 0; error == kCudaSuccess && z < r.depth; ++z)
+        for (uint64_t y = 0; y < r.height; ++y) {
+          const uint64_t dst = r.dst + z * r.dstSlice + y * r.dstPitch, src = r.src + z * r.srcSlice + y * r.srcPitch;
+          const bool dstOk = L.memory->hostRange(dst, r.width) != nullptr;
+          if (!dstOk || (c.kind == Kind::Copy && !L.memory->hostRange(src, r.width))) {
+            ctx.fault(FaultKind::OutOfBounds, lane,
+                      fmt::format("{}: [0x{:x}, +{}) is not device memory{}", callee.name, dstOk ? src : dst, r.width,
+                                  dstOk ? " (the source)" : " (the destination)"),
+                      dstOk ? src : dst);
+            return;
+          }
+        }
+      if (error == kCudaSuccess && L.pendingLaunches && L.pendingLaunches->load() >= L.options.pendingLaunchLimit)
+        error = kCudaErrorLaunchPendingCountExceeded;
+      std::lock_guard lock(L.mutex);
+      if (error != kCudaSuccess) {
+        setCallResult(ctx, op, lane, error, 4);
+        setError(lane, error);
+        return;
+      }
+      c.origin.launchingCta = ctx.cta->linearId;
+      c.origin.launchingThread = threadKey(lane) - ctx.cta->linearId * blockThreads;
+      // In order with the thread's launches: after those it made before, before those it makes after.
+      c.origin.launchSequence = L.launchesByThread[threadKey(lane)];
+      c.origin.stream = stream;
+      L.children.push_back(std::move(c));
+      if (L.pendingLaunches)
+        ++*L.pendingLaunches;
+      setCallResult(ctx, op, lane, kCudaSuccess, 4);
+    });
+    return;
+  }
   default: {
     const int lane = std::countr_zero(mask);
     ctx.fault(FaultKind::InvalidCall, lane,
-              fmt::format("{} (the device runtime, dynamic parallelism) is not supported by ptxray yet; device-side "
-                          "launches (<<<>>>, cudaGetParameterBufferV2 and cudaLaunchDeviceV2), streams, events, "
-                          "cudaMalloc/cudaFree, cudaGetDevice(Count), cudaRuntimeGetVersion and "
-                          "cudaGetLastError/cudaPeekAtLastError are",
+              fmt::format("{} (the device runtime, dynamic parallelism) is not supported by ptxray: it runs the "
+                          "device runtime of CUDA 12 and later (CDP2) as nvcc emits it, launches through "
+                          "cudaGetParameterBufferV2 and cudaLaunchDeviceV2 (recompile with a CUDA 12+ nvcc)",
                           callee.name));
     return;
   }
@@ -520,6 +793,17 @@ void runSystemCall(ExecContext &ctx, const MicroOp &op, const DecodedFunction &c
   case abi::SystemCallId::DeviceQuery:
   case abi::SystemCallId::DeviceEventCreate:
   case abi::SystemCallId::DeviceEventNoOp:
+  case abi::SystemCallId::DeviceErrorText:
+  case abi::SystemCallId::DeviceGetAttribute:
+  case abi::SystemCallId::DeviceGetLimit:
+  case abi::SystemCallId::DeviceFuncGetAttributes:
+  case abi::SystemCallId::DeviceOccupancy:
+  case abi::SystemCallId::DeviceMemcpyAsync:
+  case abi::SystemCallId::DeviceMemcpy2DAsync:
+  case abi::SystemCallId::DeviceMemcpy3DAsync:
+  case abi::SystemCallId::DeviceMemsetAsync:
+  case abi::SystemCallId::DeviceMemset2DAsync:
+  case abi::SystemCallId::DeviceMemset3DAsync:
   case abi::SystemCallId::DeviceRuntimeUnsupported: runDeviceRuntimeCall(ctx, op, callee, mask); return;
   case abi::SystemCallId::AssertFail: {
     int lane = std::countr_zero(mask);

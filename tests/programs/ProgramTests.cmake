@@ -363,6 +363,12 @@ add_test(NAME programs.cdp_report_names_child_grids COMMAND bash -c
   "${PTXRAY_BIN} exec --report ${CMAKE_CURRENT_BINARY_DIR}/cdp.txt -- ${PROGRAMS_DIR}/bin/cdp_launches >/dev/null 2>&1 && cat ${CMAKE_CURRENT_BINARY_DIR}/cdp.txt")
 set_tests_properties(programs.cdp_report_names_child_grids PROPERTIES PASS_REGULAR_EXPRESSION
   "== quicksort\\(unsigned int\\*, int, int, int\\) on [^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n  child grids +231 launched by its threads and theirs \\(dynamic parallelism\\),")
+# The HTML timeline draws them too, a bar each along the bottom of the kernel that launched them, in
+# its engine's lane and its stream's (so twice): 16 grids at depth 1, 224 at depth 2.
+add_test(NAME programs.cdp_timeline_html_child_grids COMMAND bash -c
+  "${PTXRAY_BIN} timeline --html cdp-timeline.html -- ${PROGRAMS_DIR}/bin/cdp_mandelbrot >/dev/null 2>&1 && \
+   grep -o '<title>child grid [^<]*(depth [0-9]' cdp-timeline.html | sed 's/.*(depth /depth /' | sort | uniq -c | tr -s ' '")
+set_tests_properties(programs.cdp_timeline_html_child_grids PROPERTIES PASS_REGULAR_EXPRESSION "^ 32 depth 1\n 448 depth 2\n$")
 # The trace shows cdp_mandelbrot's child grids as slices within the kernel that launched them
 # (tests/cli/check_trace.py): each of the first grid's 16 blocks launches one 4 x 4 grid, and 224 of
 # those grids' 256 blocks (those whose border dwell differs) one more.

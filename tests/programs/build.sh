@@ -18,7 +18,7 @@ for name in "${names[@]}"; do
     # PTX that driver_api loads at run time with cuModuleLoadData.
     echo "nvcc -ptx src/$name.cu -> bin/$name.ptx"
     "$nvcc" -arch=sm_90 -lineinfo -ptx -o "bin/$name.ptx" "src/$name.cu" ;;
-  cdp_launches | cdp_mandelbrot | cdp_quadtree)
+  cdp_launches | cdp_mandelbrot | cdp_quadtree | cdp_runtime_api)
     # Dynamic parallelism: device-side launches need relocatable device code and the device runtime.
     echo "nvcc -rdc=true src/$name.cu -> bin/$name"
     "$nvcc" -rdc=true -arch=sm_90 -lineinfo -cudart shared -o "bin/$name" "src/$name.cu" ;;
@@ -63,11 +63,12 @@ if [ $# -eq 0 ]; then
   done
   # Relocatable device code and dynamic parallelism with the static runtime, which hands the driver
   # the version-2 wrapper of the linked units.
-  echo "nvcc -rdc=true src/rdc_link/*.cu, src/cdp_{launches,quadtree}.cu -> bin/static/{rdc_link,cdp_launches,cdp_quadtree} (static runtime)"
+  echo "nvcc -rdc=true src/rdc_link/*.cu, src/cdp_{launches,quadtree,runtime_api}.cu -> bin/static/{rdc_link,cdp_launches,cdp_quadtree,cdp_runtime_api} (static runtime)"
   "$nvcc" -rdc=true -arch=sm_90 -lineinfo -o bin/static/rdc_link src/rdc_link/main.cu src/rdc_link/lib.cu
   "$nvcc" -rdc=true -arch=sm_90 -lineinfo -o bin/static/cdp_launches src/cdp_launches.cu
   "$nvcc" -rdc=true -arch=sm_90 -lineinfo -o bin/static/cdp_quadtree src/cdp_quadtree.cu
-  strip bin/static/rdc_link bin/static/cdp_launches bin/static/cdp_quadtree
+  "$nvcc" -rdc=true -arch=sm_90 -lineinfo -o bin/static/cdp_runtime_api src/cdp_runtime_api.cu
+  strip bin/static/rdc_link bin/static/cdp_launches bin/static/cdp_quadtree bin/static/cdp_runtime_api
   # The self-timing program with the static runtime (not in bin/static/: no expected output).
   echo "nvcc src/timing.cu -> bin/timing_static (static runtime)"
   "$nvcc" -arch=sm_90 -lineinfo -o bin/timing_static src/timing.cu

@@ -6,7 +6,8 @@
 # dynamic parallelism (cdp_launches: a recursive quicksort, nested printf, tail and fire-and-forget
 # launches, a refused launch, the nesting depth; cdp_mandelbrot: the Mandelbrot set by recursive
 # subdivision, 4 x 4 child grids per level; cdp_quadtree: a quadtree built by recursive launches, with
-# device-side streams, events, cudaMalloc/cudaFree and a tail launch).
+# device-side streams, events, cudaMalloc/cudaFree and a tail launch; cdp_runtime_api: the device
+# runtime's queries, error texts, copies and sets).
 # Each program's stdout and exit status are checked against tests/programs/expected/. Writes
 # validation/programs/results/rdc/ (or $RESULTS), and $OUT/rdc when $OUT is set (the device tool).
 set -uo pipefail
@@ -16,7 +17,7 @@ results="${RESULTS:-$here/results/rdc}"
 mkdir -p "$results"
 export LD_LIBRARY_PATH="${CUDART_DIR:-/usr/local/cuda/lib64}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cd "$repo/tests/programs"
-for program in rdc_link rdc_link_ptx jit_link cdp_launches cdp_mandelbrot cdp_quadtree; do
+for program in rdc_link rdc_link_ptx jit_link cdp_launches cdp_mandelbrot cdp_quadtree cdp_runtime_api; do
   expected="$program"
   [ "$program" = rdc_link_ptx ] && expected=rdc_link
   JIT_LINK_SHOW_LOGS=1 "bin/$program" >"$results/$program.out" 2>"$results/$program.err"

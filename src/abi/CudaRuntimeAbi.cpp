@@ -1,15 +1,9 @@
 // cudaGetErrorName / cudaGetErrorString: the names and descriptions the CUDA runtime gives, so that a
 // program prints under ptxray what it prints on a GPU.
-#include "runtime/CudaAbi.h"
+#include "abi/CudaRuntimeAbi.h"
 
-namespace ptxray::runtime::cuda {
+namespace ptxray::abi::cuda {
 namespace {
-
-struct ErrorText {
-  Error error;
-  const char *name;
-  const char *text;
-};
 
 constexpr ErrorText kErrors[] = {
     {kSuccess, "cudaSuccess", "no error"},
@@ -89,14 +83,18 @@ const ErrorText *find(Error error) {
 
 } // namespace
 
+std::span<const ErrorText> errorTexts() {
+  return kErrors;
+}
+
 const char *errorName(Error error) {
   const ErrorText *e = find(error);
-  return e ? e->name : "cudaErrorUnknown";
+  return e ? e->name : kUnknownErrorName;
 }
 
 const char *errorString(Error error) {
   const ErrorText *e = find(error);
-  return e ? e->text : "unrecognized error code";
+  return e ? e->text : kUnknownErrorText;
 }
 
-} // namespace ptxray::runtime::cuda
+} // namespace ptxray::abi::cuda
