@@ -7,7 +7,9 @@
 # 14 CPU-minutes of the CI's sanitizer stage doing nothing but starting; per suite it is about 150
 # starts. A suite's output still names each failing test, and `ctest -R Suite` runs one suite.
 #
-# Inputs: TEST_EXECUTABLE, CTEST_FILE, TEST_TIMEOUT, and EXCLUDE_SUITES (a regex of suites left out, or empty).
+# Inputs: TEST_EXECUTABLE, CTEST_FILE, TEST_TIMEOUT, EXCLUDE_SUITES (a regex of suites left out, or
+# empty) and SUITE_COSTS (name=seconds|...: CTest's COST of the suites that take longest, so that they
+# start first; tests/test-costs.txt).
 execute_process(COMMAND "${TEST_EXECUTABLE}" --gtest_list_tests
   OUTPUT_VARIABLE listing RESULT_VARIABLE status ERROR_VARIABLE errors TIMEOUT 120)
 if(NOT status EQUAL 0)
@@ -31,6 +33,14 @@ foreach(line IN LISTS lines)
       # A suite whose every test skips itself (nvcc or a GPU header absent) counts as skipped.
       "set_tests_properties([==[${suite}]==] PROPERTIES TIMEOUT ${TEST_TIMEOUT} "
       "SKIP_REGULAR_EXPRESSION [==[\\[  PASSED  \\] 0 tests\\.]==])\n")
+    string(FIND "|${SUITE_COSTS}" "|${suite}=" at)
+    if(at GREATER -1)
+      string(LENGTH "${suite}" length)
+      math(EXPR at "${at} + ${length} + 1")
+      string(SUBSTRING "${SUITE_COSTS}" ${at} -1 rest)
+      string(REGEX MATCH "^[0-9]+" cost "${rest}")
+      string(APPEND script "set_tests_properties([==[${suite}]==] PROPERTIES COST ${cost})\n")
+    endif()
     math(EXPR count "${count} + 1")
   endif()
 endforeach()

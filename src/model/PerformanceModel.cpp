@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <utility>
 
 namespace ptxray::model {
 
@@ -696,9 +697,10 @@ uint64_t PerformanceModel::dramCycles() const {
 PerformanceModel::~PerformanceModel() = default;
 
 void PerformanceModel::onLaunchBegin(const vm::LaunchInfo &info) {
+  clockWaitCycles_ = 0;
   if (info.depth == 0) {
     if (!treeFinished_) // nobody asked for the last tree's root: finish it as it stands
-      finishHostLaunch(0);
+      finishHostLaunch();
     treeRoot_ = launches_.size();
     treeProfiles_.clear();
     treeFinished_ = false;
@@ -1409,6 +1411,7 @@ void PerformanceModel::onLaunchEnd() {
   in.l2BasisBytesMoved = in.bytesMoved;
   L.timeInputs = in;
   L.time = estimateTime(target_, in);
+  noteClockWait(L, std::exchange(clockWaitCycles_, 0));
   // Its place in the launch tree (dynamic parallelism).
   const size_t index = launches_.size();
   if (treeProfiles_.size() <= launch_.treeGrid)
@@ -1438,13 +1441,12 @@ void PerformanceModel::onLaunchEnd() {
   workers_.clear();
 }
 
-const LaunchProfile *PerformanceModel::finishHostLaunch(uint64_t clockCycles) {
+const LaunchProfile *PerformanceModel::finishHostLaunch() {
   if (treeProfiles_.empty() || treeProfiles_[0] != static_cast<int64_t>(treeRoot_) || treeRoot_ >= launches_.size())
     return nullptr;
   LaunchProfile &root = launches_[treeRoot_];
   if (!treeFinished_) {
     treeFinished_ = true;
-    noteClockWait(root, clockCycles);
     scheduleLaunchTree();
   }
   return &root;
@@ -1560,10 +1562,10 @@ void PerformanceModel::scheduleLaunchTree() {
                   t.childGridsSeconds * 1e6, root.seconds() * 1e6);
 }
 
-void PerformanceModel::noteClockWait(LaunchProfile &root, uint64_t cycles) {
+void PerformanceModel::noteClockWait(LaunchProfile &profile, uint64_t cycles) {
   if (cycles == 0)
     return;
-  TimeEstimate &t = root.time;
+  TimeEstimate &t = profile.time;
   if (t.clockHz <= 0)
     return;
   t.clockWaitSeconds = static_cast<double>(cycles) / t.clockHz;

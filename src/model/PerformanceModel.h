@@ -127,14 +127,14 @@ public:
     cacheConfig_ = cacheConfig;
   }
   /// The profile of the last host launch, the root of its launch tree (whose child grids come after
-  /// it), or nullptr if it has none. The first call after the launch finishes it: its warps waited
-  /// `clockCycles` on their clock (vm::LaunchResult::clockCycles; the grid lasts at least that long,
-  /// as code that spins on %clock64 until a time has passed does), and its child grids are placed
-  /// in time.
-  const LaunchProfile *finishHostLaunch(uint64_t clockCycles);
+  /// it), or nullptr if it has none. The first call after the launch finishes it: its child grids
+  /// are placed in time.
+  const LaunchProfile *finishHostLaunch();
 
   void onLaunchBegin(const vm::LaunchInfo &info) override;
   void onLaunchEnd() override;
+  /// A grid lasts at least as long as its warps waited on their clock (noteClockWait).
+  void onClockWait(uint64_t cycles) override { clockWaitCycles_ = cycles; }
   void onCtaBegin(unsigned worker, vm::Dim3 cta) override;
   void onCtaEnd(unsigned worker, vm::Dim3 cta) override;
   void onBarrier(const vm::WarpRef &warp, const vm::BarrierEvent &e) override;
@@ -182,7 +182,8 @@ private:
   size_t treeRoot_ = 0;
   std::vector<int64_t> treeProfiles_;
   bool treeFinished_ = true;
-  void noteClockWait(LaunchProfile &root, uint64_t cycles);
+  void noteClockWait(LaunchProfile &profile, uint64_t cycles);
+  uint64_t clockWaitCycles_ = 0; ///< the running grid's (onClockWait)
   /// Places the current tree's child grids in time (arch::DeviceLaunchCosts) and sets its root's
   /// time.childGridsSeconds.
   void scheduleLaunchTree();

@@ -325,7 +325,9 @@ bool HostRegistry::remove(vm::DeviceMemory &memory, void *pointer) {
     }
   const std::vector<Mapping> maps = mappingsWithProtection(first, last);
   // By value: the vector itself may lie on a page being restored, which reads as zeros between the
-  // anonymous mapping and the read that refills it.
+  // anonymous mapping and the read that refills it; so may this registry, whose file descriptor the
+  // read needs (a program's buffer sharing a page with the runtime's own heap objects).
+  const int fd = fd_;
   for (size_t i = 0; i < restores.size(); ++i) {
     const uint64_t begin = restores[i].first, offset = restores[i].second;
     int prot = PROT_READ | PROT_WRITE;
@@ -337,7 +339,7 @@ bool HostRegistry::remove(vm::DeviceMemory &memory, void *pointer) {
       continue; // the page stays shared with the file: still the same bytes at the same address
     for (uint64_t done = 0; done < page;) {
       const auto n = static_cast<ssize_t>(
-          syscall(SYS_pread64, fd_, static_cast<char *>(at) + done, page - done, static_cast<off_t>(offset + done)));
+          syscall(SYS_pread64, fd, static_cast<char *>(at) + done, page - done, static_cast<off_t>(offset + done)));
       if (n <= 0)
         break;
       done += static_cast<uint64_t>(n);

@@ -129,7 +129,7 @@ void Instruments::configure(vm::LaunchOptions &options) const {
 const model::LaunchProfile *Instruments::lastProfile(const vm::LaunchResult &result) {
   if (!model_ || result.status == vm::LaunchStatus::Refused)
     return nullptr;
-  return model_->finishHostLaunch(result.clockCycles);
+  return model_->finishHostLaunch();
 }
 
 sanitizers::Hazard faultHazard(const vm::Fault &fault) {

@@ -107,8 +107,8 @@ public:
   /// The performance model, when selected.
   model::PerformanceModel *model() { return model_.get(); }
   /// The model's profile of the launch that just ended, when the model ran it (not refused), its
-  /// time at least the result's clock wait (vm::LaunchResult::clockCycles); with dynamic parallelism
-  /// the root of its launch tree, its child grids placed in time (PerformanceModel::finishHostLaunch).
+  /// time at least its warps' clock wait (vm::Listener::onClockWait); with dynamic parallelism the
+  /// root of its launch tree, its child grids placed in time (PerformanceModel::finishHostLaunch).
   const model::LaunchProfile *lastProfile(const vm::LaunchResult &result);
 
   /// The reports of the launch that just ended, tool by tool: racecheck, synccheck and initcheck

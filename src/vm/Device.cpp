@@ -533,10 +533,9 @@ FunctionAttributes Device::functionAttributes(const LoadedModule &module, const 
   a.sharedSizeBytes = kernel.staticSharedBytes;
   a.localSizeBytes = kernel.frameBytes;
   a.numRegs = static_cast<int>(kernelRegisters(module, kernel));
-  // The largest block the registers allow, in whole warps, within the hardware's and the kernel's limits.
+  // The largest block that launches, in whole warps, within the hardware's and the kernel's limits:
+  // the one the occupancy calculator still fits on an SM (registers at their allocation granularity).
   int maxThreads = cc_.maxThreadsPerBlock;
-  if (a.numRegs > 0)
-    maxThreads = std::min(maxThreads, cc_.maxRegistersPerBlock / a.numRegs / cc_.warpSize * cc_.warpSize);
   for (const ptx::PerfDirective &d : kernel.source->directives)
     if (d.kind == ptx::PerfDirectiveKind::MaxNTid || d.kind == ptx::PerfDirectiveKind::ReqNTid) {
       uint64_t product = 1;
@@ -545,6 +544,11 @@ FunctionAttributes Device::functionAttributes(const LoadedModule &module, const 
       maxThreads = static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(maxThreads), product));
       break;
     }
+  const int warp = std::max(cc_.warpSize, 1);
+  if (maxThreads >= warp)
+    maxThreads = maxThreads / warp * warp;
+  while (maxThreads > warp && activeBlocksPerSm(module, kernel, maxThreads, 0).value_or(0) == 0)
+    maxThreads -= warp;
   a.maxThreadsPerBlock = maxThreads;
   a.ptxVersion = static_cast<int>(module.ptx().ptxVersion());
   a.binaryVersion = cc_.major * 10 + cc_.minor;
@@ -570,6 +574,11 @@ uint64_t Device::gridWorkspace() {
 }
 
 uint32_t Device::kernelRegisters(const LoadedModule &module, const DecodedFunction &kernel) const {
+  {
+    std::lock_guard lock(module.registersMutex_);
+    if (auto it = module.registers_.find(kernel.index); it != module.registers_.end())
+      return it->second;
+  }
   // .maxnreg when given, else the PTX liveness estimate (ptxas may use more).
   uint32_t regs = 0;
   for (const ptx::PerfDirective &d : kernel.source->directives)
@@ -577,7 +586,10 @@ uint32_t Device::kernelRegisters(const LoadedModule &module, const DecodedFuncti
       regs = d.values[0];
   if (regs == 0)
     regs = ptx::estimateRegisterPressure(module.ptx(), *kernel.source).maxLive32;
-  return std::min<uint32_t>(regs, static_cast<uint32_t>(cc_.maxRegistersPerThread));
+  regs = std::min<uint32_t>(regs, static_cast<uint32_t>(cc_.maxRegistersPerThread));
+  std::lock_guard lock(module.registersMutex_);
+  module.registers_[kernel.index] = regs;
+  return regs;
 }
 
 LaunchResult Device::launch(const LoadedModule &module, std::string_view kernelName, const LaunchConfig &config,
@@ -736,16 +748,19 @@ LaunchResult Device::launchGrid(const LoadedModule &module, const DecodedFunctio
     L.progressLine = progress.get();
     // The listeners that heard the launch begin hear it end, also when a worker throws.
     struct LaunchEnd {
-      Listener *listener;
+      LaunchState &L;
       support::ProgressDisplay *display;
       const std::shared_ptr<support::ProgressDisplay::Launch> &progress;
       ~LaunchEnd() {
-        if (listener)
-          listener->onLaunchEnd();
+        if (L.listener) {
+          if (const uint64_t cycles = L.clockReadInstructions.load() * L.cyclesPerInstruction)
+            L.listener->onClockWait(cycles);
+          L.listener->onLaunchEnd();
+        }
         if (progress)
           display->endLaunch(progress);
       }
-    } end{L.listener, display, progress};
+    } end{L, display, progress};
     workers_->run(workers, [&L, &queue](unsigned w) { runWorker(L, w, queue); });
   }
 
@@ -810,27 +825,31 @@ void runStreamCopy(DeviceMemory &memory, const LaunchState &L, const LaunchState
   for (uint64_t z = 0; z < r.depth; ++z)
     for (uint64_t y = 0; y < r.height; ++y) {
       const uint64_t dst = r.dst + z * r.dstSlice + y * r.dstPitch, src = r.src + z * r.srcSlice + y * r.srcPitch;
-      std::byte *to = memory.hostRange(dst, r.width);
-      const std::byte *from = copy ? memory.hostRange(src, r.width) : nullptr;
-      if (!to || (copy && !from)) {
+      auto bad = checkStreamCopyRange(L, dst, r.width, true);
+      const bool dstOk = !bad;
+      if (dstOk && copy)
+        bad = checkStreamCopyRange(L, src, r.width, false);
+      if (bad) {
         Fault f;
-        f.kind = FaultKind::OutOfBounds;
+        f.kind = bad->first;
         f.kernel = L.kernel->name;
-        f.address = to ? src : dst;
+        f.address = dstOk ? src : dst;
         f.size = static_cast<uint32_t>(std::min<uint64_t>(r.width, UINT32_MAX));
-        f.isWrite = !to;
-        f.detail = fmt::format("a device-side {} launched by {} (block {}, thread {}): [0x{:x}, +{}) is no longer "
-                               "device memory",
-                               copy ? "cudaMemcpyAsync" : "cudaMemsetAsync", ptx::demangle(L.kernel->name),
-                               c.origin.launchingCta, c.origin.launchingThread, f.address, r.width);
+        f.isWrite = !dstOk;
+        f.detail =
+            fmt::format("a device-side {} that {} launched (block {}, thread {}, linear): its {} row at 0x{:x} "
+                        "({} bytes): {}",
+                        copy ? "copy" : "memset", ptx::demangle(L.kernel->name), c.origin.launchingCta,
+                        c.origin.launchingThread, dstOk ? "source" : "destination", f.address, r.width, bad->second);
         result.status = LaunchStatus::Faulted;
         result.error = f.detail;
         result.faults.push_back(std::move(f));
         ++result.faultCount;
         return;
       }
+      std::byte *to = memory.hostRange(dst, r.width);
       if (copy)
-        std::memmove(to, from, r.width);
+        std::memmove(to, memory.hostRange(src, r.width), r.width);
       else
         std::memset(to, r.value, r.width);
       memory.noteHostWrite(dst, r.width);

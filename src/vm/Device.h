@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -64,6 +65,10 @@ public:
 private:
   friend class Device;
   std::vector<std::string> warnings_;
+  /// Device::kernelRegisters' answers by function index: the liveness estimate is a pass over the
+  /// kernel, and kernels ask for it (cudaFuncGetAttributes, the occupancy calculator) from every thread.
+  mutable std::mutex registersMutex_;
+  mutable std::unordered_map<uint32_t, uint32_t> registers_;
   std::string name_;
   std::unique_ptr<ptx::Module> ptx_;
   Program program_;

@@ -221,6 +221,10 @@ public:
   /// Dynamic parallelism: the `lanes` of the warp launched a grid each (cudaLaunchDeviceV2 accepted
   /// it; the grid is heard after this one ends, vm::LaunchInfo::depth).
   virtual void onChildLaunch(const WarpRef &, uint32_t /*lanes*/) {}
+  /// The grid's warps waited on their clock (code that spins on %clock64 until a time has passed):
+  /// the modeled cycles from the grid's start to the latest clock read (LaunchResult::clockCycles for
+  /// a host launch), heard just before onLaunchEnd, for every grid of a launch tree that read it.
+  virtual void onClockWait(uint64_t /*cycles*/) {}
   // Device memory, from the host (tools that keep shadow state of it: initcheck).
   /// A new allocation (its bytes are zero, but a tool may treat them as never written).
   virtual void onAllocate(const Allocation & /*allocation*/) {}

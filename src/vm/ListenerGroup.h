@@ -84,6 +84,10 @@ public:
     for (Listener *m : members_)
       m->onChildLaunch(warp, lanes);
   }
+  void onClockWait(uint64_t cycles) override {
+    for (Listener *m : members_)
+      m->onClockWait(cycles);
+  }
   void onAllocate(const Allocation &allocation) override {
     for (Listener *m : members_)
       m->onAllocate(allocation);

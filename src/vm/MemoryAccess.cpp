@@ -22,9 +22,7 @@ void computeAddresses(ExecContext &ctx, const MicroOp &op, uint32_t mask, uint64
   });
 }
 
-namespace {
-
-std::string describeMiss(const DeviceMemory &memory, uint64_t address, uint32_t bytes) {
+std::string describeMiss(const DeviceMemory &memory, uint64_t address, uint64_t bytes) {
   const Allocation *a = memory.find(address);
   if (!a) {
     if (address < kGlobalBase)
@@ -50,6 +48,8 @@ std::string describeMiss(const DeviceMemory &memory, uint64_t address, uint32_t 
   return fmt::format("the access of {} bytes at offset {} runs past the end of {} (0x{:x}, {} bytes)", bytes,
                      address - a->base, a->label, a->base, a->size);
 }
+
+namespace {
 
 /// An access outside the CTA's shared memory, named by the kernel's layout: which variable (or the
 /// dynamic area) it ran past.

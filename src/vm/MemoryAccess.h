@@ -19,6 +19,9 @@ void computeAddresses(ExecContext &ctx, const MicroOp &op, uint32_t mask, uint64
 
 /// Checks and translates the accesses of `mask` lanes, `bytes` per lane aligned to `align`. Lanes
 /// that fail are reported (and in memcheck mode skipped); the rest are in `access.mask`.
+/// What an access of `bytes` at `address` missed (no allocation, past one's end, a freed one), in words.
+std::string describeMiss(const DeviceMemory &memory, uint64_t address, uint64_t bytes);
+
 void translate(ExecContext &ctx, Space space, uint32_t mask, uint32_t bytes, uint32_t align, bool write,
                WarpAccess &access);
 

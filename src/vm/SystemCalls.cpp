@@ -119,6 +119,21 @@ const uint32_t *callList(ExecContext &ctx, const MicroOp &op) {
 
 } // namespace
 
+namespace {
+
+/// Copies up to `bytes` of a lane's frame at `offset` (a caller's .param slot), no further than the
+/// lane's own local memory: a call whose PTX passes a smaller argument than the callee takes reads
+/// what follows it, never past the frame (the rest reads 0).
+void readFrame(ExecContext &ctx, int lane, uint64_t offset, void *out, size_t bytes) {
+  const uint64_t at = ctx.frameBase() + offset;
+  const size_t fits = at >= ctx.warp->localStride ? 0 : std::min<uint64_t>(bytes, ctx.warp->localStride - at);
+  std::memset(out, 0, bytes);
+  if (fits)
+    std::memcpy(out, frameBytes(ctx, lane, offset), fits);
+}
+
+} // namespace
+
 uint64_t callArgument(ExecContext &ctx, const MicroOp &op, uint32_t index, int lane, uint32_t size) {
   const uint32_t *list = callList(ctx, op);
   uint32_t numRets = list[0], numArgs = list[1];
@@ -130,7 +145,7 @@ uint64_t callArgument(ExecContext &ctx, const MicroOp &op, uint32_t index, int l
     return size >= 8 ? v : v & ((uint64_t{1} << (8 * size)) - 1);
   }
   uint64_t v = 0;
-  std::memcpy(&v, frameBytes(ctx, lane, a[1]), std::min<uint32_t>(size, 8));
+  readFrame(ctx, lane, a[1], &v, std::min<uint32_t>(size, 8));
   return v;
 }
 
@@ -143,7 +158,10 @@ void setCallResult(ExecContext &ctx, const MicroOp &op, int lane, uint64_t bits,
     ctx.out(r[1])[lane] = bits;
     return;
   }
-  std::memcpy(frameBytes(ctx, lane, r[1]), &bits, std::min<uint32_t>(size, 8));
+  const uint64_t at = ctx.frameBase() + r[1];
+  if (at < ctx.warp->localStride)
+    std::memcpy(frameBytes(ctx, lane, r[1]), &bits,
+                std::min<uint64_t>(std::min<uint32_t>(size, 8), ctx.warp->localStride - at));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,7 +246,7 @@ Dim3 dim3Argument(ExecContext &ctx, const MicroOp &op, uint32_t index, int lane)
     d.y = static_cast<uint32_t>(v >> 32);
     return d;
   }
-  std::memcpy(&d, frameBytes(ctx, lane, a[1]), sizeof d);
+  readFrame(ctx, lane, a[1], &d, sizeof d);
   return d;
 }
 
@@ -246,11 +264,36 @@ std::array<uint64_t, 4> aggregateArgument(ExecContext &ctx, const MicroOp &op, u
     fields[0] = ctx.in(a[1])[lane];
     return fields;
   }
-  const std::byte *bytes = frameBytes(ctx, lane, a[1]);
-  for (int i = 0; i < count && i < 4; ++i)
+  std::byte bytes[32];
+  readFrame(ctx, lane, a[1], bytes, sizeof bytes);
+  for (int i = 0; i < count && i < 4 && (i + 1) * fieldBytes <= sizeof bytes; ++i)
     std::memcpy(&fields[i], bytes + i * fieldBytes, fieldBytes);
   return fields;
 }
+
+} // namespace
+
+std::optional<std::pair<FaultKind, std::string>> checkStreamCopyRange(const LaunchState &L, uint64_t address,
+                                                                      uint64_t bytes, bool write) {
+  const Allocation *a = L.memory->find(address);
+  if (!a || a->freed || address - a->base > a->size || bytes > a->size - (address - a->base))
+    return std::make_pair(a && a->freed ? FaultKind::UseAfterFree : FaultKind::OutOfBounds,
+                          describeMiss(*L.memory, address, bytes));
+  if (write && a->readOnly)
+    return std::make_pair(FaultKind::ReadOnly, fmt::format("{} is read-only", a->label));
+  if (a->kind == AllocationKind::Heap) {
+    // malloc's heap, or the device runtime's parameter buffers: within one block.
+    DeviceHeap *owner = L.heap && a->base == L.heap->base()                 ? L.heap
+                        : L.launchArena && a->base == L.launchArena->base() ? L.launchArena
+                                                                            : nullptr;
+    if (owner)
+      if (std::optional<DeviceHeap::Miss> miss = owner->check(address, bytes))
+        return std::make_pair(miss->kind, std::move(miss->detail));
+  }
+  return std::nullopt;
+}
+
+namespace {
 
 /// The kernel a device function pointer names (its index in the program's functions), or nullopt:
 /// an entry with a body (a child copy of a kernel is the kernel itself: entries are never copied).
@@ -506,7 +549,8 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
     return;
   }
   case abi::SystemCallId::DeviceGetLimit: {
-    // The launch's own limits: those the host set before it (cudaDeviceSetLimit), else CUDA's defaults.
+    // The stack, printf FIFO, heap and pending-launch limits are the launch's own (what the host set
+    // with cudaDeviceSetLimit before it, else CUDA's defaults); the others CUDA's defaults.
     forLanes(mask, [&](int lane) {
       std::optional<uint64_t> value;
       switch (static_cast<int>(callArgument(ctx, op, 1, lane, 4))) {
@@ -635,10 +679,15 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
         r.src = srcPtr + srcZ * srcPitch * srcYsize + srcY * srcPitch + srcX;
         r.dst = dstPtr + dstZ * dstPitch * dstYsize + dstY * dstPitch + dstX;
         r.srcPitch = srcPitch, r.dstPitch = dstPitch;
-        r.srcSlice = srcPitch * srcYsize, r.dstSlice = dstPitch * dstYsize;
+        if (__builtin_mul_overflow(srcPitch, srcYsize, &r.srcSlice) ||
+            __builtin_mul_overflow(dstPitch, dstYsize, &r.dstSlice))
+          error = kCudaErrorInvalidValue; // slices no memory could hold
         r.width = w[16], r.height = w[17], r.depth = w[18];
         if ((r.height > 1 || r.depth > 1) && (r.width > srcPitch || r.width > dstPitch))
           error = kCudaErrorInvalidPitchValue;
+        else if (r.depth > 1 && (r.height > srcYsize || r.height > dstYsize))
+          error = kCudaErrorInvalidValue; // slices would overlap
+
         break;
       }
       case abi::SystemCallId::DeviceMemsetAsync:
@@ -657,10 +706,12 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
         c.kind = Kind::Set;
         const auto p = aggregateArgument(ctx, op, 0, lane, 4, ptrSize);
         const auto e = aggregateArgument(ctx, op, 2, lane, 3, ptrSize);
-        r.dst = p[0], r.dstPitch = p[1], r.dstSlice = p[1] * p[3];
+        r.dst = p[0], r.dstPitch = p[1];
+        if (__builtin_mul_overflow(p[1], p[3], &r.dstSlice))
+          error = kCudaErrorInvalidValue;
         r.value = static_cast<uint8_t>(arg(1, 4));
         r.width = e[0], r.height = e[1], r.depth = e[2], stream = arg(3, ptrSize);
-        if ((r.height > 1 || r.depth > 1) && r.width > r.dstPitch)
+        if (((r.height > 1 || r.depth > 1) && r.width > r.dstPitch) || (r.depth > 1 && r.height > p[3]))
           error = kCudaErrorInvalidValue;
         break;
       }
@@ -671,23 +722,44 @@ void runDeviceRuntimeCall(ExecContext &ctx, const MicroOp &op, const DecodedFunc
         r.value = 0;
       if (r.width == 0 || r.height == 0 || r.depth == 0)
         r.height = r.depth = 0; // nothing to do, a success
-      // Every row must be device memory now: a row outside it faults at the call, where the program
-      // named it (on a GPU the copy faults later, and the launch tree ends with an illegal address).
-      for (uint64_t z = 0; error == kCudaSuccess && z < r.depth; ++z)
-        for (uint64_t y = 0; y < r.height; ++y) {
-          const uint64_t dst = r.dst + z * r.dstSlice + y * r.dstPitch, src = r.src + z * r.srcSlice + y * r.srcPitch;
-          const bool dstOk = L.memory->hostRange(dst, r.width) != nullptr;
-          if (!dstOk || (c.kind == Kind::Copy && !L.memory->hostRange(src, r.width))) {
-            ctx.fault(FaultKind::OutOfBounds, lane,
-                      fmt::format("{}: [0x{:x}, +{}) is not device memory{}", callee.name, dstOk ? src : dst, r.width,
-                                  dstOk ? " (the source)" : " (the destination)"),
-                      dstOk ? src : dst);
+      // The rows must be device memory the copy may use now: each side's extent, from its first row's
+      // start to its last row's end, inside one allocation, checked as a store or load of it would be
+      // (read-only constants, malloc's blocks), at a cost that does not grow with the row count (rows
+      // are distinct, as the pitch checks above make them). One outside it faults at the call, where
+      // the program named it (on a GPU the copy fails later, and the launch tree with it).
+      auto extentBytes = [&](uint64_t base, uint64_t pitch, uint64_t slice) -> std::optional<uint64_t> {
+        uint64_t slices = 0, rows = 0, bytes = 0;
+        if (__builtin_mul_overflow(r.depth - 1, slice, &slices) || __builtin_mul_overflow(r.height - 1, pitch, &rows) ||
+            __builtin_add_overflow(slices, rows, &bytes) || __builtin_add_overflow(bytes, r.width, &bytes) ||
+            bytes > UINT64_MAX - base)
+          return std::nullopt;
+        return bytes;
+      };
+      if (error == kCudaSuccess && r.height && r.depth) {
+        for (const bool write : {true, false}) {
+          if (!write && c.kind != Kind::Copy)
+            break;
+          const uint64_t at = write ? r.dst : r.src;
+          const std::optional<uint64_t> bytes =
+              write ? extentBytes(r.dst, r.dstPitch, r.dstSlice) : extentBytes(r.src, r.srcPitch, r.srcSlice);
+          const std::optional<std::pair<FaultKind, std::string>> bad =
+              bytes ? checkStreamCopyRange(L, at, *bytes, write)
+                    : std::make_pair(FaultKind::OutOfBounds, std::string("its rows pass the end of the address space"));
+          if (bad) {
+            const uint64_t rows = r.height * r.depth;
+            ctx.fault(bad->first, lane,
+                      fmt::format("{}: {} at 0x{:x} ({} row{} of {} bytes{}): {}", callee.name,
+                                  write ? "the destination" : "the source", at, rows, rows == 1 ? "" : "s", r.width,
+                                  rows == 1 ? "" : fmt::format(", {} bytes apart", write ? r.dstPitch : r.srcPitch),
+                                  bad->second),
+                      at);
             return;
           }
         }
+      }
+      std::lock_guard lock(L.mutex);
       if (error == kCudaSuccess && L.pendingLaunches && L.pendingLaunches->load() >= L.options.pendingLaunchLimit)
         error = kCudaErrorLaunchPendingCountExceeded;
-      std::lock_guard lock(L.mutex);
       if (error != kCudaSuccess) {
         setCallResult(ctx, op, lane, error, 4);
         setError(lane, error);

@@ -26,6 +26,12 @@ uint64_t callArgument(ExecContext &ctx, const MicroOp &op, uint32_t index, int l
 /// Stores a lane's return value (the low `size` bytes of `bits`) where the call wants it.
 void setCallResult(ExecContext &ctx, const MicroOp &op, int lane, uint64_t bits, uint32_t size);
 
+/// Whether [address, address + bytes) is device memory a device-side copy (cudaMemcpyAsync and its
+/// kin in a kernel) may read, or write: nullopt, or the fault an access there would be and what it
+/// missed (read-only constants, malloc's blocks and freed memory checked as a load or store would be).
+std::optional<std::pair<FaultKind, std::string>> checkStreamCopyRange(const LaunchState &L, uint64_t address,
+                                                                      uint64_t bytes, bool write);
+
 /// The device heap malloc() and free() use: one global allocation (its size is the launch's heap
 /// limit, like cudaLimitMallocHeapSize) carved into 16-byte aligned blocks, best fit, lowest address
 /// first, in O(log n) per call. Accesses into the heap are checked against its blocks: past the bytes

@@ -48,7 +48,7 @@ template <typename... Args> Tree run(const std::string &kernel, vm::Dim3 grid, v
   auto &m = vm.load(readFile(sourceDir() / "tests/model/kernels/cdp_launch.ptx"));
   vm::LaunchResult r = vm.launch(m, kernel, grid, block, args...);
   EXPECT_TRUE(r.ok()) << describe(r);
-  const model::LaunchProfile *root = perf.finishHostLaunch(r.clockCycles);
+  const model::LaunchProfile *root = perf.finishHostLaunch();
   EXPECT_NE(root, nullptr);
   if (!root)
     return {};
@@ -136,6 +136,31 @@ TEST(ChildGridTime, TheTreeAsTheModelSeesIt) {
   const Tree none = run("_Z12serialParentii", {1, 1, 1}, {1, 1, 1}, 0, 1);
   EXPECT_TRUE(none.root.childGrids.empty());
   EXPECT_EQ(none.root.time.childGridsSeconds, 0);
+}
+
+// A child grid that spins on %clock64 for 10^5 cycles lasts at least that long on the model's clock
+// (vm::Listener::onClockWait, heard for every grid of the tree), and the launch lasts until it is done.
+TEST(ChildGridTime, AChildsClockWaitIsInItsTime) {
+  VmHarness vm("sm_90");
+  const arch::ArchTarget h200 = *arch::findArch("h200").target;
+  model::PerformanceModel perf(h200);
+  vm.device.setListener(&perf);
+  auto &m = vm.load(readFile(sourceDir() / "tests/model/kernels/cdp_clock.ptx"));
+  constexpr long long kCycles = 100000;
+  vm::LaunchResult r = vm.launch(m, "_Z10spinParentx", {1, 1, 1}, {1, 1, 1}, kCycles);
+  ASSERT_TRUE(r.ok()) << describe(r);
+  EXPECT_EQ(r.clockCycles, 0u); // the parent never read its clock
+  const model::LaunchProfile *root = perf.finishHostLaunch();
+  ASSERT_NE(root, nullptr);
+  ASSERT_EQ(root->childGrids.size(), 1u);
+  const model::LaunchProfile &child = perf.launches()[root->childGrids[0].profile];
+  const double wait = static_cast<double>(kCycles) / child.time.clockHz;
+  EXPECT_GE(child.time.clockWaitSeconds, wait);
+  EXPECT_LT(child.time.clockWaitSeconds, 1.1 * wait); // the wait, not the VM's instruction count
+  EXPECT_GE(root->childGrids[0].ownSeconds, wait);
+  EXPECT_GE(root->time.childGridsSeconds, wait);
+  EXPECT_GE(root->seconds(), root->time.seconds + wait);
+  EXPECT_EQ(root->time.clockWaitSeconds, 0);
 }
 
 } // namespace

@@ -41,7 +41,7 @@ inline std::vector<AdvisedLaunch> adviseSpec(const session::RunSpec &spec, const
   run.listener = &perf;
   run.launch.threads = 2;
   run.onLaunch = [&](const session::LaunchReport &r) {
-    const model::LaunchProfile *root = r.result.ok() ? perf.finishHostLaunch(r.result.clockCycles) : nullptr;
+    const model::LaunchProfile *root = r.result.ok() ? perf.finishHostLaunch() : nullptr;
     if (!root)
       return;
     const model::LaunchProfile &L = *root; // with dynamic parallelism, its launch tree's root

@@ -64,8 +64,28 @@ TEST(DeviceRuntime, ACopyOfMemoryThatIsNotTheDevicesFaultsAtTheCall) {
   EXPECT_EQ(f.address, 0x1000u);
   // The call is in cuda_device_runtime_api.h's inline cudaMemcpyAsync, inlined into the kernel's line.
   EXPECT_TRUE(f.sourceLine.ends_with("inlined into /tmp/ptxray-cdp-kernels/device_runtime.cu:42")) << f.sourceLine;
-  EXPECT_NE(f.detail.find("__cudaCDP2MemcpyAsync: [0x1000, +16) is not device memory (the source)"), std::string::npos)
+  EXPECT_NE(f.detail.find("__cudaCDP2MemcpyAsync: the source at 0x1000 (1 row of 16 bytes): the address is not in "
+                          "any allocation"),
+            std::string::npos)
       << f.detail;
+}
+
+TEST(DeviceRuntime, CopiesOfCountlessRowsAreRefusedAtOnce) {
+  VmHarness vm("sm_90");
+  auto &m = vm.load(kernels());
+  const uint64_t out = vm.zeros<int>(64);
+  vm::LaunchResult r = vm.launch(m, "_Z13hostileCopiesPi", {1, 1, 1}, {1, 1, 1}, out);
+  // 2^60 slices of no rows each: they would overlap, cudaErrorInvalidValue.
+  EXPECT_EQ(vm.download<int>(out, 1)[0], 1);
+  // 2^40 rows 4 bytes apart from a 256-byte buffer: a fault at the call, found without visiting them.
+  ASSERT_EQ(r.status, vm::LaunchStatus::Faulted);
+  ASSERT_EQ(r.faults.size(), 1u);
+  EXPECT_NE(r.faults[0].detail.find("__cudaCDP2Memcpy2DAsync: the destination at 0x"), std::string::npos)
+      << r.faults[0].detail;
+  EXPECT_NE(r.faults[0].detail.find("(1099511627776 rows of 4 bytes, 4 bytes apart): the access of 4398046511104 "
+                                    "bytes at offset 32 runs past the end of allocation of 256 bytes"),
+            std::string::npos)
+      << r.faults[0].detail;
 }
 
 } // namespace

@@ -41,3 +41,19 @@ __global__ void ordered(int *data, const int *src) {
 __global__ void badSource(int *data) {
   cudaMemcpyAsync(data, (const void *)0x1000, 16, cudaMemcpyDeviceToDevice, 0);
 }
+
+// Copies whose rows could not all be device memory, cheap to refuse however many rows they name:
+// overlapping 3D slices (a slice of 0 rows), then a 2D copy of 2^40 rows, which faults.
+__global__ void hostileCopies(int *out) {
+  cudaPitchedPtr p;
+  p.ptr = out + 16;
+  p.pitch = 16;
+  p.xsize = 4;
+  p.ysize = 0;
+  cudaExtent e;
+  e.width = 4;
+  e.height = 1;
+  e.depth = (size_t)1 << 60;
+  out[0] = cudaMemset3DAsync(p, 0, e, 0);
+  out[1] = cudaMemcpy2DAsync(out + 8, 4, out + 32, 4, 4, (size_t)1 << 40, cudaMemcpyDeviceToDevice, 0);
+}
